@@ -1,0 +1,77 @@
+/**
+ * The queue catalogue: every SQS queue, its dead-letter queue, redrive and the Lambda consumer
+ * that drains it. Used by the CDK notifications construct, the local-cloud bootstrap and the
+ * local pollers (which mimic the Lambda SQS event source mapping from these same numbers).
+ *
+ * Keep this file free of imports: Lambda bundles import it to resolve queue URLs.
+ */
+
+export interface ConsumerDef {
+  /** Handler module, relative to the repository root; it exports `handler`. */
+  readonly handler: string;
+  readonly batchSize: number;
+  /** Seconds the event source waits to fill a batch (0 = deliver at once). */
+  readonly maxBatchingWindowSeconds: number;
+  /** Lambda timeout; the queue's visibility timeout is derived from it (6×, AWS guidance). */
+  readonly timeoutSeconds: number;
+  readonly memoryMb: number;
+}
+
+export interface QueueDef {
+  readonly name: string;
+  readonly description: string;
+  /** Receives after which a message moves to the queue's DLQ. */
+  readonly maxReceiveCount: number;
+  /** Seconds a message is kept (max 14 days). */
+  readonly retentionSeconds: number;
+  readonly consumer: ConsumerDef;
+}
+
+const DAY = 24 * 60 * 60;
+
+export const queues = [
+  {
+    name: 'notifications',
+    description: 'Producers publish notification messages here; the fan-out consumer drains it.',
+    maxReceiveCount: 5,
+    retentionSeconds: 4 * DAY,
+    consumer: {
+      handler: 'functions/consumers/fan-out.ts',
+      batchSize: 10,
+      maxBatchingWindowSeconds: 0,
+      timeoutSeconds: 30,
+      memoryMb: 512,
+    },
+  },
+  {
+    name: 'deliveries',
+    description:
+      'One message per (notification, webhook); retries are scheduled by message visibility, so the receive count is the attempt number.',
+    // Attempts = 1 + the length of the retry schedule (see shared/webhooks); the delivery
+    // consumer moves a message to the DLQ itself once the schedule is exhausted, this is the
+    // backstop for consumer crashes.
+    maxReceiveCount: 12,
+    retentionSeconds: 14 * DAY,
+    consumer: {
+      handler: 'functions/consumers/deliver.ts',
+      batchSize: 10,
+      maxBatchingWindowSeconds: 0,
+      timeoutSeconds: 60,
+      memoryMb: 512,
+    },
+  },
+] as const satisfies readonly QueueDef[];
+
+export type QueueName = (typeof queues)[number]['name'];
+
+export function queueEnvVar(name: QueueName): string {
+  return `QUEUE_${name.toUpperCase()}_URL`;
+}
+
+export function dlqEnvVar(name: QueueName): string {
+  return `QUEUE_${name.toUpperCase()}_DLQ_URL`;
+}
+
+export function visibilityTimeoutSeconds(def: QueueDef): number {
+  return def.consumer.timeoutSeconds * 6;
+}

@@ -1,0 +1,103 @@
+/**
+ * The route table: every HTTP route, the handler module that serves it, who may call it and
+ * what AWS resources its function may touch. The CDK api construct makes one function per
+ * row, the local gateway serves the same rows, the OpenAPI document and the authorization
+ * tests are generated from it, and handlers look up their own row (by `event.routeKey`) to
+ * re-check permissions.
+ *
+ * Keep this file free of runtime imports: every Lambda bundle includes it.
+ */
+import type { QueueName } from './queues';
+import type { TableName } from './tables';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * - `public`: no Authorization header needed (health, OpenAPI document);
+ * - `user`: any valid API key;
+ * - `admin`: a key whose principal has APPLICATION_ADMIN.
+ */
+export type RouteAuth = 'public' | 'user' | 'admin';
+
+export interface TableGrant {
+  readonly table: TableName;
+  readonly access: 'read' | 'readWrite';
+}
+
+export interface RouteDef {
+  readonly method: HttpMethod;
+  /** API Gateway path with `{param}` placeholders. */
+  readonly path: string;
+  /** Handler module relative to the repository root; it exports `handler`. */
+  readonly handler: string;
+  readonly auth: RouteAuth;
+  readonly summary: string;
+  readonly tag: 'platform' | 'integrations' | 'scripts' | 'webhooks';
+  readonly tables?: readonly TableGrant[];
+  /** Queues the function sends to. */
+  readonly sendsTo?: readonly QueueName[];
+  /** The function starts executions of the integration lifecycle state machine. */
+  readonly startsWorkflow?: boolean;
+  /** The function encrypts or decrypts secrets (KMS data keys in AWS). */
+  readonly usesSecrets?: boolean;
+  /** Overrides of the function defaults (timeout 10 s, memory 512 MB). */
+  readonly timeoutSeconds?: number;
+  readonly memoryMb?: number;
+}
+
+export const routes = [
+  // ── platform ─────────────────────────────────────────────────────────────────────────
+  {
+    method: 'GET',
+    path: '/health',
+    handler: 'functions/platform/health.ts',
+    auth: 'public',
+    summary: 'Liveness and readiness: 200 with JSON once the service can reach its tables.',
+    tag: 'platform',
+    tables: [{ table: 'counters', access: 'read' }],
+  },
+  {
+    method: 'GET',
+    path: '/openapi.json',
+    handler: 'functions/platform/openapi.ts',
+    auth: 'public',
+    summary: 'The OpenAPI 3.1 document of this API, generated from the route table and zod schemas.',
+    tag: 'platform',
+  },
+  {
+    method: 'GET',
+    path: '/me',
+    handler: 'functions/platform/me.ts',
+    auth: 'user',
+    summary: 'The principal behind the API key: user id, name and permissions.',
+    tag: 'platform',
+  },
+  // ── integrations (issue: integrations API) ───────────────────────────────────────────
+  // ── scripts (issue: setup scripts and connectors) ────────────────────────────────────
+  // ── webhooks (issue: webhooks) ───────────────────────────────────────────────────────
+] as const satisfies readonly RouteDef[];
+
+export type RouteKey = `${HttpMethod} ${string}`;
+
+export function routeKey(route: Pick<RouteDef, 'method' | 'path'>): RouteKey {
+  return `${route.method} ${route.path}`;
+}
+
+export function findRoute(key: string): RouteDef | undefined {
+  return (routes as readonly RouteDef[]).find((r) => routeKey(r) === key);
+}
+
+/** A stable, CloudFormation-safe id for the route's function, e.g. `GetIntegrationsId`. */
+export function routeFunctionId(route: Pick<RouteDef, 'method' | 'path'>): string {
+  const words = route.path
+    .split('/')
+    .filter(Boolean)
+    .map((seg) =>
+      seg
+        .replace(/[{}]/g, '')
+        .replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase()),
+    )
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1));
+  const method = route.method.charAt(0) + route.method.slice(1).toLowerCase();
+  return `${method}${words.join('')}`;
+}

@@ -1,0 +1,36 @@
+/**
+ * The workflow catalogue: each state machine's ASL file and, for every `${Variable}` used as a
+ * Task `Resource` in it, the handler module that serves it. CDK makes one function per
+ * variable and substitutes its ARN; the local runner maps each Task state to the same handler
+ * (and refuses to run a definition with a Task it cannot map).
+ */
+
+export interface WorkflowDef {
+  readonly name: string;
+  readonly description: string;
+  /** ASL file (JSONPath, no JSONata, no Assign), relative to the repository root. */
+  readonly definition: string;
+  /** Substitution variable → handler module (exports `handler`). */
+  readonly tasks: Readonly<Record<string, { readonly handler: string; readonly timeoutSeconds: number }>>;
+}
+
+export const workflows = [
+  {
+    name: 'integrationLifecycle',
+    description:
+      'Integration create, edit and delete transitions (creating/editing/deleting → final status).',
+    definition: 'infra/workflows/integration-lifecycle.asl.json',
+    tasks: {
+      BootstrapFunctionArn: { handler: 'functions/workflow/bootstrap.ts', timeoutSeconds: 120 },
+      ApplyEditFunctionArn: { handler: 'functions/workflow/apply-edit.ts', timeoutSeconds: 120 },
+      TeardownFunctionArn: { handler: 'functions/workflow/teardown.ts', timeoutSeconds: 120 },
+      RecordOutcomeFunctionArn: { handler: 'functions/workflow/record-outcome.ts', timeoutSeconds: 30 },
+    },
+  },
+] as const satisfies readonly WorkflowDef[];
+
+export type WorkflowName = (typeof workflows)[number]['name'];
+
+export function workflowEnvVar(name: WorkflowName): string {
+  return `STATE_MACHINE_${name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()}_ARN`;
+}

@@ -1,0 +1,186 @@
+/**
+ * The local cloud: DynamoDB Local, the SQS emulator, the Step Functions runner, the queue
+ * pollers and the HTTP gateway in one process, all built from the same catalogues CDK uses,
+ * running the very same handlers with real AWS SDK clients pointed at the emulators.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import { loadStage, stageEnvironment } from '../stages';
+import { ensureTables, localDynamoClient, startDynamoDbLocal } from './dynamodb';
+import { type ClientEndpoints, clientEnvironment } from './env';
+import { LocalGateway } from './gateway';
+import { QueuePoller } from './pollers';
+import { ensureQueues, localSqsClient, startSqs } from './sqs';
+import { LocalStepFunctions } from './stepfunctions';
+
+export const LOCAL_PREFIX = 'causeway-local';
+
+/** Stage settings a developer may override from the environment for `npm start`. */
+const OVERRIDABLE = [
+  'WEBHOOK_TIMEOUT_MS',
+  'WEBHOOK_RETRY_SCHEDULE',
+  'ALLOW_PRIVATE_TARGETS',
+  'CONNECT_TIMEOUT_MS',
+  'HISTORY_RETENTION_DAYS',
+];
+
+export interface LocalCloudOptions {
+  stateDir: string;
+  port: number;
+  adminApiKey?: string;
+  log?: (line: string) => void;
+}
+
+export interface Endpoints extends ClientEndpoints {
+  gateway: string;
+  adminKeyFile: string;
+  pid: number;
+}
+
+export interface LocalCloud {
+  endpoints: Endpoints;
+  adminApiKey: string;
+  adminKeyGenerated: boolean;
+  stop(): Promise<void>;
+}
+
+function ensureSecretFile(path: string, make: () => string): string {
+  if (!existsSync(path)) {
+    writeFileSync(path, `${make()}\n`, { mode: 0o600 });
+  }
+  chmodSync(path, 0o600);
+  return readFileSync(path, 'utf8').trim();
+}
+
+export async function startLocalCloud(options: LocalCloudOptions): Promise<LocalCloud> {
+  const stateDir = resolve(options.stateDir);
+  mkdirSync(stateDir, { recursive: true });
+  const log = options.log ?? (() => undefined);
+  const stage = loadStage('local');
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+  };
+
+  try {
+    const [dynamo, sqs] = await Promise.all([
+      startDynamoDbLocal(join(stateDir, 'dynamodb')),
+      startSqs(join(stateDir, 'sqs')),
+    ]);
+    stops.push(
+      () => dynamo.stop(),
+      () => sqs.stop(),
+    );
+    const ddbClient = localDynamoClient(dynamo.endpoint);
+    const sqsClient = localSqsClient(sqs.endpoint);
+    const [tableNames, queueList] = await Promise.all([
+      ensureTables(ddbClient, LOCAL_PREFIX),
+      ensureQueues(sqsClient, LOCAL_PREFIX),
+    ]);
+    ddbClient.destroy();
+
+    const masterKeyFile = join(stateDir, 'master.key');
+    ensureSecretFile(masterKeyFile, () => randomBytes(32).toString('base64'));
+    const sandboxDir = join(stateDir, 'sandbox');
+    mkdirSync(sandboxDir, { recursive: true });
+
+    // The environment every handler sees, as the CDK function wrapper sets it in AWS.
+    const sfn = new LocalStepFunctions({ stateDir, prefix: LOCAL_PREFIX, retryIntervalMs: 100 });
+    const sfnEndpoint = await sfn.start();
+    stops.push(() => sfn.stop());
+    const clientEndpoints = {
+      dynamodb: dynamo.endpoint,
+      sqs: sqs.endpoint,
+      stepfunctions: sfnEndpoint,
+      region: 'us-east-1',
+      tables: tableNames,
+      queues: Object.fromEntries(queueList.map((q) => [q.def.name, { url: q.url, dlqUrl: q.dlqUrl }])),
+      stateMachines: sfn.arns(),
+    };
+    const env: Record<string, string> = {
+      ...clientEnvironment(clientEndpoints),
+      ...stageEnvironment('local', stage),
+      LOCAL_MASTER_KEY_FILE: masterKeyFile,
+      SANDBOX_DIR: sandboxDir,
+      POWERTOOLS_SERVICE_NAME: 'causeway',
+      POWERTOOLS_LOG_LEVEL: process.env.LOG_LEVEL ?? 'INFO',
+      POWERTOOLS_METRICS_NAMESPACE: 'Causeway',
+      POWERTOOLS_METRICS_DISABLED: 'true',
+    };
+    for (const name of OVERRIDABLE) {
+      const value = process.env[name];
+      if (value !== undefined && value !== '') env[name] = value;
+    }
+    Object.assign(process.env, env);
+    // Executions interrupted by a crash resume only now that handlers have their environment.
+    sfn.resumeInterrupted();
+
+    // Admin bootstrap (needs the env above: the auth module builds its clients on import).
+    const adminKeyFile = join(stateDir, 'admin-api-key');
+    const { ensureAdminKey, generateApiKey } = await import('../../shared/auth/keys');
+    let adminKeyGenerated = false;
+    const adminApiKey =
+      options.adminApiKey ??
+      ensureSecretFile(adminKeyFile, () => {
+        adminKeyGenerated = true;
+        return generateApiKey();
+      });
+    if (options.adminApiKey) writeFileSync(adminKeyFile, `${options.adminApiKey}\n`, { mode: 0o600 });
+    await ensureAdminKey(adminApiKey);
+
+    const pollers = await Promise.all(
+      queueList.map(async (queue) => {
+        const attrs = await sqsClient.send(
+          new GetQueueAttributesCommand({ QueueUrl: queue.url, AttributeNames: ['QueueArn'] }),
+        );
+        return new QueuePoller({
+          client: sqsClient,
+          queue,
+          queueArn: attrs.Attributes?.QueueArn ?? queue.url,
+          functionName: `${LOCAL_PREFIX}-${queue.def.name}-consumer`,
+          concurrency: 2,
+          onError: (error) =>
+            log(`poller ${queue.def.name}: ${(error as Error)?.name}: ${(error as Error)?.message}`),
+        });
+      }),
+    );
+    for (const poller of pollers) poller.start();
+    stops.push(async () => {
+      await Promise.all(pollers.map((p) => p.stop()));
+    });
+
+    const gateway = new LocalGateway({
+      prefix: LOCAL_PREFIX,
+      authorizerCacheSeconds: stage.authorizerCacheSeconds,
+    });
+    const gatewayUrl = await gateway.listen(options.port);
+    stops.push(() => gateway.close());
+
+    const endpoints: Endpoints = {
+      gateway: gatewayUrl,
+      ...clientEndpoints,
+      adminKeyFile,
+      pid: process.pid,
+    };
+    writeFileSync(join(stateDir, 'endpoints.json'), `${JSON.stringify(endpoints, null, 2)}\n`);
+
+    let stopped: Promise<void> | undefined;
+    return {
+      endpoints,
+      adminApiKey,
+      adminKeyGenerated,
+      stop: () => {
+        stopped ??= (async () => {
+          await stopAll();
+          sqsClient.destroy();
+        })();
+        return stopped;
+      },
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

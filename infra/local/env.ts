@@ -1,0 +1,49 @@
+/**
+ * The environment that points shared code (store, auth, publishers) at a running local cloud:
+ * emulator endpoints plus the catalogued table, queue and state machine variables. The local
+ * cloud gives its handlers this environment; the CLI and the tests apply it to themselves
+ * from `STATE_DIR/endpoints.json`.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { dlqEnvVar, type QueueName, queueEnvVar } from '../catalog/queues';
+import { type TableName, tableEnvVar } from '../catalog/tables';
+import { type WorkflowName, workflowEnvVar } from '../catalog/workflows';
+
+export interface ClientEndpoints {
+  dynamodb: string;
+  sqs: string;
+  stepfunctions: string;
+  region: string;
+  tables: Record<string, string>;
+  queues: Record<string, { url: string; dlqUrl: string }>;
+  stateMachines: Record<string, string>;
+}
+
+export function clientEnvironment(endpoints: ClientEndpoints): Record<string, string> {
+  const env: Record<string, string> = {
+    AWS_REGION: endpoints.region,
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
+    AWS_ENDPOINT_URL_SQS: endpoints.sqs,
+    AWS_ENDPOINT_URL_SFN: endpoints.stepfunctions,
+  };
+  for (const [name, physical] of Object.entries(endpoints.tables))
+    env[tableEnvVar(name as TableName)] = physical;
+  for (const [name, q] of Object.entries(endpoints.queues)) {
+    env[queueEnvVar(name as QueueName)] = q.url;
+    env[dlqEnvVar(name as QueueName)] = q.dlqUrl;
+  }
+  for (const [name, arn] of Object.entries(endpoints.stateMachines))
+    env[workflowEnvVar(name as WorkflowName)] = arn;
+  return env;
+}
+
+export function readEndpoints(stateDir: string): ClientEndpoints & { gateway: string; adminKeyFile: string } {
+  try {
+    return JSON.parse(readFileSync(join(stateDir, 'endpoints.json'), 'utf8'));
+  } catch {
+    throw new Error(`no local cloud is running on ${stateDir} (start one with npm start)`);
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * Queue pollers that behave like the Lambda SQS event source mapping: receive up to
+ * `batchSize` messages, invoke the consumer with an SQS event, delete what succeeded and leave
+ * the `batchItemFailures` (or the whole batch, if the handler throws) to come back after their
+ * visibility timeout; the queue's redrive policy moves them to the DLQ after
+ * `maxReceiveCount` receives.
+ */
+import {
+  DeleteMessageBatchCommand,
+  type Message,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { invoke } from './lambda';
+import type { LocalQueue } from './sqs';
+
+export interface PollerOptions {
+  client: SQSClient;
+  queue: LocalQueue;
+  queueArn: string;
+  functionName: string;
+  /** Concurrent batches in flight for this queue (Lambda scales pollers; one machine keeps it small). */
+  concurrency: number;
+  onError?: (error: unknown) => void;
+}
+
+export class QueuePoller {
+  private stopping = false;
+  private readonly loops: Promise<void>[] = [];
+  private readonly abort = new AbortController();
+
+  constructor(private readonly options: PollerOptions) {}
+
+  start(): void {
+    for (let i = 0; i < this.options.concurrency; i++) this.loops.push(this.loop());
+  }
+
+  private async loop(): Promise<void> {
+    const { client, queue } = this.options;
+    while (!this.stopping) {
+      let messages: Message[] = [];
+      try {
+        const out = await client.send(
+          new ReceiveMessageCommand({
+            QueueUrl: queue.url,
+            MaxNumberOfMessages: queue.def.consumer.batchSize,
+            WaitTimeSeconds: 1,
+            MessageSystemAttributeNames: ['All'],
+            MessageAttributeNames: ['All'],
+          }),
+          { abortSignal: this.abort.signal },
+        );
+        messages = out.Messages ?? [];
+      } catch (error) {
+        if (this.stopping) return;
+        this.options.onError?.(error);
+        await new Promise((r) => setTimeout(r, 500));
+        continue;
+      }
+      if (messages.length === 0) continue;
+      await this.process(messages);
+    }
+  }
+
+  private async process(messages: Message[]): Promise<void> {
+    const { client, queue } = this.options;
+    const event: SQSEvent = { Records: messages.map((m) => this.toRecord(m)) };
+    let failed: Set<string>;
+    try {
+      const response = await invoke<SQSBatchResponse | undefined>(
+        queue.def.consumer.handler,
+        this.options.functionName,
+        event,
+        queue.def.consumer.timeoutSeconds,
+      );
+      failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+    } catch (error) {
+      this.options.onError?.(error);
+      return; // whole batch becomes visible again after the visibility timeout
+    }
+    const done = messages.filter((m) => m.MessageId && !failed.has(m.MessageId));
+    for (let i = 0; i < done.length; i += 10) {
+      const chunk = done.slice(i, i + 10);
+      await client
+        .send(
+          new DeleteMessageBatchCommand({
+            QueueUrl: queue.url,
+            Entries: chunk.map((m, j) => ({ Id: String(j), ReceiptHandle: m.ReceiptHandle })),
+          }),
+        )
+        .catch((error: unknown) => this.options.onError?.(error));
+    }
+  }
+
+  private toRecord(message: Message): SQSRecord {
+    const attributes = message.Attributes ?? {};
+    return {
+      messageId: message.MessageId ?? '',
+      receiptHandle: message.ReceiptHandle ?? '',
+      body: message.Body ?? '',
+      attributes: {
+        ApproximateReceiveCount: attributes.ApproximateReceiveCount ?? '1',
+        SentTimestamp: attributes.SentTimestamp ?? String(Date.now()),
+        SenderId: attributes.SenderId ?? 'local',
+        ApproximateFirstReceiveTimestamp: attributes.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+      },
+      messageAttributes: Object.fromEntries(
+        Object.entries(message.MessageAttributes ?? {}).map(([k, v]) => [
+          k,
+          {
+            dataType: v.DataType ?? 'String',
+            stringValue: v.StringValue,
+            stringListValues: [],
+            binaryListValues: [],
+          },
+        ]),
+      ),
+      md5OfBody: message.MD5OfBody ?? '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: this.options.queueArn,
+      awsRegion: 'us-east-1',
+    };
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.abort.abort();
+    await Promise.allSettled(this.loops);
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * The SQS emulator (npm `fauxqs`, library mode) persisted in the state directory, and queue
+ * creation from the queue catalogue: each queue gets its DLQ and the redrive policy, retention
+ * and visibility timeout that CDK gives it in AWS.
+ */
+import { mkdirSync } from 'node:fs';
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { startFauxqs } from 'fauxqs';
+import { type QueueDef, queues, visibilityTimeoutSeconds } from '../catalog/queues';
+
+export interface LocalSqs {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+export async function startSqs(dataDir: string): Promise<LocalSqs> {
+  mkdirSync(dataDir, { recursive: true });
+  const server = await startFauxqs({ port: 0, logger: false, host: '127.0.0.1', dataDir });
+  return { endpoint: `http://127.0.0.1:${server.port}`, stop: () => server.stop() };
+}
+
+export function localSqsClient(endpoint: string): SQSClient {
+  return new SQSClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+}
+
+export interface LocalQueue {
+  def: QueueDef;
+  url: string;
+  dlqUrl: string;
+}
+
+export function physicalQueueName(prefix: string, name: string): string {
+  return `${prefix}-${name}`;
+}
+
+/** Creates (or finds) every catalogued queue and its DLQ. */
+export async function ensureQueues(client: SQSClient, prefix: string): Promise<LocalQueue[]> {
+  return Promise.all(
+    (queues as readonly QueueDef[]).map(async (def) => {
+      const dlq = await client.send(
+        new CreateQueueCommand({
+          QueueName: physicalQueueName(prefix, `${def.name}-dlq`),
+          Attributes: { MessageRetentionPeriod: String(14 * 24 * 3600) },
+        }),
+      );
+      if (!dlq.QueueUrl) throw new Error(`no URL for the ${def.name} DLQ`);
+      const dlqAttributes = await client.send(
+        new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }),
+      );
+      const queue = await client.send(
+        new CreateQueueCommand({
+          QueueName: physicalQueueName(prefix, def.name),
+          Attributes: {
+            VisibilityTimeout: String(visibilityTimeoutSeconds(def)),
+            MessageRetentionPeriod: String(def.retentionSeconds),
+            RedrivePolicy: JSON.stringify({
+              deadLetterTargetArn: dlqAttributes.Attributes?.QueueArn,
+              maxReceiveCount: def.maxReceiveCount,
+            }),
+          },
+        }),
+      );
+      if (!queue.QueueUrl) throw new Error(`no URL for the ${def.name} queue`);
+      return { def, url: queue.QueueUrl, dlqUrl: dlq.QueueUrl };
+    }),
+  );
+}

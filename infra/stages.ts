@@ -1,0 +1,77 @@
+/**
+ * Typed stage configuration, read from `cdk.json` → context `causeway:stages`. The CDK app
+ * makes one stack per deployable stage; the local cloud reads the `local` entry. Invalid
+ * config fails at synth time (or at `npm start`), never at run time.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+export const StageConfigSchema = z
+  .object({
+    /** `false` for stages that only the local cloud uses; `npm run synth` skips them. */
+    deploy: z.boolean(),
+    logRetentionDays: z.number().int().positive(),
+    removalPolicy: z.enum(['destroy', 'retain']),
+    alarmEmail: z.email().nullable(),
+    webhookTimeoutMs: z.number().int().min(100).max(60_000),
+    webhookRetryScheduleSeconds: z.array(z.number().int().min(0).max(43_200)).max(11),
+    historyRetentionDays: z.number().int().positive(),
+    throttling: z.strictObject({ rateLimit: z.number().positive(), burstLimit: z.number().int().positive() }),
+    /** How long API Gateway may cache an authorizer answer (a revoked key may live this long). */
+    authorizerCacheSeconds: z.number().int().min(0).max(3600),
+    /** `sandbox`: the simulated remote platform; `real`: the platform drivers. */
+    platformMode: z.enum(['sandbox', 'real']),
+    allowPrivateWebhookTargets: z.boolean(),
+    connectTimeoutMs: z.number().int().min(100).max(60_000),
+  })
+  .strict();
+
+export type StageConfig = z.infer<typeof StageConfigSchema>;
+
+export const StagesSchema = z.record(z.string().regex(/^[a-z][a-z0-9-]{0,19}$/), StageConfigSchema);
+
+export type Stages = z.infer<typeof StagesSchema>;
+
+export const STAGES_CONTEXT_KEY = 'causeway:stages';
+
+export function parseStages(raw: unknown): Stages {
+  const parsed = StagesSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new Error(`invalid ${STAGES_CONTEXT_KEY} in cdk.json: ${z.prettifyError(parsed.error)}`);
+  }
+  return parsed.data;
+}
+
+const repoRoot = join(import.meta.dirname, '..');
+
+/** Reads the stages straight from cdk.json (for the local cloud, the CLI and tests). */
+export function loadStages(): Stages {
+  const cdkJson = JSON.parse(readFileSync(join(repoRoot, 'cdk.json'), 'utf8')) as {
+    context?: Record<string, unknown>;
+  };
+  return parseStages(cdkJson.context?.[STAGES_CONTEXT_KEY]);
+}
+
+export function loadStage(name: string): StageConfig {
+  const stage = loadStages()[name];
+  if (!stage)
+    throw new Error(`unknown stage "${name}" (cdk.json defines: ${Object.keys(loadStages()).join(', ')})`);
+  return stage;
+}
+
+/**
+ * The environment variables a stage's functions read (see `shared/config`). One mapping, used
+ * by the CDK function wrapper and by the local cloud.
+ */
+export function stageEnvironment(stageName: string, stage: StageConfig): Record<string, string> {
+  return {
+    CAUSEWAY_STAGE: stageName,
+    PLATFORM_MODE: stage.platformMode,
+    WEBHOOK_TIMEOUT_MS: String(stage.webhookTimeoutMs),
+    WEBHOOK_RETRY_SCHEDULE: stage.webhookRetryScheduleSeconds.join(','),
+    HISTORY_RETENTION_DAYS: String(stage.historyRetentionDays),
+    ALLOW_PRIVATE_TARGETS: String(stage.allowPrivateWebhookTargets),
+    CONNECT_TIMEOUT_MS: String(stage.connectTimeoutMs),
+  };
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+export const APPLICATION_ADMIN = 'APPLICATION_ADMIN';
+
+export const PermissionSchema = z.enum([APPLICATION_ADMIN]);
+export type Permission = z.infer<typeof PermissionSchema>;
+
+export const PrincipalSchema = z.object({
+  userId: z.number().int().positive(),
+  name: z.string().min(1).max(200),
+  permissions: z.array(PermissionSchema),
+});
+export type Principal = z.infer<typeof PrincipalSchema>;
+
+export function isAdmin(principal: Pick<Principal, 'permissions'>): boolean {
+  return principal.permissions.includes(APPLICATION_ADMIN);
+}
+
+/**
+ * What the authorizer hands to every handler (API Gateway keeps context values as strings,
+ * numbers or booleans, so permissions travel comma-joined).
+ */
+export interface AuthorizerContext {
+  authenticated: boolean;
+  userId?: number;
+  name?: string;
+  permissions?: string;
+  /** Why authentication failed, for the handler's 401 message. */
+  reason?: string;
+}
+
+export function contextFromPrincipal(principal: Principal): AuthorizerContext {
+  return {
+    authenticated: true,
+    userId: principal.userId,
+    name: principal.name,
+    permissions: principal.permissions.join(','),
+  };
+}
+
+export function principalFromContext(ctx: Partial<AuthorizerContext> | undefined): Principal | undefined {
+  // Values arrive as strings when API Gateway serialises the context; accept both forms.
+  const authenticated = ctx?.authenticated === true || String(ctx?.authenticated) === 'true';
+  if (!ctx || !authenticated) return undefined;
+  const parsed = PrincipalSchema.safeParse({
+    userId: Number(ctx.userId),
+    name: ctx.name,
+    permissions: (ctx.permissions ?? '').split(',').filter(Boolean),
+  });
+  return parsed.success ? parsed.data : undefined;
+}

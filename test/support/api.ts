@@ -1,0 +1,95 @@
+/**
+ * Helpers for integration tests: an HTTP client for the local gateway and a way to point the
+ * shared modules (store, auth, publishers) at the local cloud from inside a test worker.
+ */
+import { inject } from 'vitest';
+import { clientEnvironment } from '../../infra/local/env';
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface CallOptions {
+  key?: string | null;
+  body?: unknown;
+  /** Raw body text (sent as-is); overrides `body`. */
+  raw?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export function baseUrl(): string {
+  return inject('endpoints').gateway;
+}
+
+export function adminKey(): string {
+  return inject('adminApiKey');
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: test convenience: bodies are asserted field by field
+export async function call<T = any>(
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  const key = options.key === undefined ? adminKey() : options.key;
+  if (key !== null) headers.authorization = key;
+  let body: string | undefined;
+  if (options.raw !== undefined) body = options.raw;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
+  const response = await fetch(`${baseUrl()}${path}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+let applied = false;
+
+/** Sets this worker's environment so shared modules reach the local cloud's emulators. */
+export function useLocalCloudEnv(): void {
+  if (applied) return;
+  Object.assign(process.env, clientEnvironment(inject('endpoints')), {
+    LOCAL_MASTER_KEY_FILE: `${inject('stateDir')}/master.key`,
+    SANDBOX_DIR: `${inject('stateDir')}/sandbox`,
+  });
+  applied = true;
+}
+
+/** Creates a principal and returns its API key (through the same module the CLI uses). */
+export async function createKey(name: string, admin = false): Promise<{ userId: number; apiKey: string }> {
+  useLocalCloudEnv();
+  const { createPrincipalWithKey } = await import('../../shared/auth/keys');
+  const issued = await createPrincipalWithKey(name, admin ? ['APPLICATION_ADMIN'] : []);
+  return { userId: issued.userId, apiKey: issued.apiKey };
+}
+
+export async function revokeKeys(userId: number): Promise<void> {
+  useLocalCloudEnv();
+  const { revokeUserKeys } = await import('../../shared/auth/keys');
+  await revokeUserKeys(userId);
+}
+
+export async function eventually<T>(
+  probe: () => Promise<T>,
+  accept: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T = await probe();
+  while (!accept(last)) {
+    if (Date.now() > deadline) return last;
+    await new Promise((r) => setTimeout(r, 100));
+    last = await probe();
+  }
+  return last;
+}

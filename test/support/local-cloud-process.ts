@@ -1,0 +1,77 @@
+/**
+ * Starts the local cloud exactly as `npm start` does — a separate process running
+ * `infra/local/main.ts` — on a fresh state directory and a free port, and waits until it has
+ * written its endpoints file. Its stdout/stderr go to `<stateDir>/cloud.log` so tests can read
+ * every log line the handlers wrote.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Endpoints } from '../../infra/local/cloud';
+
+const repoRoot = join(import.meta.dirname, '..', '..');
+
+export interface RunningCloud {
+  process: ChildProcess;
+  stateDir: string;
+  logFile: string;
+  endpoints: Endpoints;
+  adminApiKey: string;
+  /** SIGTERM and wait for a clean exit. */
+  stop(): Promise<number | null>;
+  /** SIGKILL, as a crash would. */
+  kill(): Promise<void>;
+}
+
+/** Settings the integration suite runs with: short timeouts and retry schedule for speed. */
+export const TEST_CLOUD_ENV: Record<string, string> = {
+  WEBHOOK_TIMEOUT_MS: '1500',
+  WEBHOOK_RETRY_SCHEDULE: '1,1,2',
+  LOG_LEVEL: 'INFO',
+};
+
+export async function startCloudProcess(
+  options: { stateDir?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<RunningCloud> {
+  const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'causeway-test-'));
+  const logFile = join(stateDir, 'cloud.log');
+  const endpointsFile = join(stateDir, 'endpoints.json');
+  const out = openSync(logFile, 'a');
+  const child = spawn(join(repoRoot, 'node_modules', '.bin', 'tsx'), ['infra/local/main.ts'], {
+    cwd: repoRoot,
+    env: { ...process.env, ...TEST_CLOUD_ENV, ...options.env, STATE_DIR: stateDir, PORT: '0' },
+    stdio: ['ignore', out, out],
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  while (!existsSync(endpointsFile)) {
+    if (child.exitCode !== null) {
+      throw new Error(
+        `local cloud exited with ${child.exitCode}: ${readFileSync(logFile, 'utf8').slice(-2000)}`,
+      );
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`local cloud not ready: ${readFileSync(logFile, 'utf8').slice(-2000)}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const endpoints = JSON.parse(readFileSync(endpointsFile, 'utf8')) as Endpoints;
+  const adminApiKey = readFileSync(endpoints.adminKeyFile, 'utf8').trim();
+  return {
+    process: child,
+    stateDir,
+    logFile,
+    endpoints,
+    adminApiKey,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+    async kill() {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
