@@ -3,10 +3,12 @@
  * that drains it. Used by the CDK notifications construct, the local-cloud bootstrap and the
  * local pollers (which mimic the Lambda SQS event source mapping from these same numbers).
  *
- * Keep this file free of imports: Lambda bundles import it to resolve queue URLs.
+ * Keep this file free of runtime imports: Lambda bundles import it to resolve queue URLs.
  */
 
-export interface ConsumerDef {
+import type { FunctionAccess } from './access';
+
+export interface ConsumerDef extends FunctionAccess {
   /** Handler module, relative to the repository root; it exports `handler`. */
   readonly handler: string;
   readonly batchSize: number;

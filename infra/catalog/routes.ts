@@ -7,8 +7,7 @@
  *
  * Keep this file free of runtime imports: every Lambda bundle includes it.
  */
-import type { QueueName } from './queues';
-import type { TableName } from './tables';
+import type { FunctionAccess } from './access';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -19,12 +18,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  */
 export type RouteAuth = 'public' | 'user' | 'admin';
 
-export interface TableGrant {
-  readonly table: TableName;
-  readonly access: 'read' | 'readWrite';
-}
-
-export interface RouteDef {
+export interface RouteDef extends FunctionAccess {
   readonly method: HttpMethod;
   /** API Gateway path with `{param}` placeholders. */
   readonly path: string;
@@ -33,13 +27,6 @@ export interface RouteDef {
   readonly auth: RouteAuth;
   readonly summary: string;
   readonly tag: 'platform' | 'integrations' | 'scripts' | 'webhooks';
-  readonly tables?: readonly TableGrant[];
-  /** Queues the function sends to. */
-  readonly sendsTo?: readonly QueueName[];
-  /** The function starts executions of the integration lifecycle state machine. */
-  readonly startsWorkflow?: boolean;
-  /** The function encrypts or decrypts secrets (KMS data keys in AWS). */
-  readonly usesSecrets?: boolean;
   /** Overrides of the function defaults (timeout 10 s, memory 512 MB). */
   readonly timeoutSeconds?: number;
   readonly memoryMb?: number;

@@ -5,13 +5,20 @@
  * (and refuses to run a definition with a Task it cannot map).
  */
 
+import type { FunctionAccess } from './access';
+
+export interface WorkflowTaskDef extends FunctionAccess {
+  readonly handler: string;
+  readonly timeoutSeconds: number;
+}
+
 export interface WorkflowDef {
   readonly name: string;
   readonly description: string;
   /** ASL file (JSONPath, no JSONata, no Assign), relative to the repository root. */
   readonly definition: string;
   /** Substitution variable → handler module (exports `handler`). */
-  readonly tasks: Readonly<Record<string, { readonly handler: string; readonly timeoutSeconds: number }>>;
+  readonly tasks: Readonly<Record<string, WorkflowTaskDef>>;
 }
 
 export const workflows = [

@@ -7,11 +7,14 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import { type InternalFunctionDef, internalFunctions } from '../catalog/functions';
 import { loadStage, stageEnvironment } from '../stages';
 import { ensureTables, localDynamoClient, startDynamoDbLocal } from './dynamodb';
 import { type ClientEndpoints, clientEnvironment } from './env';
 import { LocalGateway } from './gateway';
+import { LocalInvokeEndpoint, localFunctionName } from './invoke-endpoint';
 import { QueuePoller } from './pollers';
+import { LocalScheduler } from './scheduler';
 import { ensureQueues, localSqsClient, startSqs } from './sqs';
 import { LocalStepFunctions } from './stepfunctions';
 
@@ -90,6 +93,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const sfn = new LocalStepFunctions({ stateDir, prefix: LOCAL_PREFIX, retryIntervalMs: 100 });
     const sfnEndpoint = await sfn.start();
     stops.push(() => sfn.stop());
+    const lambda = new LocalInvokeEndpoint(LOCAL_PREFIX);
+    const lambdaEndpoint = await lambda.start();
+    stops.push(() => lambda.stop());
     const clientEndpoints = {
       dynamodb: dynamo.endpoint,
       sqs: sqs.endpoint,
@@ -98,6 +104,13 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       tables: tableNames,
       queues: Object.fromEntries(queueList.map((q) => [q.def.name, { url: q.url, dlqUrl: q.dlqUrl }])),
       stateMachines: sfn.arns(),
+      lambda: lambdaEndpoint,
+      functions: Object.fromEntries(
+        (internalFunctions as readonly InternalFunctionDef[]).map((f) => [
+          f.name,
+          localFunctionName(LOCAL_PREFIX, f.name),
+        ]),
+      ),
     };
     const env: Record<string, string> = {
       ...clientEnvironment(clientEndpoints),
@@ -150,6 +163,14 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     stops.push(async () => {
       await Promise.all(pollers.map((p) => p.stop()));
     });
+
+    const scheduler = new LocalScheduler(
+      LOCAL_PREFIX,
+      () => Number(process.env.LOCAL_SCHEDULE_INTERVAL_MS ?? 5000),
+      (name, error) => log(`schedule ${name}: ${(error as Error)?.name}: ${(error as Error)?.message}`),
+    );
+    scheduler.start();
+    stops.push(async () => scheduler.stop());
 
     const gateway = new LocalGateway({
       prefix: LOCAL_PREFIX,

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { functionEnvVar } from '../catalog/functions';
 import { dlqEnvVar, type QueueName, queueEnvVar } from '../catalog/queues';
 import { type TableName, tableEnvVar } from '../catalog/tables';
 import { type WorkflowName, workflowEnvVar } from '../catalog/workflows';
@@ -18,6 +19,9 @@ export interface ClientEndpoints {
   tables: Record<string, string>;
   queues: Record<string, { url: string; dlqUrl: string }>;
   stateMachines: Record<string, string>;
+  lambda: string;
+  /** Internal function name (catalogue) → physical function name. */
+  functions: Record<string, string>;
 }
 
 export function clientEnvironment(endpoints: ClientEndpoints): Record<string, string> {
@@ -28,7 +32,9 @@ export function clientEnvironment(endpoints: ClientEndpoints): Record<string, st
     AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
     AWS_ENDPOINT_URL_SQS: endpoints.sqs,
     AWS_ENDPOINT_URL_SFN: endpoints.stepfunctions,
+    AWS_ENDPOINT_URL_LAMBDA: endpoints.lambda,
   };
+  for (const [name, physical] of Object.entries(endpoints.functions)) env[functionEnvVar(name)] = physical;
   for (const [name, physical] of Object.entries(endpoints.tables))
     env[tableEnvVar(name as TableName)] = physical;
   for (const [name, q] of Object.entries(endpoints.queues)) {

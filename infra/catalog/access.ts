@@ -1,0 +1,25 @@
+/**
+ * What a function may touch. Every catalogue entry that becomes a Lambda function (routes,
+ * queue consumers, workflow tasks, internal functions, schedules) carries one of these; the
+ * CDK function wrapper turns it into environment variables and least-privilege IAM grants
+ * together, so a function can never reach a table its env does not name.
+ */
+import type { QueueName } from './queues';
+import type { TableName } from './tables';
+
+export interface TableGrant {
+  readonly table: TableName;
+  readonly access: 'read' | 'readWrite';
+}
+
+export interface FunctionAccess {
+  readonly tables?: readonly TableGrant[];
+  /** Queues the function sends to (or changes visibility on / moves to the DLQ of). */
+  readonly sendsTo?: readonly QueueName[];
+  /** Starts (and describes) executions of the integration lifecycle state machine. */
+  readonly startsWorkflow?: boolean;
+  /** Encrypts/decrypts secrets (KMS data keys in AWS). */
+  readonly usesSecrets?: boolean;
+  /** Internal functions (see `functions.ts`) this function invokes synchronously. */
+  readonly invokes?: readonly string[];
+}

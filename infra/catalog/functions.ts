@@ -1,0 +1,45 @@
+/**
+ * Functions that are neither routes, queue consumers nor workflow tasks.
+ *
+ * - `internalFunctions`: invoked synchronously by other functions with the Lambda Invoke API
+ *   (the local cloud serves the same API in-process). The platform connector lives here so
+ *   that the heavy database drivers load only in the function that needs them, never in the
+ *   API bundles.
+ * - `schedules`: functions EventBridge runs on a rate (the local cloud runs them on a timer).
+ */
+import type { FunctionAccess } from './access';
+
+export interface InternalFunctionDef extends FunctionAccess {
+  readonly name: string;
+  readonly description: string;
+  readonly handler: string;
+  readonly timeoutSeconds: number;
+  readonly memoryMb: number;
+}
+
+export interface ScheduleDef extends FunctionAccess {
+  readonly name: string;
+  readonly description: string;
+  readonly handler: string;
+  readonly rateMinutes: number;
+  readonly timeoutSeconds: number;
+}
+
+export const internalFunctions = [
+  {
+    name: 'platformConnector',
+    description: 'Runs connector validations against a remote platform (real drivers or the sandbox).',
+    handler: 'functions/platform/connector.ts',
+    timeoutSeconds: 60,
+    memoryMb: 1024,
+    usesSecrets: true,
+  },
+] as const satisfies readonly InternalFunctionDef[];
+
+export const schedules = [] as const satisfies readonly ScheduleDef[];
+
+export type InternalFunctionName = (typeof internalFunctions)[number]['name'];
+
+export function functionEnvVar(name: string): string {
+  return `FUNCTION_${name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()}_NAME`;
+}
