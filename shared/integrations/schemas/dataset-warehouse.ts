@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { identifier, port, secret, text } from './common';
+
+/** The fields of a service-account JSON key file the service relies on. */
+export const ServiceAccountKeySchema = z.looseObject({
+  type: z.literal('service_account'),
+  project_id: z.string().min(1).max(255),
+  client_email: z.string().min(3).max(320),
+  private_key: z.string().min(1),
+});
+
+export function parseServiceAccount(credential: string): z.infer<typeof ServiceAccountKeySchema> | undefined {
+  try {
+    const parsed = ServiceAccountKeySchema.safeParse(JSON.parse(credential));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const DatasetWarehouseConfigSchema = z.strictObject({
+  role: text(255),
+  datasetSuffix: identifier(64).regex(
+    /^_[A-Za-z0-9_]*$/,
+    'must start with an underscore (letters, digits, underscores)',
+  ),
+  dataset: identifier(1024)
+    .regex(/^[A-Za-z0-9_]+$/, 'only letters, digits and underscores')
+    .default('service'),
+  location: text(64),
+  credential: secret(16_384).refine((c) => parseServiceAccount(c) !== undefined, {
+    message:
+      'must be the content of a service-account JSON key file (type, project_id, client_email, private_key)',
+  }),
+  port: port(443),
+});
+export type DatasetWarehouseConfig = z.infer<typeof DatasetWarehouseConfigSchema>;

@@ -1,0 +1,90 @@
+/**
+ * The connector port: everything the integrations capability asks of a remote platform goes
+ * through this interface. Two families implement it — the sandbox (local stage: a simulated
+ * remote kept in SANDBOX_DIR with documented failure triggers) and the real drivers (deployed
+ * stages) — selected by PLATFORM_MODE. Configs passed here are decrypted; connector code must
+ * never log them or put them in error messages.
+ */
+import { z } from 'zod';
+import type { IntegrationPayload, IntegrationType } from '../integrations/schemas';
+
+export const ValidationStatusSchema = z.enum(['passed', 'failed', 'warning', 'skipped']);
+export type ValidationStatus = z.infer<typeof ValidationStatusSchema>;
+
+export const ValidationTestSchema = z.object({
+  name: z.string(),
+  status: ValidationStatusSchema,
+  message: z.string().optional(),
+  result: z.array(z.unknown()).optional(),
+});
+export type ValidationTest = z.infer<typeof ValidationTestSchema>;
+
+export const ValidationResultsSchema = z.object({
+  status: z.enum(['passed', 'failed', 'warning']),
+  validationTests: z.array(ValidationTestSchema),
+});
+export type ValidationResults = z.infer<typeof ValidationResultsSchema>;
+
+/** Overall status: failed if any test failed, else warning if any warned, else passed. */
+export function summarize(validationTests: ValidationTest[]): ValidationResults {
+  const status = validationTests.some((t) => t.status === 'failed')
+    ? 'failed'
+    : validationTests.some((t) => t.status === 'warning')
+      ? 'warning'
+      : 'passed';
+  return { status, validationTests };
+}
+
+export type Operation = 'create' | 'edit' | 'delete';
+
+/** A validated create/update payload of a type other than FederatedSql (decrypted). */
+export type PlatformPayload = Exclude<IntegrationPayload, { type: 'FederatedSql' }>;
+
+export interface ValidateRequest {
+  operation: Operation;
+  payload: PlatformPayload;
+  /** For edits: the configuration currently in effect. */
+  previous?: PlatformPayload;
+  /** For deletes of automatically bootstrapped integrations: the privileged credentials. */
+  privilegedCredentials?: Record<string, unknown>;
+  integrationId?: number;
+}
+
+export interface BootstrapRequest {
+  integrationId: number;
+  payload: PlatformPayload;
+}
+
+export interface EditRequest {
+  integrationId: number;
+  previous: PlatformPayload;
+  payload: PlatformPayload;
+}
+
+export interface TeardownRequest {
+  integrationId: number;
+  payload: PlatformPayload;
+  privilegedCredentials?: Record<string, unknown>;
+}
+
+export interface PlatformConnector {
+  readonly type: Exclude<IntegrationType, 'FederatedSql'>;
+  /** Runs the type's validation tests; never throws for remote failures (they are failed tests). */
+  validate(request: ValidateRequest): Promise<ValidationTest[]>;
+  /** Create: automatic → create the service's remote objects; manual → verify the operator's setup. */
+  bootstrap(request: BootstrapRequest): Promise<void>;
+  /** Apply an edit (only what the change requires). */
+  applyEdit(request: EditRequest): Promise<void>;
+  /** Remove what create made (automatic), or nothing remote for manual integrations. */
+  teardown(request: TeardownRequest): Promise<void>;
+}
+
+/** A failure worth retrying (network blip, throttling): the workflow's Retry matches this name. */
+export class TransientPlatformError extends Error {
+  override name = 'TransientPlatformError';
+}
+
+/** A permanent failure of a remote operation; the message is safe to store and show. */
+export class PlatformOperationError extends Error {
+  override name = 'PlatformOperationError';
+}
