@@ -1,0 +1,91 @@
+/**
+ * Secrets inside integration configs: which fields they are (`TYPE_FACTS[type].secretPaths`),
+ * encrypting them for storage and transport, decrypting them for connectors, redacting them
+ * for responses, and keeping stored values when a PUT sends the placeholder back.
+ */
+import { SecretBox } from '../crypto/envelope';
+import { type IntegrationType, REDACTED, TYPE_FACTS } from './schemas';
+
+const box = new SecretBox('integration-config');
+
+type Json = Record<string, unknown>;
+
+function getPath(obj: Json, path: string): unknown {
+  let cur: unknown = obj;
+  for (const key of path.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Json)[key];
+  }
+  return cur;
+}
+
+function setPath(obj: Json, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let cur: Json = obj;
+  for (const key of keys.slice(0, -1)) {
+    const next = cur[key];
+    if (next === null || typeof next !== 'object') return;
+    cur = next as Json;
+  }
+  const last = keys[keys.length - 1] as string;
+  if (last in cur) cur[last] = value;
+}
+
+async function mapSecrets(
+  type: IntegrationType,
+  config: Json | undefined,
+  fn: (value: string) => string | Promise<string>,
+): Promise<Json | undefined> {
+  if (!config) return config;
+  const copy = structuredClone(config);
+  for (const path of TYPE_FACTS[type].secretPaths) {
+    const value = getPath(copy, path);
+    if (typeof value === 'string') setPath(copy, path, await fn(value));
+  }
+  return copy;
+}
+
+/** Every secret field replaced by its ciphertext (for DynamoDB and for in-flight payloads). */
+export function encryptSecrets(type: IntegrationType, config: Json | undefined): Promise<Json | undefined> {
+  return mapSecrets(type, config, (v) => (SecretBox.isCiphertext(v) ? v : box.encrypt(v)));
+}
+
+/** Every ciphertext secret field decrypted (connectors only; never log the result). */
+export function decryptSecrets(type: IntegrationType, config: Json | undefined): Promise<Json | undefined> {
+  return mapSecrets(type, config, (v) => (SecretBox.isCiphertext(v) ? box.decrypt(v) : v));
+}
+
+/** Every secret field replaced by the redaction placeholder (for responses). */
+export function redactSecrets(type: IntegrationType, config: Json | undefined): Promise<Json | undefined> {
+  return mapSecrets(type, config, () => REDACTED);
+}
+
+/**
+ * For a PUT: wherever the incoming config holds the placeholder, put back the stored value
+ * (still encrypted), so callers can send a read config back unchanged.
+ */
+export async function restorePlaceholders(
+  type: IntegrationType,
+  incoming: Json | undefined,
+  stored: Json | undefined,
+): Promise<Json | undefined> {
+  if (!incoming) return incoming;
+  const copy = structuredClone(incoming);
+  for (const path of TYPE_FACTS[type].secretPaths) {
+    if (getPath(copy, path) === REDACTED) {
+      const previous = stored ? getPath(stored, path) : undefined;
+      if (typeof previous === 'string')
+        setPath(copy, path, SecretBox.isCiphertext(previous) ? await box.decrypt(previous) : previous);
+    }
+  }
+  return copy;
+}
+
+/** Encrypts an arbitrary credential object (delete payloads) as one opaque string. */
+export function sealCredentials(credentials: Json): Promise<string> {
+  return box.encrypt(JSON.stringify(credentials));
+}
+
+export async function openCredentials(sealed: string): Promise<Json> {
+  return JSON.parse(await box.decrypt(sealed)) as Json;
+}
