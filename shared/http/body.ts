@@ -1,10 +1,10 @@
 /**
  * Request body decoding shared by every route: JSON everywhere, YAML where a route opts in.
- * YAML is parsed with safe settings — core schema, no custom tags, aliases refused, merge keys
- * off, duplicate keys refused — and parse errors never echo the source text (it may contain
- * secrets).
+ * YAML is parsed with safe settings — core schema, explicit tags refused (no !!binary, no
+ * custom tags), aliases refused, merge keys off, duplicate keys refused — and parse errors
+ * never echo the source text (it may contain secrets).
  */
-import { parseDocument } from 'yaml';
+import { isNode, parseDocument, visit } from 'yaml';
 import { BadRequestError, UnsupportedMediaTypeError } from './errors';
 
 export type BodyFormat = 'json' | 'yaml';
@@ -54,6 +54,16 @@ export function parseYamlBody(text: string): unknown {
     const codes = [...new Set(doc.errors.map((e) => e.code))].join(', ');
     throw new BadRequestError(`request body is not valid YAML (${codes})`);
   }
+  let tagged = false;
+  visit(doc, (_key, node) => {
+    // Explicit tags (!!binary, !!set, !custom, even !!str) are refused: request bodies are plain data.
+    if (isNode(node) && node.tag) {
+      tagged = true;
+      return visit.BREAK;
+    }
+    return undefined;
+  });
+  if (tagged) throw new BadRequestError('request body uses YAML tags, which are not accepted');
   if (doc.warnings.length > 0) {
     // Unresolved tags such as !!binary or !custom arrive as warnings: refuse them.
     const codes = [...new Set(doc.warnings.map((e) => e.code))].join(', ');

@@ -19,7 +19,7 @@ import { findRoute, type RouteDef } from '../../infra/catalog/routes';
 import { type AuthorizerContext, isAdmin, type Principal, principalFromContext } from '../auth/permissions';
 import { type BodyFormat, decodeBody } from './body';
 import { ForbiddenError, HttpError, NotFoundError, statusText, UnauthorizedError } from './errors';
-import { logger } from './logger';
+import { describeError, logger } from './logger';
 
 export type ApiEvent = APIGatewayProxyEventV2WithLambdaAuthorizer<Partial<AuthorizerContext>>;
 export type ApiResponse = APIGatewayProxyStructuredResultV2;

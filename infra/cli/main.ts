@@ -1,0 +1,98 @@
+/**
+ * `npm run --silent cli -- <command>`: operator commands against the local cloud (default) or
+ * a deployed stage (`--stage NAME`).
+ *
+ *   keys create --name NAME [--admin]   create a principal and print its API key (shown once)
+ *   keys list                           list principals and how many active keys each has
+ *   keys revoke --user ID               revoke every key of a user
+ *   notify --type T --text "…" [--metadata JSON] [--recipients 1,2] [--id ID]
+ *                                       publish a notification to the notifications queue
+ */
+import { parseArgs } from 'node:util';
+import { targetEnvironment } from './target';
+
+const USAGE = `usage: npm run --silent cli -- <command> [--stage NAME]
+  keys create --name NAME [--admin]
+  keys list
+  keys revoke --user ID
+  notify --type T --text "…" [--metadata JSON] [--recipients 1,2] [--id ID]`;
+
+class UsageError extends Error {}
+
+function print(value: unknown) {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+async function keys(argv: string[]) {
+  const [sub, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      name: { type: 'string' },
+      admin: { type: 'boolean', default: false },
+      user: { type: 'string' },
+    },
+    strict: true,
+  });
+  const auth = await import('../../shared/auth/keys');
+  switch (sub) {
+    case 'create': {
+      const name = values.name?.trim();
+      if (!name) throw new UsageError('keys create needs --name NAME');
+      const issued = await auth.createPrincipalWithKey(name, values.admin ? ['APPLICATION_ADMIN'] : []);
+      print({
+        userId: issued.userId,
+        name: issued.name,
+        apiKey: issued.apiKey,
+        permissions: issued.permissions,
+      });
+      return;
+    }
+    case 'list':
+      print(await auth.listPrincipals());
+      return;
+    case 'revoke': {
+      const userId = Number(values.user);
+      if (!Number.isInteger(userId) || userId <= 0)
+        throw new UsageError('keys revoke needs --user ID (a positive integer)');
+      print({ userId, revokedKeys: await auth.revokeUserKeys(userId) });
+      return;
+    }
+    default:
+      throw new UsageError(`unknown keys command "${sub ?? ''}"`);
+  }
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const stageIndex = args.indexOf('--stage');
+  let stage: string | undefined;
+  if (stageIndex >= 0) {
+    stage = args[stageIndex + 1];
+    if (!stage) throw new UsageError('--stage needs a name');
+    args.splice(stageIndex, 2);
+  }
+  const [command, ...rest] = args;
+  if (!command || command === '--help' || command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  Object.assign(process.env, await targetEnvironment(stage));
+  switch (command) {
+    case 'keys':
+      return keys(rest);
+    case 'notify': {
+      const { notifyCommand } = await import('./notify');
+      return notifyCommand(rest);
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(
+    `${error instanceof UsageError ? `${error.message}\n${USAGE}` : `error: ${error.message}`}\n`,
+  );
+  process.exit(error instanceof UsageError ? 2 : 1);
+});

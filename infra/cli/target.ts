@@ -1,0 +1,38 @@
+/**
+ * Where the CLI acts: the running local cloud (default; from STATE_DIR/endpoints.json) or a
+ * deployed stage (`--stage NAME`, using the caller's AWS credentials and the stack's outputs).
+ * Either way the result is environment variables for the shared modules, so the CLI runs the
+ * same code as the functions.
+ */
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { queueEnvVar, queues } from '../catalog/queues';
+import { tableEnvVar, tables } from '../catalog/tables';
+import { clientEnvironment, readEndpoints } from '../local/env';
+import { queueOutputName, SECRETS_KEY_OUTPUT, stackName, tableOutputName } from '../outputs';
+import { loadStages } from '../stages';
+
+export async function targetEnvironment(stage: string | undefined): Promise<Record<string, string>> {
+  if (!stage || stage === 'local') {
+    const stateDir = process.env.STATE_DIR || '.causeway';
+    const endpoints = readEndpoints(stateDir);
+    return {
+      ...clientEnvironment(endpoints),
+      LOCAL_MASTER_KEY_FILE: `${stateDir}/master.key`,
+    };
+  }
+  const stages = loadStages();
+  if (!stages[stage]?.deploy) throw new Error(`unknown deployable stage "${stage}"`);
+  const cfn = new CloudFormationClient({});
+  const out = await cfn.send(new DescribeStacksCommand({ StackName: stackName(stage) }));
+  const outputs = new Map((out.Stacks?.[0]?.Outputs ?? []).map((o) => [o.OutputKey, o.OutputValue]));
+  const env: Record<string, string> = {};
+  const need = (key: string): string => {
+    const value = outputs.get(key);
+    if (!value) throw new Error(`stack ${stackName(stage)} has no output ${key}; deploy it first`);
+    return value;
+  };
+  for (const table of tables) env[tableEnvVar(table.name)] = need(tableOutputName(table.name));
+  for (const queue of queues) env[queueEnvVar(queue.name)] = need(queueOutputName(queue.name));
+  env.SECRETS_KMS_KEY_ID = need(SECRETS_KEY_OUTPUT);
+  return env;
+}

@@ -1,0 +1,20 @@
+/**
+ * Names shared by the CDK stack (which exports them as CloudFormation outputs) and the CLI
+ * (which reads them to reach a deployed stage).
+ */
+export function stackName(stage: string): string {
+  return `Causeway-${stage}`;
+}
+
+/** Output holding the physical name of a catalogued table, e.g. `TableApiKeys`. */
+export function tableOutputName(table: string): string {
+  return `Table${table.charAt(0).toUpperCase()}${table.slice(1)}`;
+}
+
+/** Output holding a queue URL, e.g. `QueueNotificationsUrl`. */
+export function queueOutputName(queue: string): string {
+  return `Queue${queue.charAt(0).toUpperCase()}${queue.slice(1)}Url`;
+}
+
+export const API_URL_OUTPUT = 'ApiUrl';
+export const SECRETS_KEY_OUTPUT = 'SecretsKeyId';

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { decodeBody, MAX_BODY_DEPTH, parseYamlBody } from '../../../shared/http/body';
+import { HttpError } from '../../../shared/http/errors';
+
+function statusOf(fn: () => unknown): number | undefined {
+  try {
+    fn();
+    return undefined;
+  } catch (error) {
+    return error instanceof HttpError ? error.statusCode : -1;
+  }
+}
+
+describe('request bodies', () => {
+  it('decodes JSON and treats a missing Content-Type as JSON', () => {
+    expect(decodeBody('{"a":1}', false, undefined, ['json'])).toEqual({ a: 1 });
+    expect(decodeBody('{"a":1}', false, 'application/json; charset=utf-8', ['json'])).toEqual({ a: 1 });
+    expect(decodeBody(Buffer.from('{"a":2}').toString('base64'), true, 'application/json', ['json'])).toEqual(
+      { a: 2 },
+    );
+  });
+
+  it('returns undefined for an empty body', () => {
+    expect(decodeBody(undefined, false, 'application/json', ['json'])).toBeUndefined();
+    expect(decodeBody('  ', false, 'application/json', ['json'])).toBeUndefined();
+  });
+
+  it('answers 400 for malformed JSON without echoing it', () => {
+    try {
+      decodeBody('{"password":"hunter2"', false, 'application/json', ['json']);
+      expect.unreachable();
+    } catch (error) {
+      expect((error as HttpError).statusCode).toBe(400);
+      expect((error as HttpError).message).not.toContain('hunter2');
+    }
+  });
+
+  it('answers 415 for media types the route does not accept', () => {
+    expect(statusOf(() => decodeBody('a: 1', false, 'application/yaml', ['json']))).toBe(415);
+    expect(statusOf(() => decodeBody('x', false, 'text/plain', ['json', 'yaml']))).toBe(415);
+  });
+
+  it('decodes YAML where the route accepts it', () => {
+    expect(
+      decodeBody('type: ClusterWarehouse\nport: 5439\n', false, 'application/yaml', ['json', 'yaml']),
+    ).toEqual({
+      type: 'ClusterWarehouse',
+      port: 5439,
+    });
+    expect(decodeBody('a: 1', false, 'text/yaml', ['json', 'yaml'])).toEqual({ a: 1 });
+  });
+
+  it('refuses YAML aliases (alias bombs)', () => {
+    const bomb = 'a: &a [x, x]\nb: &b [*a, *a]\nc: [*b, *b]\n';
+    expect(statusOf(() => parseYamlBody(bomb))).toBe(400);
+  });
+
+  it('refuses custom and YAML 1.1 tags such as !!binary', () => {
+    expect(statusOf(() => parseYamlBody('a: !!binary aGVsbG8='))).toBe(400);
+    expect(statusOf(() => parseYamlBody('a: !custom x'))).toBe(400);
+  });
+
+  it('refuses duplicate keys', () => {
+    expect(statusOf(() => parseYamlBody('a: 1\na: 2\n'))).toBe(400);
+  });
+
+  it('does not apply merge keys', () => {
+    const value = parseYamlBody('base: {x: 1}\nother:\n  "<<": {y: 2}\n') as Record<
+      string,
+      Record<string, unknown>
+    >;
+    expect(value.other).toEqual({ '<<': { y: 2 } });
+  });
+
+  it('does not echo YAML source in errors', () => {
+    try {
+      parseYamlBody('password: "s3cret-value\nbroken: [');
+      expect.unreachable();
+    } catch (error) {
+      expect((error as Error).message).not.toContain('s3cret-value');
+    }
+  });
+
+  it('refuses prototype-polluting keys in JSON and YAML', () => {
+    expect(
+      statusOf(() => decodeBody('{"__proto__":{"admin":true}}', false, 'application/json', ['json'])),
+    ).toBe(400);
+    expect(statusOf(() => decodeBody('{"a":{"constructor":{}}}', false, 'application/json', ['json']))).toBe(
+      400,
+    );
+    expect(statusOf(() => decodeBody('__proto__: {admin: true}', false, 'application/yaml', ['yaml']))).toBe(
+      400,
+    );
+    expect(({} as Record<string, unknown>).admin).toBeUndefined();
+  });
+
+  it(`refuses nesting deeper than ${MAX_BODY_DEPTH}`, () => {
+    const deep = `${'['.repeat(MAX_BODY_DEPTH + 1)}${']'.repeat(MAX_BODY_DEPTH + 1)}`;
+    expect(statusOf(() => decodeBody(deep, false, 'application/json', ['json']))).toBe(400);
+    const ok = `${'['.repeat(MAX_BODY_DEPTH - 1)}${']'.repeat(MAX_BODY_DEPTH - 1)}`;
+    expect(statusOf(() => decodeBody(ok, false, 'application/json', ['json']))).toBeUndefined();
+  });
+});

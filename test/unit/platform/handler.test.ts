@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { type RouteDef, routeKey, routes } from '../../../infra/catalog/routes';
+import { BadRequestError, UnprocessableEntityError } from '../../../shared/http/errors';
+import { apiHandler } from '../../../shared/http/handler';
+import { apiEvent, lambdaContext } from '../../support/events';
+
+const admin = { authenticated: true, userId: 1, name: 'admin', permissions: 'APPLICATION_ADMIN' };
+const user = { authenticated: true, userId: 2, name: 'user', permissions: '' };
+const userRoute = (routes as readonly RouteDef[]).find((r) => r.auth === 'user');
+const adminRoute = (routes as readonly RouteDef[]).find((r) => r.auth === 'admin');
+
+function parse(response: { statusCode?: number; body?: string }) {
+  return { status: response.statusCode, body: response.body ? JSON.parse(response.body) : undefined };
+}
+
+describe('apiHandler', () => {
+  const echo = apiHandler(async ({ principal, body }) => ({ body: { principal, body } }));
+
+  it('answers 404 for a route key not in the route table', async () => {
+    const res = parse(await echo(apiEvent('GET /nope', { authorizer: admin }), lambdaContext));
+    expect(res).toEqual({
+      status: 404,
+      body: { statusCode: 404, error: 'Not Found', message: 'no route GET /nope' },
+    });
+  });
+
+  it('answers 401 with the authorizer reason when the key was not recognised', async () => {
+    if (!userRoute) throw new Error('the route table has no user route');
+    const res = parse(
+      await echo(
+        apiEvent(routeKey(userRoute), {
+          authorizer: { authenticated: false, reason: 'the API key has been revoked' },
+        }),
+        lambdaContext,
+      ),
+    );
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({
+      statusCode: 401,
+      error: 'Unauthorized',
+      message: 'the API key has been revoked',
+    });
+  });
+
+  it('answers 403 when a cached authorizer answer for a non-admin reaches an admin route', async () => {
+    if (!adminRoute) return; // no admin routes registered yet: nothing to guard
+    const res = parse(await echo(apiEvent(routeKey(adminRoute), { authorizer: user }), lambdaContext));
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe('Forbidden');
+  });
+
+  it('passes the principal and decoded body to the business logic', async () => {
+    if (!userRoute) throw new Error('the route table has no user route');
+    const res = parse(
+      await echo(apiEvent(routeKey(userRoute), { authorizer: admin, body: '{"a":1}' }), lambdaContext),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      principal: { userId: 1, name: 'admin', permissions: ['APPLICATION_ADMIN'] },
+      body: { a: 1 },
+    });
+  });
+
+  it('maps HttpErrors with details and hides everything else behind a generic 500', async () => {
+    if (!userRoute) throw new Error('the route table has no user route');
+    const event = apiEvent(routeKey(userRoute), { authorizer: admin });
+    const unprocessable = apiHandler(async () => {
+      throw new UnprocessableEntityError('validation failed', {
+        validationResults: { status: 'failed', validationTests: [] },
+      });
+    });
+    expect(parse(await unprocessable(event, lambdaContext))).toEqual({
+      status: 422,
+      body: {
+        statusCode: 422,
+        error: 'Unprocessable Entity',
+        message: 'validation failed',
+        validationResults: { status: 'failed', validationTests: [] },
+      },
+    });
+    const bad = apiHandler(async () => {
+      throw new BadRequestError('nope');
+    });
+    expect(parse(await bad(event, lambdaContext)).status).toBe(400);
+    const boom = apiHandler(async () => {
+      throw new Error('connection string postgres://admin:secret@db failed');
+    });
+    const res = parse(await boom(event, lambdaContext));
+    expect(res).toEqual({
+      status: 500,
+      body: { statusCode: 500, error: 'Internal Server Error', message: 'internal error' },
+    });
+  });
+
+  it('sends 204 with no body when the logic returns nothing', async () => {
+    if (!userRoute) throw new Error('the route table has no user route');
+    const empty = apiHandler(async () => undefined);
+    const res = await empty(apiEvent(routeKey(userRoute), { authorizer: admin }), lambdaContext);
+    expect(res.statusCode).toBe(204);
+    expect(res.body).toBeUndefined();
+  });
+});
+
+describe('describeError', () => {
+  it('removes URL credentials and key-like values from logged messages', async () => {
+    const { describeError } = await import('../../../shared/http/logger');
+    const out = describeError(
+      new Error('connect postgres://admin:hunter2@db:5432 failed; password=abc token: xyz'),
+    );
+    expect(out.errorName).toBe('Error');
+    expect(out.errorMessage).not.toContain('hunter2');
+    expect(out.errorMessage).not.toContain('abc');
+    expect(out.errorMessage).not.toContain('xyz');
+  });
+});
