@@ -68,11 +68,8 @@ export function jsonResponse(
 
 export function errorResponse(error: unknown): ApiResponse {
   if (error instanceof HttpError) return jsonResponse(error.statusCode, error.toBody());
-  // Never leak internals: log the error's name and message server-side, answer generically.
-  logger.error('unhandled error', {
-    errorName: (error as Error)?.name,
-    errorMessage: (error as Error)?.message,
-  });
+  // Never leak internals: log the error's name and a scrubbed message, answer generically.
+  logger.error('unhandled error', describeError(error));
   return jsonResponse(500, { statusCode: 500, error: statusText(500), message: 'internal error' });
 }
 
