@@ -1,0 +1,155 @@
+/**
+ * One Causeway stack per deployable stage, composed of one construct per concern, and the CDK
+ * app that holds every stage selected from `cdk.json` context.
+ */
+import { App, CfnOutput, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { Construct } from 'constructs';
+import { internalFunctions, schedules } from './catalog/functions';
+import { queues } from './catalog/queues';
+import { routes } from './catalog/routes';
+import { workflows } from './catalog/workflows';
+import { Api, AUTHORIZER_HANDLER, NOT_FOUND_HANDLER } from './constructs/api';
+import { HandlerBundles } from './constructs/bundles';
+import { Data } from './constructs/data';
+import { PlatformResources, type StageContext } from './constructs/function';
+import { Notifications } from './constructs/notifications';
+import { Observability } from './constructs/observability';
+import { Workflows } from './constructs/workflows';
+import { parseStages, STAGES_CONTEXT_KEY, type Stages } from './stages';
+
+export interface CausewayStackProps extends StackProps {
+  readonly stage: StageContext;
+  /** @default - every function bundles itself with NodejsFunction's local esbuild */
+  readonly bundles?: HandlerBundles;
+}
+
+export class CausewayStack extends Stack {
+  public readonly data: Data;
+  public readonly notifications: Notifications;
+  public readonly workflows: Workflows;
+  public readonly api: Api;
+  public readonly observability: Observability;
+  public readonly resources: PlatformResources;
+
+  constructor(scope: Construct, id: string, props: CausewayStackProps) {
+    super(scope, id, props);
+    const { stage, bundles } = props;
+    const resources = new PlatformResources();
+    this.resources = resources;
+    const common = { stage, resources, bundles };
+
+    this.data = new Data(this, 'Data', { stage, resources });
+    this.notifications = new Notifications(this, 'Notifications', common);
+    this.workflows = new Workflows(this, 'Workflows', common);
+    this.api = new Api(this, 'Api', common);
+    resources.bindAll();
+
+    this.observability = new Observability(this, 'Observability', {
+      stage,
+      deadLetterQueues: new Map(
+        [...this.notifications.queues].map(([name, q]) => [name, q.deadLetterQueue] as const),
+      ),
+      httpApi: this.api.httpApi,
+      stateMachines: new Map(
+        [...this.workflows.workflows].map(([name, w]) => [name, w.stateMachine] as const),
+      ),
+      functions: new Map(
+        resources.functions.map((fn) => [fn.node.path.split('/').slice(1).join(''), fn] as const),
+      ),
+    });
+
+    Tags.of(this).add('service', 'causeway');
+    Tags.of(this).add('stage', stage.name);
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Invoke URL of the HTTP API' });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.observability.alarmTopic.topicArn });
+    for (const [name, table] of this.data.tables) {
+      new CfnOutput(this, `Table${name.charAt(0).toUpperCase()}${name.slice(1)}`, {
+        value: table.tableName,
+        description: `Physical name of the ${name} table (the CLI reads it with --stage)`,
+      });
+    }
+  }
+}
+
+/** Every handler module any catalogue names (what one app bundles). */
+export function catalogueHandlers(): string[] {
+  return [
+    AUTHORIZER_HANDLER,
+    NOT_FOUND_HANDLER,
+    ...routes.map((r) => r.handler),
+    ...queues.map((q) => q.consumer.handler),
+    ...workflows.flatMap((w) => Object.values(w.tasks).map((t) => t.handler)),
+    ...internalFunctions.map((f) => f.handler),
+    ...(schedules as readonly { handler: string }[]).map((s) => s.handler),
+  ];
+}
+
+export function stackName(stageName: string): string {
+  return `Causeway-${stageName}`;
+}
+
+/** The stages `cdk.json` marks deployable, or the one `-c stage=…` selects. */
+export function selectStages(stages: Stages, requested: string | undefined): string[] {
+  const deployable = Object.entries(stages)
+    .filter(([, config]) => config.deploy)
+    .map(([name]) => name);
+  if (requested === undefined) return deployable;
+  if (!(requested in stages)) {
+    throw new Error(`unknown stage "${requested}" (cdk.json defines: ${Object.keys(stages).join(', ')})`);
+  }
+  if (!deployable.includes(requested)) {
+    throw new Error(`stage "${requested}" is not deployable (deploy: false in cdk.json); it is local only`);
+  }
+  return [requested];
+}
+
+export interface CausewayAppOptions {
+  /** Context for the app (tests pass cdk.json's context; the CLI passes it through the environment). */
+  readonly context?: Record<string, unknown>;
+  /** @default the CLI's output directory, or a temporary one */
+  readonly outdir?: string;
+  /** @default `-c stage=…` from the context, else every deployable stage */
+  readonly stage?: string;
+  /**
+   * Bundle every handler once, in-process, and share the assets between stages.
+   * @default true
+   */
+  readonly sharedBundles?: boolean;
+}
+
+export interface CausewayApp {
+  readonly app: App;
+  readonly stacks: readonly CausewayStack[];
+  readonly nag: AwsSolutionsChecks;
+}
+
+/** Builds the app: one stack per selected stage, cdk-nag AwsSolutions as a validation plugin. */
+export function createCausewayApp(options: CausewayAppOptions = {}): CausewayApp {
+  const app = new App({
+    ...(options.context ? { context: options.context } : {}),
+    ...(options.outdir ? { outdir: options.outdir } : {}),
+  });
+  const stages = parseStages(app.node.tryGetContext(STAGES_CONTEXT_KEY));
+  const requested = options.stage ?? (app.node.tryGetContext('stage') as string | undefined);
+  const selected = selectStages(stages, requested);
+  const bundles = options.sharedBundles === false ? undefined : new HandlerBundles();
+  bundles?.prepare(catalogueHandlers(), 'catalogue');
+  const env =
+    process.env.CDK_DEFAULT_ACCOUNT && process.env.CDK_DEFAULT_REGION
+      ? { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION }
+      : undefined;
+  const stacks = selected.map((name) => {
+    const config = stages[name];
+    if (!config) throw new Error(`unknown stage ${name}`);
+    return new CausewayStack(app, stackName(name), {
+      stage: { name, config },
+      bundles,
+      description: `Causeway (${name}): integrations and webhooks service`,
+      ...(env ? { env } : {}),
+    });
+  });
+  const nag = new AwsSolutionsChecks(app);
+  Validations.of(app).addPlugins(nag);
+  return { app, stacks, nag };
+}
