@@ -43,6 +43,12 @@ export const queues = [
       maxBatchingWindowSeconds: 0,
       timeoutSeconds: 30,
       memoryMb: 512,
+      tables: [
+        { table: 'webhookSubscriptions', access: 'read' },
+        { table: 'idempotency', access: 'readWrite' },
+      ],
+      // deliveries: one message per (notification, webhook); notifications: its DLQ (malformed).
+      sendsTo: ['deliveries', 'notifications'],
     },
   },
   {
@@ -60,11 +66,29 @@ export const queues = [
       maxBatchingWindowSeconds: 0,
       timeoutSeconds: 60,
       memoryMb: 512,
+      tables: [
+        { table: 'webhooks', access: 'read' },
+        { table: 'webhookHistory', access: 'readWrite' },
+        { table: 'webhookHistoryCounts', access: 'readWrite' },
+        { table: 'idempotency', access: 'readWrite' },
+      ],
+      // Retry visibility and the DLQ move for exhausted or malformed deliveries.
+      sendsTo: ['deliveries'],
+      usesSecrets: true,
     },
   },
 ] as const satisfies readonly QueueDef[];
 
-export type QueueName = (typeof queues)[number]['name'];
+/**
+ * Spelled out (not derived from `queues`) because consumers' `sendsTo` refers to queue names:
+ * deriving it would make the catalogue's type circular. The check below keeps the two in step.
+ */
+export type QueueName = 'notifications' | 'deliveries';
+type CataloguedQueueName = (typeof queues)[number]['name'];
+const queueNamesInStep: [QueueName, CataloguedQueueName] extends [CataloguedQueueName, QueueName]
+  ? true
+  : never = true;
+void queueNamesInStep;
 
 export function queueEnvVar(name: QueueName): string {
   return `QUEUE_${name.toUpperCase()}_URL`;

@@ -62,6 +62,86 @@ export const routes = [
   // ── integrations (issue: integrations API) ───────────────────────────────────────────
   // ── scripts (issue: setup scripts and connectors) ────────────────────────────────────
   // ── webhooks (issue: webhooks) ───────────────────────────────────────────────────────
+  {
+    method: 'POST',
+    path: '/webhooks',
+    handler: 'functions/webhooks/create.ts',
+    auth: 'user',
+    summary:
+      'Create one or more webhooks; invalid or forbidden entries are reported in `errors`, the valid ones are still created.',
+    tag: 'webhooks',
+    tables: [
+      { table: 'webhooks', access: 'readWrite' },
+      { table: 'webhookSubscriptions', access: 'readWrite' },
+      { table: 'counters', access: 'readWrite' },
+    ],
+    usesSecrets: true,
+  },
+  {
+    method: 'GET',
+    path: '/webhooks',
+    handler: 'functions/webhooks/list.ts',
+    auth: 'user',
+    summary: 'Webhooks visible to the caller: admins see all, other users their own.',
+    tag: 'webhooks',
+    tables: [{ table: 'webhooks', access: 'read' }],
+  },
+  {
+    method: 'GET',
+    path: '/webhooks/actions',
+    handler: 'functions/webhooks/actions.ts',
+    auth: 'user',
+    summary: 'Valid notification actions: ALL_NOTIFICATIONS and every notification name.',
+    tag: 'webhooks',
+  },
+  {
+    method: 'GET',
+    path: '/webhooks/history',
+    handler: 'functions/webhooks/history.ts',
+    auth: 'user',
+    summary: "One page of the caller's webhook history (filters, sorting, paging) and the total count.",
+    tag: 'webhooks',
+    tables: [
+      { table: 'webhookHistory', access: 'read' },
+      { table: 'webhookHistoryCounts', access: 'read' },
+    ],
+  },
+  {
+    method: 'GET',
+    path: '/webhooks/{id}',
+    handler: 'functions/webhooks/get.ts',
+    auth: 'user',
+    summary: 'One webhook (404 unless it is the caller’s own or the caller is an admin).',
+    tag: 'webhooks',
+    tables: [{ table: 'webhooks', access: 'read' }],
+  },
+  {
+    method: 'DELETE',
+    path: '/webhooks/{id}',
+    handler: 'functions/webhooks/delete.ts',
+    auth: 'user',
+    summary: 'Delete a webhook and its subscriptions; returns the deleted webhook.',
+    tag: 'webhooks',
+    tables: [
+      { table: 'webhooks', access: 'readWrite' },
+      { table: 'webhookSubscriptions', access: 'readWrite' },
+    ],
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/history/retry/{id}',
+    handler: 'functions/webhooks/retry.ts',
+    auth: 'user',
+    summary: "Re-send a history record's request to its webhook now; returns the new history record.",
+    tag: 'webhooks',
+    timeoutSeconds: 30,
+    tables: [
+      { table: 'webhooks', access: 'read' },
+      { table: 'webhookHistory', access: 'readWrite' },
+      { table: 'webhookHistoryCounts', access: 'readWrite' },
+    ],
+    usesSecrets: true,
+  },
 ] as const satisfies readonly RouteDef[];
 
 export type RouteKey = `${HttpMethod} ${string}`;

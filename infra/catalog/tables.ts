@@ -97,8 +97,42 @@ export const tables = [
   },
   {
     name: 'webhookHistory',
-    description: 'One record per delivery attempt; expires after the retention period.',
+    description:
+      'One record per delivery attempt; expires after the retention period. Keys-only GSIs per filter combination (sorted by the time-based id) make a history page cost O(offset + pageSize).',
     partitionKey: { name: 'id', type: 'N' },
+    ttlAttribute: 'expiresAt',
+    indexes: [
+      {
+        name: 'byAudience',
+        partitionKey: { name: 'aud', type: 'S' },
+        sortKey: { name: 'id', type: 'N' },
+        projection: 'KEYS_ONLY',
+      },
+      {
+        name: 'byAudienceType',
+        partitionKey: { name: 'audType', type: 'S' },
+        sortKey: { name: 'id', type: 'N' },
+        projection: 'KEYS_ONLY',
+      },
+      {
+        name: 'byAudienceOutcome',
+        partitionKey: { name: 'audOutcome', type: 'S' },
+        sortKey: { name: 'id', type: 'N' },
+        projection: 'KEYS_ONLY',
+      },
+      {
+        name: 'byAudienceTypeOutcome',
+        partitionKey: { name: 'audTypeOutcome', type: 'S' },
+        sortKey: { name: 'id', type: 'N' },
+        projection: 'KEYS_ONLY',
+      },
+    ],
+  },
+  {
+    name: 'webhookHistoryCounts',
+    description:
+      'Per-day record counters of each history partition (audience × filters), updated in the record write transaction; they expire with their records.',
+    partitionKey: { name: 'key', type: 'S' },
     ttlAttribute: 'expiresAt',
   },
 ] as const satisfies readonly TableDef[];

@@ -1,0 +1,9 @@
+import { apiHandler } from '../../shared/http/handler';
+import { parseWith } from '../../shared/http/validation';
+import { IdParamSchema } from '../../shared/webhooks/model';
+import { deleteWebhook } from '../../shared/webhooks/service';
+
+export const handler = apiHandler(async ({ principal, params }) => {
+  const { id } = parseWith(IdParamSchema, params, 'path');
+  return { body: await deleteWebhook(principal, Number(id)) };
+});

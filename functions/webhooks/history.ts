@@ -1,0 +1,8 @@
+import { apiHandler } from '../../shared/http/handler';
+import { parseWith } from '../../shared/http/validation';
+import { queryHistory } from '../../shared/webhooks/history';
+import { HistoryQuerySchema } from '../../shared/webhooks/model';
+
+export const handler = apiHandler(async ({ principal, query }) => ({
+  body: await queryHistory(principal, parseWith(HistoryQuerySchema, query, 'query')),
+}));

@@ -1,0 +1,84 @@
+/**
+ * The notification message producers put on the notifications queue. The JSON Schema in
+ * `docs/notification-message.schema.json` is generated from this zod schema (see
+ * `json-schema.ts`); a unit test fails when the file is out of date.
+ */
+import { z } from 'zod';
+import { NOTIFICATION_NAMES } from './catalogue';
+
+const UserId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * The metadata fields of the specification's history record. Payload contents per notification
+ * type beyond these fields are not specified, so producers may add further keys; they are
+ * delivered as they are.
+ */
+export const NotificationMetadataSchema = z
+  .looseObject({
+    modelId: z.union([z.number().int(), z.string().max(200)]).optional(),
+    actionBy: UserId.optional().describe('user id of the user who caused the notification'),
+    modelType: z.string().max(200).optional(),
+    targetUser: UserId.optional().describe('user id the notification is about'),
+    projectName: z.string().max(500).optional(),
+    targetGroup: z
+      .union([z.number().int(), z.string().max(200)])
+      .nullable()
+      .optional(),
+    actionByName: z.string().max(500).optional(),
+    targetUserName: z.string().max(500).optional(),
+    notifyInitiator: z
+      .boolean()
+      .optional()
+      .describe('true: the notification also pertains to the user in actionBy'),
+    notificationType: z.string().max(100).optional(),
+  })
+  .meta({ description: 'The specification metadata fields; further keys are passed through.' });
+
+export type NotificationMetadata = z.infer<typeof NotificationMetadataSchema>;
+
+export const MAX_RECIPIENTS = 1000;
+export const MAX_TEXT_LENGTH = 8000;
+
+export const NotificationMessageSchema = z
+  .strictObject({
+    id: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces')
+      .optional()
+      .describe(
+        'producer id for de-duplication: two messages with the same id are one notification (the SQS message id is used when absent)',
+      ),
+    notificationType: z
+      .enum(NOTIFICATION_NAMES)
+      .describe('a name from GET /webhooks/actions (not the wildcard)'),
+    text: z.string().min(1).max(MAX_TEXT_LENGTH),
+    metadata: NotificationMetadataSchema.default({}),
+    recipients: z
+      .array(UserId)
+      .max(MAX_RECIPIENTS)
+      .optional()
+      .describe('user ids the notification pertains to; their personal webhooks receive it'),
+    timestamp: z.iso.datetime({ offset: true }).describe('when the event happened (ISO 8601)'),
+  })
+  .meta({
+    id: 'NotificationMessage',
+    title: 'Causeway notification message',
+    description: 'A message on the notifications queue: one notification to fan out to subscribed webhooks.',
+  });
+
+export type NotificationMessage = z.output<typeof NotificationMessageSchema>;
+export type NotificationMessageInput = z.input<typeof NotificationMessageSchema>;
+
+/**
+ * User ids a notification pertains to: its recipients, `metadata.targetUser`, and
+ * `metadata.actionBy` when `metadata.notifyInitiator` is true.
+ */
+export function pertainsTo(message: NotificationMessage): number[] {
+  const users = new Set<number>(message.recipients ?? []);
+  const { targetUser, actionBy, notifyInitiator } = message.metadata;
+  if (typeof targetUser === 'number') users.add(targetUser);
+  if (notifyInitiator === true && typeof actionBy === 'number') users.add(actionBy);
+  return [...users].sort((a, b) => a - b);
+}

@@ -1,0 +1,82 @@
+/**
+ * The webhooks routes' request and response contracts (the handlers validate with the same
+ * schemas). Spread into `contracts` in infra/openapi/contracts.ts.
+ */
+import { z } from 'zod';
+import type { RouteContract } from '../../infra/openapi/contracts';
+import {
+  CreateWebhooksBodySchema,
+  CreateWebhooksResponseSchema,
+  HistoryPageSchema,
+  HistoryQuerySchema,
+  HistoryRecordSchema,
+  IdParamSchema,
+  MAX_WEBHOOKS_PER_REQUEST,
+  WebhookInputSchema,
+  WebhookViewSchema,
+} from './model';
+
+const ErrorSchema = z.object({ statusCode: z.number().int(), error: z.string(), message: z.string() });
+const notFound = { description: 'No such webhook visible to the caller.', schema: ErrorSchema };
+
+export const webhookContracts: Record<string, RouteContract> = {
+  'POST /webhooks': {
+    body: CreateWebhooksBodySchema.extend({
+      webhooks: z.array(WebhookInputSchema).min(1).max(MAX_WEBHOOKS_PER_REQUEST),
+    }),
+    responses: {
+      201: {
+        description:
+          'At least one webhook was created; `errors` names every rejected entry (by index) and why.',
+        schema: CreateWebhooksResponseSchema,
+      },
+      422: {
+        description: 'No webhook was created; `errors` says why for each entry.',
+        schema: ErrorSchema.extend(CreateWebhooksResponseSchema.shape),
+      },
+    },
+  },
+  'GET /webhooks': {
+    responses: {
+      200: { description: 'Admins: every webhook; others: their own.', schema: z.array(WebhookViewSchema) },
+    },
+  },
+  'GET /webhooks/actions': {
+    responses: {
+      200: {
+        description: 'ALL_NOTIFICATIONS and every notification name.',
+        schema: z.array(z.string()),
+      },
+    },
+  },
+  'GET /webhooks/history': {
+    query: HistoryQuerySchema,
+    responses: {
+      200: {
+        description: 'One page of the caller’s history and the total count.',
+        schema: HistoryPageSchema,
+      },
+    },
+  },
+  'GET /webhooks/{id}': {
+    params: IdParamSchema,
+    responses: { 200: { description: 'The webhook.', schema: WebhookViewSchema }, 404: notFound },
+  },
+  'DELETE /webhooks/{id}': {
+    params: IdParamSchema,
+    responses: { 200: { description: 'The deleted webhook.', schema: WebhookViewSchema }, 404: notFound },
+  },
+  'POST /webhooks/history/retry/{id}': {
+    params: IdParamSchema,
+    responses: {
+      201: {
+        description: 'The new history record of the re-sent request.',
+        schema: HistoryRecordSchema.extend({ retryOf: z.number().int() }),
+      },
+      404: {
+        description: 'No such history record visible to the caller, or its webhook is gone.',
+        schema: ErrorSchema,
+      },
+    },
+  },
+};

@@ -1,0 +1,22 @@
+/**
+ * Delivery settings from the stage configuration (`infra/stages.ts` → env). Read on use, so a
+ * test or a local run can change them without rebuilding anything.
+ */
+import { boolEnv, intEnv, intListEnv } from '../config/env';
+
+/** Svix's schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (seconds). */
+export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;
+
+/** SQS caps a message's visibility timeout at 12 hours; longer delays are clamped to it. */
+export const MAX_RETRY_DELAY_SECONDS = 43_200;
+
+/** The stored response body is cut at this many bytes; the rest is never read. */
+export const RESPONSE_BODY_CAP_BYTES = 16 * 1024;
+
+export const webhookTimeoutMs = (): number => intEnv('WEBHOOK_TIMEOUT_MS', 10_000);
+export const connectTimeoutMs = (): number =>
+  Math.min(intEnv('CONNECT_TIMEOUT_MS', 5_000), webhookTimeoutMs());
+export const retrySchedule = (): number[] => intListEnv('WEBHOOK_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE);
+export const historyRetentionDays = (): number => intEnv('HISTORY_RETENTION_DAYS', 30);
+/** Off by default: only the local stage (and tests) deliver to loopback and private networks. */
+export const allowPrivateTargets = (): boolean => boolEnv('ALLOW_PRIVATE_TARGETS', false);

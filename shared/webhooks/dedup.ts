@@ -1,0 +1,38 @@
+/**
+ * Markers in the shared idempotency table that make the pipeline safe against SQS's
+ * at-least-once delivery:
+ * - `fanout#<notification>`: the notification's deliveries were all enqueued; a redelivered
+ *   notification is skipped.
+ * - `attempt#<deliveryId>#<n>`: attempt n of a delivery was claimed before its POST; a second
+ *   message carrying the same delivery and attempt (a notification fanned out twice after a
+ *   crash) is dropped, so no attempt is ever POSTed twice.
+ */
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../store/clients';
+import { tableName } from '../store/tables';
+
+const DAY_SECONDS = 86_400;
+
+/** True when this call created the marker, false when it already existed. */
+export async function claim(id: string, ttlDays: number): Promise<boolean> {
+  try {
+    await documentClient.send(
+      new PutCommand({
+        TableName: tableName('idempotency'),
+        Item: { id, status: 'claimed', expiration: Math.floor(Date.now() / 1000) + ttlDays * DAY_SECONDS },
+        ConditionExpression: 'attribute_not_exists(id)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+export async function exists(id: string): Promise<boolean> {
+  const out = await documentClient.send(
+    new GetCommand({ TableName: tableName('idempotency'), Key: { id }, ProjectionExpression: 'id' }),
+  );
+  return out.Item !== undefined;
+}

@@ -1,0 +1,77 @@
+/**
+ * Fan-out of one notification: validate it (malformed → the notifications DLQ with the
+ * reason), find the subscribed webhooks with one key query per matching subscription key,
+ * and enqueue one delivery message per (notification, webhook).
+ */
+import type { SQSRecord } from 'aws-lambda';
+import { logger } from '../http/logger';
+import { describeIssues } from '../http/validation';
+import { type NotificationMessage, NotificationMessageSchema, pertainsTo } from '../notifications/message';
+import { claim, exists } from './dedup';
+import { activityIdFor, type DeliveryMessage, deliveryIdFor, notificationDigest } from './delivery';
+import { sendAll, sendToDeadLetter } from './queue';
+import { subscribedWebhookIds } from './store';
+import { notificationSubscriptionKeys } from './subscriptions';
+
+/** Longer than a notification can live on its queue (4 days). */
+const FAN_OUT_MARKER_TTL_DAYS = 5;
+
+export function deliveryMessages(
+  message: NotificationMessage,
+  digest: string,
+  webhookIds: readonly number[],
+): DeliveryMessage[] {
+  const activityId = activityIdFor(digest);
+  const metadata = {
+    ...message.metadata,
+    notificationType: message.metadata.notificationType ?? message.notificationType,
+  };
+  return webhookIds.map((webhookId) => ({
+    v: 1,
+    deliveryId: deliveryIdFor(digest, webhookId),
+    webhookId,
+    activityId,
+    notificationType: message.notificationType,
+    text: message.text,
+    metadata,
+  }));
+}
+
+export async function processNotification(record: SQSRecord): Promise<{ deliveries: number }> {
+  let json: unknown;
+  try {
+    json = JSON.parse(record.body);
+  } catch {
+    json = undefined;
+  }
+  const parsed = NotificationMessageSchema.safeParse(json);
+  if (!parsed.success) {
+    const reason = json === undefined ? 'body is not JSON' : describeIssues(parsed.error.issues);
+    await sendToDeadLetter('notifications', record.body, `malformed notification: ${reason}`);
+    logger.warn('malformed notification dead-lettered', { messageId: record.messageId });
+    return { deliveries: 0 };
+  }
+  const message = parsed.data;
+  const digest = notificationDigest(message.id !== undefined ? `p:${message.id}` : `m:${record.messageId}`);
+  const marker = `fanout#${digest}`;
+  if (await exists(marker)) {
+    logger.info('notification already fanned out', { messageId: record.messageId });
+    return { deliveries: 0 };
+  }
+  const keys = notificationSubscriptionKeys(message.notificationType, pertainsTo(message));
+  const webhookIds = await subscribedWebhookIds(keys);
+  const deliveries = deliveryMessages(message, digest, webhookIds);
+  await sendAll(
+    'deliveries',
+    deliveries.map((d) => JSON.stringify(d)),
+  );
+  // Written last: a crash before this line fans out again, and the delivery consumer's
+  // attempt claims drop the duplicate messages.
+  await claim(marker, FAN_OUT_MARKER_TTL_DAYS);
+  logger.info('notification fanned out', {
+    messageId: record.messageId,
+    notificationType: message.notificationType,
+    deliveries: deliveries.length,
+  });
+  return { deliveries: deliveries.length };
+}

@@ -1,0 +1,153 @@
+/**
+ * Webhook and history shapes: request validation, stored items and the views the API returns.
+ * Types derive from these schemas; the OpenAPI contracts (`api.ts`) reuse them.
+ */
+import { z } from 'zod';
+import { NOTIFICATION_NAMES, SUBSCRIBABLE_NAMES } from '../notifications/catalogue';
+import { NotificationMetadataSchema } from '../notifications/message';
+
+export const MAX_WEBHOOKS_PER_REQUEST = 50;
+export const MAX_HISTORY_PAGE_SIZE = 100;
+export const MAX_HISTORY_OFFSET = 10_000;
+
+export const ActionTypeSchema = z.enum(['triggered', 'receive']);
+
+export const WebhookInputSchema = z.strictObject({
+  url: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .describe('http(s) URL the notifications are POSTed to'),
+  name: z.string().trim().min(1).max(200),
+  global: z.boolean().describe('true: receives every subscribed notification (admins only)'),
+  notificationType: z.array(z.enum(SUBSCRIBABLE_NAMES)).min(1).max(SUBSCRIBABLE_NAMES.length),
+  actionType: ActionTypeSchema,
+  secret: z
+    .string()
+    .min(1)
+    .max(1024)
+    .optional()
+    .describe('write-only signing secret: `whsec_<base64 key>` or any string (its UTF-8 bytes are the key)'),
+});
+export type WebhookInput = z.output<typeof WebhookInputSchema>;
+
+export const CreateWebhooksBodySchema = z.strictObject({
+  webhooks: z.array(z.unknown()).min(1).max(MAX_WEBHOOKS_PER_REQUEST),
+});
+
+/** A webhook as stored (the secret is a SecretBox ciphertext). */
+export interface WebhookItem {
+  id: number;
+  name: string;
+  url: string;
+  global: boolean;
+  notificationType: string[];
+  actionType: 'triggered' | 'receive' | null;
+  secret?: string;
+  createdBy: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const WebhookViewSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    url: z.string(),
+    global: z.boolean(),
+    notificationType: z.array(z.string()),
+    actionType: ActionTypeSchema.nullable(),
+    createdBy: z.number().int(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Webhook', description: 'A webhook; the secret is write-only and never returned.' });
+export type WebhookView = z.infer<typeof WebhookViewSchema>;
+
+export function webhookView(item: WebhookItem): WebhookView {
+  return {
+    id: item.id,
+    name: item.name,
+    url: item.url,
+    global: item.global,
+    notificationType: item.notificationType,
+    actionType: item.actionType ?? null,
+    createdBy: item.createdBy,
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
+  };
+}
+
+export const WebhookErrorSchema = z.object({
+  index: z.number().int().describe('position of the rejected webhook in the request'),
+  name: z.string().optional(),
+  url: z.string().optional(),
+  message: z.string().describe('why it was rejected'),
+});
+export type WebhookError = z.infer<typeof WebhookErrorSchema>;
+
+export const CreateWebhooksResponseSchema = z.object({
+  createdWebhooks: z.array(WebhookViewSchema),
+  errors: z.array(WebhookErrorSchema),
+});
+
+/** The payload POSTed to a receiver (and stored as the history record's `request`). */
+export const DeliveryPayloadSchema = z.object({
+  text: z.string(),
+  metadata: NotificationMetadataSchema,
+  webhookId: z.number().int(),
+  webhookName: z.string(),
+});
+export type DeliveryPayload = z.infer<typeof DeliveryPayloadSchema>;
+
+export const HistoryRecordSchema = z
+  .object({
+    id: z.number().int(),
+    request: DeliveryPayloadSchema,
+    response: z.record(z.string(), z.unknown()),
+    statusCode: z.number().int(),
+    notificationType: z.string(),
+    webhooksActivityId: z.number().int().describe('the notification this delivery belongs to'),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    webhooksId: z.number().int(),
+    url: z.string(),
+    name: z.string(),
+    actionType: ActionTypeSchema.nullable(),
+    createdBy: z.number().int(),
+    deliveryId: z.string().describe('the webhook-id header: the same for every attempt of one delivery'),
+    attempt: z.number().int().describe('1 for the first attempt; manual retries count on'),
+  })
+  .meta({ id: 'WebhookHistoryRecord', description: 'One delivery attempt.' });
+export type HistoryRecord = z.infer<typeof HistoryRecordSchema>;
+
+const QueryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
+const QueryInt = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'a non-negative integer')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+export const HistoryQuerySchema = z.strictObject({
+  offset: QueryInt(0, MAX_HISTORY_OFFSET).default(0),
+  pageSize: QueryInt(1, MAX_HISTORY_PAGE_SIZE).default(20),
+  sortField: z.enum(['createdAt', 'updatedAt', 'id']).default('createdAt'),
+  sortOrder: z
+    .string()
+    .transform((v) => v.toLowerCase())
+    .pipe(z.enum(['asc', 'desc']))
+    .default('desc'),
+  notificationType: z.enum(NOTIFICATION_NAMES).optional(),
+  includeGlobal: QueryBoolean.default(false),
+  includeUser: QueryBoolean.default(true),
+  successOrFailure: z.enum(['success', 'failure']).optional(),
+});
+export type HistoryQuery = z.output<typeof HistoryQuerySchema>;
+
+export const HistoryPageSchema = z.object({
+  count: z.number().int().describe('records matching the filters (all pages)'),
+  records: z.array(HistoryRecordSchema),
+});
+export type HistoryPage = z.infer<typeof HistoryPageSchema>;
+
+export const IdParamSchema = z.object({ id: z.string().regex(/^\d{1,16}$/, 'an integer id') });

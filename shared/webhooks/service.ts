@@ -1,0 +1,122 @@
+/**
+ * Webhook use cases behind the HTTP routes, with the visibility rules:
+ * - only admins may create global webhooks or subscribe to system events (or the wildcard);
+ * - admins see (and may delete) every webhook, other users only their own — anything else is
+ *   a 404, never a 403, so ids of other users' webhooks are not disclosed;
+ * - the secret is encrypted before it is stored and is never returned or logged.
+ */
+import { isAdmin, type Principal } from '../auth/permissions';
+import { SecretBox } from '../crypto/envelope';
+import { NotFoundError, UnprocessableEntityError } from '../http/errors';
+import { describeIssues } from '../http/validation';
+import { requiresAdmin } from '../notifications/catalogue';
+import { nextId } from '../store/counters';
+import { allowPrivateTargets } from './config';
+import {
+  type WebhookError,
+  type WebhookInput,
+  WebhookInputSchema,
+  type WebhookItem,
+  type WebhookView,
+  webhookView,
+} from './model';
+import { isValidSecret } from './signing';
+import { isPublicAddress, literalIp } from './ssrf';
+import { deleteWebhookItem, getWebhookItem, listAllWebhooks, listWebhooksByOwner, putWebhook } from './store';
+
+export const webhookSecrets = new SecretBox('webhook-secret');
+
+/** Why a webhook may not be created by this caller, or undefined when it may. */
+export function rejectionReason(caller: Principal, input: WebhookInput): string | undefined {
+  const admin = isAdmin(caller);
+  if (input.global && !admin) return 'only APPLICATION_ADMIN users may create global webhooks';
+  const adminOnly = [...new Set(input.notificationType)].filter(requiresAdmin);
+  if (!admin && adminOnly.length > 0) {
+    return `only APPLICATION_ADMIN users may subscribe to system events: ${adminOnly.join(', ')}`;
+  }
+  const url = new URL(input.url);
+  if (url.username || url.password) return 'url must not contain credentials';
+  const ip = literalIp(url.hostname);
+  if (ip !== undefined && !allowPrivateTargets() && !isPublicAddress(ip)) {
+    return 'url points to a non-public address';
+  }
+  if (input.secret !== undefined && !isValidSecret(input.secret)) {
+    return 'secret starting with whsec_ must be followed by the base64 of a 16 to 64 byte key';
+  }
+  return undefined;
+}
+
+function describeEntry(raw: unknown): Pick<WebhookError, 'name' | 'url'> {
+  const entry = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+  return {
+    ...(typeof entry.name === 'string' ? { name: entry.name.slice(0, 200) } : {}),
+    ...(typeof entry.url === 'string' ? { url: entry.url.slice(0, 2048) } : {}),
+  };
+}
+
+export async function createWebhooks(
+  caller: Principal,
+  entries: readonly unknown[],
+): Promise<{ createdWebhooks: WebhookView[]; errors: WebhookError[] }> {
+  const errors: WebhookError[] = [];
+  const accepted: { index: number; input: WebhookInput }[] = [];
+  entries.forEach((raw, index) => {
+    const parsed = WebhookInputSchema.safeParse(raw);
+    if (!parsed.success) {
+      errors.push({ index, ...describeEntry(raw), message: describeIssues(parsed.error.issues) });
+      return;
+    }
+    const reason = rejectionReason(caller, parsed.data);
+    if (reason) errors.push({ index, name: parsed.data.name, url: parsed.data.url, message: reason });
+    else accepted.push({ index, input: parsed.data });
+  });
+  const createdWebhooks: WebhookView[] = [];
+  for (const { input } of accepted) {
+    const now = new Date().toISOString();
+    const item: WebhookItem = {
+      id: await nextId('webhooks'),
+      name: input.name,
+      url: input.url,
+      global: input.global,
+      notificationType: [...new Set(input.notificationType)],
+      actionType: input.actionType,
+      createdBy: caller.userId,
+      createdAt: now,
+      updatedAt: now,
+      ...(input.secret !== undefined ? { secret: await webhookSecrets.encrypt(input.secret) } : {}),
+    };
+    await putWebhook(item);
+    createdWebhooks.push(webhookView(item));
+  }
+  errors.sort((a, b) => a.index - b.index);
+  if (createdWebhooks.length === 0) {
+    throw new UnprocessableEntityError('no webhook was created', { createdWebhooks, errors });
+  }
+  return { createdWebhooks, errors };
+}
+
+export function canSeeWebhook(caller: Principal, item: Pick<WebhookItem, 'createdBy'>): boolean {
+  return isAdmin(caller) || item.createdBy === caller.userId;
+}
+
+export async function listWebhooks(caller: Principal): Promise<WebhookView[]> {
+  const items = isAdmin(caller) ? await listAllWebhooks() : await listWebhooksByOwner(caller.userId);
+  return items.map(webhookView);
+}
+
+/** The webhook if the caller may see it; a 404 otherwise (whether or not it exists). */
+export async function findVisibleWebhook(caller: Principal, id: number): Promise<WebhookItem> {
+  const item = await getWebhookItem(id);
+  if (!item || !canSeeWebhook(caller, item)) throw new NotFoundError(`webhook ${id} not found`);
+  return item;
+}
+
+export async function getWebhook(caller: Principal, id: number): Promise<WebhookView> {
+  return webhookView(await findVisibleWebhook(caller, id));
+}
+
+export async function deleteWebhook(caller: Principal, id: number): Promise<WebhookView> {
+  const item = await findVisibleWebhook(caller, id);
+  if (!(await deleteWebhookItem(item))) throw new NotFoundError(`webhook ${id} not found`);
+  return webhookView(item);
+}
