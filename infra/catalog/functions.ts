@@ -36,7 +36,22 @@ export const internalFunctions = [
   },
 ] as const satisfies readonly InternalFunctionDef[];
 
-export const schedules = [] as const satisfies readonly ScheduleDef[];
+export const schedules = [
+  {
+    name: 'reconcileIntegrations',
+    description:
+      'Moves integrations stuck in creating/editing/deleting (workflow gone, never started, or past the timeout) to their error status.',
+    handler: 'functions/scheduled/reconcile-integrations.ts',
+    rateMinutes: 5,
+    timeoutSeconds: 60,
+    tables: [
+      { table: 'integrations', access: 'readWrite' },
+      { table: 'integrationClaims', access: 'readWrite' },
+      { table: 'transientSecrets', access: 'readWrite' },
+    ],
+    startsWorkflow: true,
+  },
+] as const satisfies readonly ScheduleDef[];
 
 export type InternalFunctionName = (typeof internalFunctions)[number]['name'];
 

@@ -68,6 +68,14 @@ export const tables = [
     name: 'integrations',
     description: 'Integration records: type, status, config with secrets encrypted.',
     partitionKey: { name: 'id', type: 'N' },
+    indexes: [
+      {
+        // Sparse: only integrations in creating/editing/deleting carry inFlightStatus (reconciler).
+        name: 'byInFlightStatus',
+        partitionKey: { name: 'inFlightStatus', type: 'S' },
+        sortKey: { name: 'id', type: 'N' },
+      },
+    ],
   },
   {
     name: 'integrationClaims',

@@ -28,10 +28,36 @@ export const workflows = [
       'Integration create, edit and delete transitions (creating/editing/deleting → final status).',
     definition: 'infra/workflows/integration-lifecycle.asl.json',
     tasks: {
-      BootstrapFunctionArn: { handler: 'functions/workflow/bootstrap.ts', timeoutSeconds: 120 },
-      ApplyEditFunctionArn: { handler: 'functions/workflow/apply-edit.ts', timeoutSeconds: 120 },
-      TeardownFunctionArn: { handler: 'functions/workflow/teardown.ts', timeoutSeconds: 120 },
-      RecordOutcomeFunctionArn: { handler: 'functions/workflow/record-outcome.ts', timeoutSeconds: 30 },
+      BootstrapFunctionArn: {
+        handler: 'functions/workflow/bootstrap.ts',
+        timeoutSeconds: 120,
+        tables: [{ table: 'integrations', access: 'read' }],
+        usesSecrets: true,
+      },
+      ApplyEditFunctionArn: {
+        handler: 'functions/workflow/apply-edit.ts',
+        timeoutSeconds: 120,
+        tables: [{ table: 'integrations', access: 'read' }],
+        usesSecrets: true,
+      },
+      TeardownFunctionArn: {
+        handler: 'functions/workflow/teardown.ts',
+        timeoutSeconds: 120,
+        tables: [
+          { table: 'integrations', access: 'read' },
+          { table: 'transientSecrets', access: 'read' },
+        ],
+        usesSecrets: true,
+      },
+      RecordOutcomeFunctionArn: {
+        handler: 'functions/workflow/record-outcome.ts',
+        timeoutSeconds: 30,
+        tables: [
+          { table: 'integrations', access: 'readWrite' },
+          { table: 'integrationClaims', access: 'readWrite' },
+          { table: 'transientSecrets', access: 'readWrite' },
+        ],
+      },
     },
   },
 ] as const satisfies readonly WorkflowDef[];

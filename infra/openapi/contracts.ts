@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { PrincipalSchema } from '../../shared/auth/permissions';
+import { integrationContracts } from '../../shared/integrations/api';
 import type { RouteKey } from '../catalog/routes';
 
 export const ErrorBodySchema = z
@@ -54,4 +55,5 @@ const platformContracts: Record<string, RouteContract> = {
  */
 export const contracts: Record<RouteKey, RouteContract> = {
   ...platformContracts,
+  ...integrationContracts,
 };

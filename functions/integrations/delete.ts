@@ -1,0 +1,9 @@
+import { apiHandler } from '../../shared/http/handler';
+import { deleteQuery, operationResult } from '../../shared/integrations/http';
+import { deleteIntegration, parseIntegrationId } from '../../shared/integrations/service';
+
+export const handler = apiHandler(
+  async (req) =>
+    operationResult(await deleteIntegration(parseIntegrationId(req.params.id), req.body, deleteQuery(req))),
+  { bodyFormats: ['json', 'yaml'] },
+);

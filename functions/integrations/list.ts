@@ -1,0 +1,4 @@
+import { apiHandler } from '../../shared/http/handler';
+import { listAll } from '../../shared/integrations/service';
+
+export const handler = apiHandler(async () => ({ body: await listAll() }));

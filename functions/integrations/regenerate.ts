@@ -1,0 +1,7 @@
+import { apiHandler } from '../../shared/http/handler';
+import { serviceUrl } from '../../shared/integrations/http';
+import { parseIntegrationId, regenerateKey } from '../../shared/integrations/service';
+
+export const handler = apiHandler(async (req) => ({
+  body: await regenerateKey(parseIntegrationId(req.params.id), serviceUrl(req)),
+}));

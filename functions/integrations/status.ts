@@ -1,0 +1,6 @@
+import { apiHandler } from '../../shared/http/handler';
+import { getStatus, parseIntegrationId } from '../../shared/integrations/service';
+
+export const handler = apiHandler(async (req) => ({
+  body: await getStatus(parseIntegrationId(req.params.id)),
+}));

@@ -1,0 +1,9 @@
+import { apiHandler } from '../../shared/http/handler';
+import { dryRunQuery, operationResult } from '../../shared/integrations/http';
+import { parseIntegrationId, updateIntegration } from '../../shared/integrations/service';
+
+export const handler = apiHandler(
+  async (req) =>
+    operationResult(await updateIntegration(parseIntegrationId(req.params.id), req.body, dryRunQuery(req))),
+  { bodyFormats: ['json', 'yaml'] },
+);

@@ -1,0 +1,150 @@
+/**
+ * The integrations routes' request and response shapes (the handlers validate with the same
+ * schemas the OpenAPI document shows). Spread into `contracts` in infra/openapi/contracts.ts.
+ */
+import { z } from 'zod';
+import type { RouteContract } from '../../infra/openapi/contracts';
+import { ValidationResultsSchema } from '../platforms/port';
+import { IntegrationStatusSchema } from './lifecycle';
+import { IntegrationPayloadSchema, IntegrationTypeSchema } from './schemas';
+
+export const IntegrationIdParamsSchema = z.object({
+  id: z.string().regex(/^[1-9][0-9]{0,15}$/, 'must be a positive integer'),
+});
+
+const flag = z
+  .enum(['true', 'false'], { error: 'must be true or false' })
+  .optional()
+  .transform((v) => v === 'true');
+
+export const DryRunQuerySchema = z.object({ dryRun: flag });
+export const DeleteQuerySchema = z.object({ dryRun: flag, forceDisable: flag });
+
+export const IntegrationResponseSchema = z
+  .object({
+    id: z.string(),
+    status: IntegrationStatusSchema,
+    type: IntegrationTypeSchema,
+    autoBootstrap: z.boolean().optional(),
+    config: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('The config in effect, defaults applied, every secret shown as [REDACTED].'),
+    validationResults: ValidationResultsSchema.optional(),
+    statusMessage: z.string().optional().describe('Why the last operation failed.'),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Integration' });
+export type IntegrationResponse = z.infer<typeof IntegrationResponseSchema>;
+
+export const AcceptedResponseSchema = z
+  .object({
+    id: z.string(),
+    status: IntegrationStatusSchema,
+    validationResults: ValidationResultsSchema,
+    apiKey: z.string().optional().describe('FederatedSql create only: the cluster API key, shown once.'),
+    configurationSnippet: z
+      .string()
+      .optional()
+      .describe('FederatedSql create only: the access-control plugin configuration, shown once.'),
+  })
+  .meta({ id: 'IntegrationAccepted' });
+export type AcceptedResponse = z.infer<typeof AcceptedResponseSchema>;
+
+export const DryRunResponseSchema = z
+  .object({ validationResults: ValidationResultsSchema })
+  .meta({ id: 'IntegrationDryRun' });
+
+export const IntegrationStatusResponseSchema = z
+  .object({ id: z.number().int(), status: IntegrationStatusSchema, statusMessage: z.string().optional() })
+  .meta({ id: 'IntegrationStatus' });
+export type IntegrationStatusResponse = z.infer<typeof IntegrationStatusResponseSchema>;
+
+export const RegenerateResponseSchema = z
+  .object({ id: z.string(), apiKey: z.string(), configurationSnippet: z.string() })
+  .meta({ id: 'FederatedSqlKey' });
+export type RegenerateResponse = z.infer<typeof RegenerateResponseSchema>;
+
+const YAML_OR_JSON = ['application/json', 'application/yaml'] as const;
+
+export const integrationContracts: Record<string, RouteContract> = {
+  'GET /integrations': {
+    responses: { 200: { description: 'Every integration.', schema: z.array(IntegrationResponseSchema) } },
+  },
+  'POST /integrations': {
+    query: DryRunQuerySchema,
+    body: IntegrationPayloadSchema,
+    bodyTypes: YAML_OR_JSON,
+    responses: {
+      200: { description: 'Dry run: nothing created; the validation results.', schema: DryRunResponseSchema },
+      202: {
+        description: 'Accepted: status creating; poll the status route.',
+        schema: AcceptedResponseSchema,
+      },
+      409: { description: 'An integration already exists on the host (the message names its id).' },
+      422: { description: 'A validation test failed; the body carries validationResults.' },
+    },
+  },
+  'GET /integrations/{id}': {
+    params: IntegrationIdParamsSchema,
+    responses: {
+      200: { description: 'The integration.', schema: IntegrationResponseSchema },
+      404: { description: 'No integration with the id.' },
+    },
+  },
+  'PUT /integrations/{id}': {
+    params: IntegrationIdParamsSchema,
+    query: DryRunQuerySchema,
+    body: IntegrationPayloadSchema,
+    bodyTypes: YAML_OR_JSON,
+    responses: {
+      200: { description: 'Dry run: nothing changed; the validation results.', schema: DryRunResponseSchema },
+      202: {
+        description: 'Accepted: status editing (or creating, when retrying a failed creation).',
+        schema: AcceptedResponseSchema,
+      },
+      404: { description: 'No integration with the id.' },
+      409: { description: 'Being modified or deleted, or deleted (re-create with POST).' },
+      422: { description: 'A validation test failed; the body carries validationResults.' },
+    },
+  },
+  'DELETE /integrations/{id}': {
+    params: IntegrationIdParamsSchema,
+    query: DeleteQuerySchema,
+    responses: {
+      200: {
+        description: 'Dry run (validation results) or forceDisable (status disabled, no remote cleanup).',
+        schema: z.union([DryRunResponseSchema, AcceptedResponseSchema]),
+      },
+      202: { description: 'Accepted: status deleting.', schema: AcceptedResponseSchema },
+      400: {
+        description:
+          'Delete payload refused: credentials sent where none are taken, or missing for an automatic integration. ' +
+          'The optional body (JSON or YAML) carries the privileged credentials of the type.',
+      },
+      404: { description: 'No integration with the id.' },
+      409: { description: 'Being modified or deleted, or already deleted/disabled.' },
+      422: { description: 'A validation test failed; the body carries validationResults.' },
+    },
+  },
+  'GET /integrations/{id}/status': {
+    params: IntegrationIdParamsSchema,
+    responses: {
+      200: { description: 'The id (a number) and status.', schema: IntegrationStatusResponseSchema },
+      404: { description: 'No integration with the id.' },
+    },
+  },
+  'POST /integrations/{id}/regenerate': {
+    params: IntegrationIdParamsSchema,
+    responses: {
+      200: {
+        description: 'A new cluster API key and snippet, shown once.',
+        schema: RegenerateResponseSchema,
+      },
+      400: { description: 'The integration is not FederatedSql.' },
+      404: { description: 'No integration with the id.' },
+      409: { description: 'The integration is not enabled.' },
+    },
+  },
+};

@@ -1,0 +1,124 @@
+/**
+ * The integration lifecycle as pure rules: which statuses exist, which requests each status
+ * admits, and where a workflow outcome moves an integration. The repository turns these into
+ * conditional writes; nothing here touches storage.
+ */
+import { z } from 'zod';
+
+export const INTEGRATION_STATUSES = [
+  'creating',
+  'enabled',
+  'createError',
+  'editing',
+  'editError',
+  'deleting',
+  'deleteError',
+  'deleted',
+  'disabled',
+] as const;
+export const IntegrationStatusSchema = z.enum(INTEGRATION_STATUSES);
+export type IntegrationStatus = z.infer<typeof IntegrationStatusSchema>;
+
+export type LifecycleOperation = 'create' | 'edit' | 'delete';
+export type InFlightStatus = 'creating' | 'editing' | 'deleting';
+
+/** Statuses with a workflow under way: no PUT or DELETE is accepted until it finishes. */
+export const IN_FLIGHT_STATUSES: readonly InFlightStatus[] = ['creating', 'editing', 'deleting'];
+
+/** The integration no longer exists in the service; its uniqueness claims are released. */
+export const FINAL_STATUSES: readonly IntegrationStatus[] = ['deleted', 'disabled'];
+
+export function isInFlight(status: IntegrationStatus): status is InFlightStatus {
+  return (IN_FLIGHT_STATUSES as readonly string[]).includes(status);
+}
+
+export const IN_FLIGHT_OF: Record<LifecycleOperation, InFlightStatus> = {
+  create: 'creating',
+  edit: 'editing',
+  delete: 'deleting',
+};
+
+const OUTCOME: Record<LifecycleOperation, { succeeded: IntegrationStatus; failed: IntegrationStatus }> = {
+  create: { succeeded: 'enabled', failed: 'createError' },
+  edit: { succeeded: 'enabled', failed: 'editError' },
+  delete: { succeeded: 'deleted', failed: 'deleteError' },
+};
+
+export function outcomeStatus(
+  operation: LifecycleOperation,
+  outcome: 'succeeded' | 'failed',
+): IntegrationStatus {
+  return OUTCOME[operation][outcome];
+}
+
+/** Statuses a PUT may start from, and the operation it then runs. */
+export function updateOperation(status: IntegrationStatus): LifecycleOperation | undefined {
+  if (status === 'createError') return 'create'; // the PUT retries the creation with the new config
+  if (status === 'enabled' || status === 'editError') return 'edit';
+  return undefined;
+}
+
+/** Statuses a DELETE (or a force-disable) may start from. */
+export function canDelete(status: IntegrationStatus): boolean {
+  return ['enabled', 'createError', 'editError', 'deleteError'].includes(status);
+}
+
+/** The 409 message for a PUT or DELETE an integration's status refuses (undefined: allowed). */
+export function refusalMessage(
+  id: number,
+  status: IntegrationStatus,
+  request: 'update' | 'delete' | 'regenerate',
+): string | undefined {
+  if (isInFlight(status)) {
+    return `integration ${id} is currently ${status}; wait until GET /integrations/${id}/status shows the work has finished`;
+  }
+  if (status === 'deleted' || status === 'disabled') {
+    const what = status === 'deleted' ? 'has been deleted' : 'has been disabled';
+    return request === 'delete'
+      ? `integration ${id} ${what}`
+      : `integration ${id} ${what} (status ${status}); re-create it with POST /integrations`;
+  }
+  if (request === 'update' && updateOperation(status) === undefined)
+    return `integration ${id} cannot be updated in status ${status}`;
+  if (request === 'delete' && !canDelete(status))
+    return `integration ${id} cannot be deleted in status ${status}`;
+  if (request === 'regenerate' && status !== 'enabled')
+    return `integration ${id} is ${status}; a new API key can be issued only while it is enabled`;
+  return undefined;
+}
+
+/**
+ * What the reconciler does with an integration still in flight. The workflow records the
+ * outcome before its execution ends, so a finished execution with the integration still in
+ * flight means the outcome was lost (aborted, timed out, or recording failed for good).
+ */
+export type ExecutionState =
+  | 'missing'
+  | 'RUNNING'
+  | 'SUCCEEDED'
+  | 'FAILED'
+  | 'ABORTED'
+  | 'TIMED_OUT'
+  | 'PENDING_REDRIVE';
+
+export interface ReconcileInput {
+  execution: ExecutionState;
+  ageSeconds: number;
+  timeoutSeconds: number;
+  /** How long a missing execution is tolerated (the API writes the status just before starting it). */
+  startGraceSeconds: number;
+}
+
+export function reconcileVerdict(input: ReconcileInput): { fail: false } | { fail: true; reason: string } {
+  if (input.execution === 'missing') {
+    return input.ageSeconds > input.startGraceSeconds
+      ? { fail: true, reason: 'the workflow for this operation never started' }
+      : { fail: false };
+  }
+  if (input.execution === 'RUNNING' || input.execution === 'PENDING_REDRIVE') {
+    return input.ageSeconds > input.timeoutSeconds
+      ? { fail: true, reason: `the operation did not finish within ${input.timeoutSeconds} seconds` }
+      : { fail: false };
+  }
+  return { fail: true, reason: `the workflow ended (${input.execution}) without recording an outcome` };
+}

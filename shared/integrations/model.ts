@@ -1,0 +1,55 @@
+/**
+ * The stored shape of an integration. Configs are stored with defaults applied and every
+ * secret field replaced by its ciphertext (`encryptSecrets`); plaintext secrets never reach
+ * the table.
+ */
+import type { ValidationResults } from '../platforms/port';
+import type { InFlightStatus, IntegrationStatus, LifecycleOperation } from './lifecycle';
+import type { IntegrationType } from './schemas';
+
+export type StoredConfig = Record<string, unknown>;
+
+export interface IntegrationRecord {
+  id: number;
+  type: IntegrationType;
+  /** Absent for FederatedSql. */
+  autoBootstrap?: boolean;
+  status: IntegrationStatus;
+  /** Bumped on every write; status moves are conditional on it. */
+  version: number;
+  /** The configuration in effect (or, while creating, the one being created). Secrets encrypted. */
+  config?: StoredConfig;
+  /** An edit awaiting its workflow's outcome; becomes `config` only when the edit succeeds. */
+  pendingConfig?: StoredConfig;
+  /** Uniqueness claims this integration holds in the claims table. */
+  claims: string[];
+  validationResults?: ValidationResults;
+  /** The operation in flight (or last run) and its request id (part of the execution name). */
+  operation?: LifecycleOperation;
+  requestId?: string;
+  /** Set only while in flight: the sparse index the reconciler queries. */
+  inFlightStatus?: InFlightStatus;
+  operationStartedAt?: string;
+  /** Reference to the sealed privileged credentials of a delete (transientSecrets table). */
+  credentialsRef?: string;
+  /** Why the last operation failed (safe to show: never contains secrets). */
+  statusMessage?: string;
+  /** FederatedSql: SHA-256 of the cluster's API key (the key itself is shown once). */
+  apiKeyHash?: string;
+  apiKeyIssuedAt?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The ASL's execution input: ids only, never secrets. */
+export interface WorkflowInput {
+  integrationId: number;
+  operation: LifecycleOperation;
+  requestId: string;
+  credentialsRef?: string;
+}
+
+/** Execution names allow 80 characters of [A-Za-z0-9-_]; a uuid request id keeps it unique. */
+export function executionName(integrationId: number, requestId: string): string {
+  return `integration-${integrationId}-${requestId}`.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 80);
+}

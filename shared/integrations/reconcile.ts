@@ -1,0 +1,58 @@
+/**
+ * The reconciler: integrations left in creating/editing/deleting whose workflow is no longer
+ * running (or never started, or has run past the operation timeout) move to the matching
+ * error status, so no integration stays in flight — and locked against PUT/DELETE — forever.
+ */
+import { intEnv } from '../config/env';
+import { logger } from '../http/logger';
+import { IN_FLIGHT_STATUSES, type LifecycleOperation, reconcileVerdict } from './lifecycle';
+import { recordOutcome } from './outcome';
+import { listInFlight } from './repository';
+import { executionState } from './workflow';
+
+/**
+ * An operation running longer than this is failed. The lifecycle's slowest path is one task
+ * with TimeoutSeconds 300 tried 3 times plus backoff (~16 minutes), so 30 minutes is safe.
+ */
+export const operationTimeoutSeconds = () => intEnv('INTEGRATION_OPERATION_TIMEOUT_SECONDS', 1800);
+/** The API writes the in-flight status just before StartExecution; allow for that gap. */
+export const startGraceSeconds = () => intEnv('INTEGRATION_START_GRACE_SECONDS', 60);
+
+export interface ReconcileReport {
+  examined: number;
+  failed: number;
+}
+
+export async function reconcileIntegrations(nowMs = Date.now()): Promise<ReconcileReport> {
+  const report: ReconcileReport = { examined: 0, failed: 0 };
+  for (const status of IN_FLIGHT_STATUSES) {
+    for (const record of await listInFlight(status)) {
+      report.examined++;
+      if (!record.requestId || !record.operation) continue;
+      const started = Date.parse(record.operationStartedAt ?? record.updatedAt);
+      const verdict = reconcileVerdict({
+        execution: await executionState(record.id, record.requestId),
+        ageSeconds: (nowMs - started) / 1000,
+        timeoutSeconds: operationTimeoutSeconds(),
+        startGraceSeconds: startGraceSeconds(),
+      });
+      if (!verdict.fail) continue;
+      const result = await recordOutcome({
+        integrationId: record.id,
+        operation: record.operation as LifecycleOperation,
+        requestId: record.requestId,
+        outcome: 'failed',
+        reason: verdict.reason,
+      });
+      if (result.recorded) {
+        report.failed++;
+        logger.warn('reconciler failed a stuck integration operation', {
+          integrationId: record.id,
+          operation: record.operation,
+          status: result.status,
+        });
+      }
+    }
+  }
+  return report;
+}

@@ -1,0 +1,142 @@
+/**
+ * Request rules that need no storage: placeholders sent where nothing is stored, attributes a
+ * PUT may not change, and the delete payload each type and bootstrap mode accepts.
+ */
+import { BadRequestError } from '../http/errors';
+import { parseWith } from '../http/validation';
+import type { IntegrationRecord } from './model';
+import { type IntegrationPayload, REDACTED, TYPE_FACTS } from './schemas';
+
+type Json = Record<string, unknown>;
+
+export function getPath(obj: unknown, path: string): unknown {
+  let cur: unknown = obj;
+  for (const key of path.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Json)[key];
+  }
+  return cur;
+}
+
+function isPlainObject(value: unknown): value is Json {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Secret fields still holding the redaction placeholder after stored values were restored: the
+ * caller sent the placeholder for a secret the service does not have.
+ */
+export function assertNoPlaceholders(payload: IntegrationPayload): void {
+  if (payload.type === 'FederatedSql') return;
+  const left = TYPE_FACTS[payload.type].secretPaths.filter(
+    (path) => getPath(payload.config, path) === REDACTED,
+  );
+  if (left.length > 0) {
+    throw new BadRequestError(
+      `invalid integration: ${left.map((p) => `config.${p}`).join(', ')}: the redaction placeholder ${REDACTED} ` +
+        'keeps a stored secret, and no value is stored for it; send the secret itself',
+    );
+  }
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * Attributes of `next` that differ from the stored integration but may not change: the type,
+ * the bootstrap mode, the host identity (uniqueness claims) and the type's non-editable config
+ * paths. `creationRetry` (a PUT on an integration whose creation failed) relaxes everything but
+ * the type and host identity: nothing was created remotely that a change could orphan.
+ */
+export function nonEditableChanges(
+  record: IntegrationRecord,
+  next: IntegrationPayload,
+  nextClaims: readonly string[],
+  creationRetry: boolean,
+): string[] {
+  const changed: string[] = [];
+  if (next.type !== record.type) return ['type'];
+  if (!same([...record.claims].sort(), [...nextClaims].sort())) changed.push(...identityAttributes(next));
+  if (creationRetry || next.type === 'FederatedSql') return dedupe(changed);
+  if (next.autoBootstrap !== record.autoBootstrap) changed.push('autoBootstrap');
+  for (const path of TYPE_FACTS[next.type].nonEditable) {
+    if (!same(getPath(record.config, path), getPath(next.config, path))) changed.push(`config.${path}`);
+  }
+  return dedupe(changed);
+}
+
+function dedupe(list: string[]): string[] {
+  return [...new Set(list)];
+}
+
+/** The config attributes that make up a type's host identity (its uniqueness claims). */
+export function identityAttributes(payload: IntegrationPayload): string[] {
+  switch (payload.type) {
+    case 'ObjectStore':
+      return ['config.name', 'config.cloudLocationPath'];
+    case 'Lakehouse':
+      return ['config.workspaceUrl'];
+    case 'DatasetWarehouse':
+      return ['config.credential (its project_id)'];
+    case 'FederatedSql':
+      return [];
+    default:
+      return ['config.host'];
+  }
+}
+
+/**
+ * The privileged credentials a DELETE carries, per the spec's DELETE errors: refused for
+ * manually bootstrapped integrations and for types whose delete takes no body (Lakehouse,
+ * ObjectStore, DatasetWarehouse, FederatedSql); required for automatically bootstrapped
+ * AnalyticsWarehouse, ClusterWarehouse and CloudWarehouse (unless force-disabling, which does
+ * no remote work). An AnalyticsWarehouse body of only `{authenticationType: userPassword}` is
+ * not a credential and is accepted for a manual integration.
+ */
+export function deleteCredentials(
+  record: Pick<IntegrationRecord, 'id' | 'type' | 'autoBootstrap'>,
+  body: unknown,
+  forceDisable: boolean,
+): Json | undefined {
+  const empty =
+    body === undefined || body === null || (isPlainObject(body) && Object.keys(body).length === 0);
+  const facts = TYPE_FACTS[record.type];
+  const schema = facts.deleteSchema;
+  if (!schema) {
+    if (empty) return undefined;
+    throw new BadRequestError(
+      `credentials were sent for a ${record.type} integration (id ${record.id}); they must be removed: ` +
+        `DELETE of a ${record.type} integration takes no body`,
+    );
+  }
+  if (record.autoBootstrap !== true) {
+    if (empty) return undefined;
+    if (
+      record.type === 'AnalyticsWarehouse' &&
+      isPlainObject(body) &&
+      Object.keys(body).length === 1 &&
+      body.authenticationType === 'userPassword'
+    ) {
+      return undefined;
+    }
+    throw new BadRequestError(
+      `credentials were sent for integration ${record.id}, which was bootstrapped manually (autoBootstrap false); they must be removed`,
+    );
+  }
+  if (empty) {
+    if (forceDisable) return undefined;
+    throw new BadRequestError(
+      `integration ${record.id} was created with autoBootstrap true and no privileged credentials were sent; ` +
+        'send them in the DELETE body so the service can remove what it created',
+    );
+  }
+  const credentials = parseWith(schema, body, 'delete payload') as Json;
+  if (record.type === 'AnalyticsWarehouse') {
+    const missing = ['username', 'password'].filter((k) => typeof credentials[k] !== 'string');
+    if (missing.length > 0) {
+      throw new BadRequestError(
+        `invalid delete payload: ${missing.join(', ')}: required because integration ${record.id} was created with autoBootstrap true`,
+      );
+    }
+  }
+  return credentials;
+}

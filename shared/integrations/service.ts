@@ -1,0 +1,432 @@
+/**
+ * The integrations use cases behind the HTTP routes. Each one validates, checks the lifecycle
+ * rules, runs the type's validation tests (through the platform connector function), and only
+ * then makes one conditional write and starts the lifecycle workflow. Secrets are encrypted
+ * before anything is stored or sent; responses are redacted by the presenter.
+ */
+import { randomUUID } from 'node:crypto';
+import { intEnv } from '../config/env';
+import {
+  BadRequestError,
+  ConflictError,
+  HttpError,
+  NotFoundError,
+  UnprocessableEntityError,
+} from '../http/errors';
+import { logger } from '../http/logger';
+import { parseWith } from '../http/validation';
+import type { PlatformPayload, ValidationResults } from '../platforms/port';
+import { summarize } from '../platforms/port';
+import { type SealedValidateRequest, validateRemotely } from '../platforms/remote';
+import { nextId } from '../store/counters';
+import type {
+  AcceptedResponse,
+  IntegrationResponse,
+  IntegrationStatusResponse,
+  RegenerateResponse,
+} from './api';
+import { configurationSnippet, issueClusterKey } from './federated-sql';
+import { IN_FLIGHT_OF, type LifecycleOperation, refusalMessage, updateOperation } from './lifecycle';
+import type { IntegrationRecord, StoredConfig } from './model';
+import { presentIntegration, presentStatus } from './presenter';
+import {
+  ClaimTakenError,
+  claimHolder,
+  getIntegration,
+  insertWithClaims,
+  listIntegrations,
+  putTransientSecret,
+  releaseStaleClaim,
+  updateIntegration as writeIntegration,
+} from './repository';
+import { assertNoPlaceholders, deleteCredentials, nonEditableChanges } from './rules';
+import {
+  type IntegrationPayload,
+  IntegrationPayloadSchema,
+  type IntegrationType,
+  UPDATABLE_TYPES,
+  uniquenessClaims,
+} from './schemas';
+import { encryptSecrets, restorePlaceholders, sealCredentials } from './secrets';
+import { startLifecycle } from './workflow';
+
+/** Sealed delete credentials live this long; a teardown that starts later fails (deleteError). */
+export const CREDENTIALS_TTL_SECONDS = () => intEnv('INTEGRATION_CREDENTIALS_TTL_SECONDS', 900);
+
+export type DryRunResult = { dryRun: true; validationResults: ValidationResults };
+export type Accepted = { dryRun: false; response: AcceptedResponse };
+
+const now = () => new Date().toISOString();
+
+export function parseIntegrationId(raw: string | undefined): number {
+  if (!raw || !/^[1-9][0-9]{0,15}$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
+    throw new BadRequestError('invalid integration id: must be a positive integer');
+  }
+  return Number(raw);
+}
+
+async function load(id: number): Promise<IntegrationRecord> {
+  const record = await getIntegration(id);
+  if (!record) throw new NotFoundError(`integration ${id} not found`);
+  return record;
+}
+
+// ── reads ───────────────────────────────────────────────────────────────────────────────
+
+export async function listAll(): Promise<IntegrationResponse[]> {
+  return Promise.all((await listIntegrations()).map(presentIntegration));
+}
+
+export async function getOne(id: number): Promise<IntegrationResponse> {
+  return presentIntegration(await load(id));
+}
+
+export async function getStatus(id: number): Promise<IntegrationStatusResponse> {
+  return presentStatus(await load(id));
+}
+
+// ── validation ──────────────────────────────────────────────────────────────────────────
+
+async function encryptedPayload(payload: PlatformPayload): Promise<PlatformPayload> {
+  const config = await encryptSecrets(payload.type, payload.config as StoredConfig);
+  return { ...payload, config } as PlatformPayload;
+}
+
+function storedPayload(record: IntegrationRecord, config: StoredConfig | undefined): PlatformPayload {
+  return { type: record.type, autoBootstrap: record.autoBootstrap, config } as PlatformPayload;
+}
+
+/** Runs the type's validation tests; any failed test is a 422 carrying the results. */
+async function runValidation(request: SealedValidateRequest | undefined): Promise<ValidationResults> {
+  const results = request ? summarize(await validateRemotely(request)) : summarize([]);
+  if (results.status === 'failed') {
+    const failed = results.validationTests.filter((t) => t.status === 'failed').map((t) => t.name);
+    throw new UnprocessableEntityError(`validation failed: ${failed.join('; ')}`, {
+      validationResults: results,
+    });
+  }
+  return results;
+}
+
+// ── uniqueness ──────────────────────────────────────────────────────────────────────────
+
+/**
+ * Throws the answer for claims another live integration holds: 400 pointing at PUT when that
+ * integration's creation failed, 409 naming it otherwise. Claims left by integrations that
+ * have left the service (deleted, disabled, or never written) are cleared.
+ */
+async function assertClaimsFree(payload: IntegrationPayload, ownId?: number): Promise<void> {
+  for (const { claim, describe } of uniquenessClaims(payload)) {
+    const holder = await claimHolder(claim);
+    if (holder === undefined || holder === ownId) continue;
+    const existing = await getIntegration(holder);
+    if (!existing || existing.status === 'deleted' || existing.status === 'disabled') {
+      await releaseStaleClaim(claim, holder);
+      continue;
+    }
+    if (existing.status === 'createError') {
+      throw new BadRequestError(
+        `integration ${holder} for ${describe} previously failed to create; use PUT /integrations/${holder} to update it and retry the creation`,
+      );
+    }
+    throw new ConflictError(
+      `an integration already exists for ${describe}: integration ${holder} (${existing.type}, status ${existing.status})`,
+    );
+  }
+}
+
+// ── create ──────────────────────────────────────────────────────────────────────────────
+
+export async function createIntegration(
+  body: unknown,
+  options: { dryRun: boolean; serviceUrl: string },
+): Promise<DryRunResult | Accepted> {
+  const payload = parseWith(IntegrationPayloadSchema, body, 'integration');
+  assertNoPlaceholders(payload);
+  await assertClaimsFree(payload);
+
+  const sealed = payload.type === 'FederatedSql' ? undefined : await encryptedPayload(payload);
+  const validationResults = await runValidation(sealed && { operation: 'create', payload: sealed });
+  if (options.dryRun) return { dryRun: true, validationResults };
+
+  const id = await nextId('integrations');
+  const requestId = randomUUID();
+  const key = payload.type === 'FederatedSql' ? issueClusterKey() : undefined;
+  const at = now();
+  const record: IntegrationRecord = {
+    id,
+    type: payload.type,
+    ...(sealed ? { autoBootstrap: sealed.autoBootstrap, config: sealed.config as StoredConfig } : {}),
+    status: 'creating',
+    version: 1,
+    claims: uniquenessClaims(payload).map((c) => c.claim),
+    validationResults,
+    operation: 'create',
+    requestId,
+    inFlightStatus: 'creating',
+    operationStartedAt: at,
+    ...(key ? { apiKeyHash: key.apiKeyHash, apiKeyIssuedAt: at } : {}),
+    createdAt: at,
+    updatedAt: at,
+  };
+  try {
+    await insertWithClaims(record);
+  } catch (error) {
+    if (!(error instanceof ClaimTakenError)) throw error;
+    await assertClaimsFree(payload); // throws the 400/409 naming the winner
+    throw new ConflictError('an integration for the same host was created concurrently; retry');
+  }
+  await start(record, 'create', requestId);
+  return {
+    dryRun: false,
+    response: {
+      id: String(id),
+      status: 'creating',
+      validationResults,
+      ...(key
+        ? {
+            apiKey: key.apiKey,
+            configurationSnippet: configurationSnippet({
+              integrationId: id,
+              apiKey: key.apiKey,
+              serviceUrl: options.serviceUrl,
+            }),
+          }
+        : {}),
+    },
+  };
+}
+
+/**
+ * Starts the workflow for an accepted request. If the start itself fails, the integration is
+ * moved to the operation's error status at once (conditional on this request) and the caller
+ * gets a 503; the reconciler covers a crash between the write and the start.
+ */
+async function start(
+  record: IntegrationRecord,
+  operation: LifecycleOperation,
+  requestId: string,
+  credentialsRef?: string,
+): Promise<void> {
+  try {
+    await startLifecycle({
+      integrationId: record.id,
+      operation,
+      requestId,
+      ...(credentialsRef ? { credentialsRef } : {}),
+    });
+  } catch (error) {
+    logger.error('could not start the lifecycle workflow', {
+      integrationId: record.id,
+      operation,
+      errorName: (error as Error).name,
+    });
+    const { recordOutcome } = await import('./outcome');
+    await recordOutcome({
+      integrationId: record.id,
+      operation,
+      requestId,
+      outcome: 'failed',
+      reason: 'the lifecycle workflow could not be started',
+    });
+    throw new HttpError(503, `the ${operation} of integration ${record.id} could not be started; retry`);
+  }
+}
+
+// ── update ──────────────────────────────────────────────────────────────────────────────
+
+function refuse(record: IntegrationRecord, request: 'update' | 'delete' | 'regenerate'): void {
+  const message = refusalMessage(record.id, record.status, request);
+  if (message) throw new ConflictError(message, { status: record.status });
+}
+
+/** After a failed conditional write: answer with the state the winner left. */
+async function lostRace(id: number, request: 'update' | 'delete' | 'regenerate'): Promise<never> {
+  const current = await load(id);
+  refuse(current, request);
+  throw new ConflictError(`integration ${id} was modified concurrently (status ${current.status}); retry`, {
+    status: current.status,
+  });
+}
+
+export async function updateIntegration(
+  id: number,
+  body: unknown,
+  options: { dryRun: boolean },
+): Promise<DryRunResult | Accepted> {
+  const record = await load(id);
+  refuse(record, 'update');
+  const operation = updateOperation(record.status) as LifecycleOperation;
+  const creationRetry = operation === 'create';
+
+  const raw =
+    body !== null && typeof body === 'object' && !Array.isArray(body)
+      ? (body as Record<string, unknown>)
+      : {};
+  if (raw.type !== undefined && raw.type !== record.type) {
+    throw new BadRequestError(
+      `attributes that cannot be edited were changed: type (integration ${id} is ${record.type})`,
+    );
+  }
+  if (!creationRetry && !(UPDATABLE_TYPES as readonly IntegrationType[]).includes(record.type)) {
+    throw new BadRequestError(
+      `${record.type} integrations cannot be updated (only a failed creation can be retried with PUT); delete and re-create it`,
+    );
+  }
+  // Put stored secrets back where the caller sent the placeholder, then validate as usual.
+  const restored =
+    raw.config !== null && typeof raw.config === 'object'
+      ? { ...raw, config: await restorePlaceholders(record.type, raw.config as StoredConfig, record.config) }
+      : body;
+  const payload = parseWith(IntegrationPayloadSchema, restored, 'integration');
+  assertNoPlaceholders(payload);
+  const claims = uniquenessClaims(payload).map((c) => c.claim);
+  const changed = nonEditableChanges(record, payload, claims, creationRetry);
+  if (changed.length > 0) {
+    throw new BadRequestError(`attributes that cannot be edited were changed: ${changed.join(', ')}`, {
+      attributes: changed,
+    });
+  }
+  if (payload.type === 'FederatedSql') {
+    throw new BadRequestError('FederatedSql integrations have no configuration to update');
+  }
+
+  const sealed = await encryptedPayload(payload);
+  const validationResults = await runValidation(
+    creationRetry
+      ? { operation: 'create', payload: sealed, integrationId: id }
+      : {
+          operation: 'edit',
+          payload: sealed,
+          previous: storedPayload(record, record.config),
+          integrationId: id,
+        },
+  );
+  if (options.dryRun) return { dryRun: true, validationResults };
+
+  const requestId = randomUUID();
+  const status = IN_FLIGHT_OF[operation];
+  const common = {
+    status,
+    inFlightStatus: status,
+    operation,
+    requestId,
+    operationStartedAt: now(),
+    updatedAt: now(),
+    validationResults,
+  };
+  const won = await writeIntegration(
+    id,
+    { version: record.version, status: record.status },
+    {
+      set: creationRetry
+        ? { ...common, config: sealed.config as StoredConfig, autoBootstrap: sealed.autoBootstrap }
+        : { ...common, pendingConfig: sealed.config as StoredConfig },
+      remove: ['statusMessage'],
+    },
+  );
+  if (!won) return lostRace(id, 'update');
+  await start(record, operation, requestId);
+  return { dryRun: false, response: { id: String(id), status, validationResults } };
+}
+
+// ── delete ──────────────────────────────────────────────────────────────────────────────
+
+export async function deleteIntegration(
+  id: number,
+  body: unknown,
+  options: { dryRun: boolean; forceDisable: boolean },
+): Promise<DryRunResult | Accepted> {
+  const record = await load(id);
+  refuse(record, 'delete');
+  const credentials = deleteCredentials(record, body, options.forceDisable);
+
+  if (options.forceDisable) {
+    // No remote work, so no validation tests: the operator removes remote objects by hand.
+    const validationResults = summarize([]);
+    if (options.dryRun) return { dryRun: true, validationResults };
+    const won = await writeIntegration(
+      id,
+      { version: record.version, status: record.status },
+      {
+        set: {
+          status: 'disabled',
+          updatedAt: now(),
+          statusMessage: 'force-disabled: remote objects were not removed',
+        },
+        remove: ['inFlightStatus', 'pendingConfig', 'apiKeyHash'],
+        releaseClaims: record.claims,
+      },
+    );
+    if (!won) return lostRace(id, 'delete');
+    return { dryRun: false, response: { id: String(id), status: 'disabled', validationResults } };
+  }
+
+  const validationResults = await runValidation(
+    record.type === 'FederatedSql'
+      ? undefined
+      : {
+          operation: 'delete',
+          payload: storedPayload(record, record.config),
+          integrationId: id,
+          ...(credentials ? { sealedCredentials: await sealCredentials(credentials) } : {}),
+        },
+  );
+  if (options.dryRun) return { dryRun: true, validationResults };
+
+  const requestId = randomUUID();
+  const credentialsRef = credentials ? `${id}-${requestId}` : undefined;
+  const won = await writeIntegration(
+    id,
+    { version: record.version, status: record.status },
+    {
+      set: {
+        status: 'deleting',
+        inFlightStatus: 'deleting',
+        operation: 'delete',
+        requestId,
+        operationStartedAt: now(),
+        updatedAt: now(),
+        validationResults,
+        ...(credentialsRef ? { credentialsRef } : {}),
+      },
+      remove: ['statusMessage', 'pendingConfig', ...(credentialsRef ? [] : (['credentialsRef'] as const))],
+    },
+  );
+  if (!won) return lostRace(id, 'delete');
+  // Only the winner stores credentials: they are sealed, short-lived and passed by reference.
+  if (credentials && credentialsRef) {
+    await putTransientSecret(
+      credentialsRef,
+      await sealCredentials(credentials),
+      id,
+      CREDENTIALS_TTL_SECONDS(),
+    );
+  }
+  await start(record, 'delete', requestId, credentialsRef);
+  return { dryRun: false, response: { id: String(id), status: 'deleting', validationResults } };
+}
+
+// ── FederatedSql key ────────────────────────────────────────────────────────────────────
+
+export async function regenerateKey(id: number, serviceUrl: string): Promise<RegenerateResponse> {
+  const record = await load(id);
+  if (record.type !== 'FederatedSql') {
+    throw new BadRequestError(
+      `integration ${id} is ${record.type}; only FederatedSql integrations have an API key`,
+    );
+  }
+  refuse(record, 'regenerate');
+  const key = issueClusterKey();
+  const won = await writeIntegration(
+    id,
+    { version: record.version, status: 'enabled' },
+    { set: { apiKeyHash: key.apiKeyHash, apiKeyIssuedAt: now(), updatedAt: now() } },
+  );
+  if (!won) return lostRace(id, 'regenerate');
+  return {
+    id: String(id),
+    apiKey: key.apiKey,
+    configurationSnippet: configurationSnippet({ integrationId: id, apiKey: key.apiKey, serviceUrl }),
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * The lifecycle workflow's remote work: bootstrap (create), apply an edit, tear down (delete).
+ * Each task loads the integration, checks that it still belongs to the execution's request (a
+ * stale execution does nothing), decrypts what the connector needs and calls it in-process.
+ * Connector failures propagate by name: TransientPlatformError is retried by the state
+ * machine, anything else is caught into the operation's error status.
+ */
+import { PlatformOperationError, type PlatformPayload } from '../platforms/port';
+import { connectorFor } from '../platforms/registry';
+import { IN_FLIGHT_OF } from './lifecycle';
+import type { IntegrationRecord, StoredConfig, WorkflowInput } from './model';
+import { getIntegration, getTransientSecret } from './repository';
+import { decryptSecrets, openCredentials } from './secrets';
+
+export interface TaskResult {
+  integrationId: number;
+  /** True when the execution no longer matches the integration's current request. */
+  skipped: boolean;
+}
+
+async function current(input: WorkflowInput): Promise<IntegrationRecord | undefined> {
+  const record = await getIntegration(input.integrationId);
+  if (!record || record.requestId !== input.requestId) return undefined;
+  if (record.status !== IN_FLIGHT_OF[input.operation]) return undefined;
+  return record;
+}
+
+async function plainPayload(
+  record: IntegrationRecord,
+  config: StoredConfig | undefined,
+): Promise<PlatformPayload> {
+  const plain = await decryptSecrets(record.type, config);
+  return { type: record.type, autoBootstrap: record.autoBootstrap, config: plain } as PlatformPayload;
+}
+
+export async function bootstrapTask(input: WorkflowInput): Promise<TaskResult> {
+  const record = await current(input);
+  if (!record) return { integrationId: input.integrationId, skipped: true };
+  // FederatedSql has no remote objects: its cluster is configured with the snippet.
+  if (record.type !== 'FederatedSql') {
+    const connector = await connectorFor(record.type);
+    await connector.bootstrap({
+      integrationId: record.id,
+      payload: await plainPayload(record, record.config),
+    });
+  }
+  return { integrationId: record.id, skipped: false };
+}
+
+export async function applyEditTask(input: WorkflowInput): Promise<TaskResult> {
+  const record = await current(input);
+  if (!record) return { integrationId: input.integrationId, skipped: true };
+  if (record.type !== 'FederatedSql') {
+    if (!record.pendingConfig) throw new PlatformOperationError('the edit has no pending configuration');
+    const connector = await connectorFor(record.type);
+    await connector.applyEdit({
+      integrationId: record.id,
+      previous: await plainPayload(record, record.config),
+      payload: await plainPayload(record, record.pendingConfig),
+    });
+  }
+  return { integrationId: record.id, skipped: false };
+}
+
+export async function teardownTask(input: WorkflowInput): Promise<TaskResult> {
+  const record = await current(input);
+  if (!record) return { integrationId: input.integrationId, skipped: true };
+  if (record.type !== 'FederatedSql') {
+    let privilegedCredentials: Record<string, unknown> | undefined;
+    if (input.credentialsRef) {
+      const sealed = await getTransientSecret(input.credentialsRef);
+      if (!sealed) {
+        throw new PlatformOperationError(
+          'the privileged credentials of this delete expired before the teardown ran; send the DELETE again',
+        );
+      }
+      privilegedCredentials = await openCredentials(sealed);
+    }
+    const connector = await connectorFor(record.type);
+    await connector.teardown({
+      integrationId: record.id,
+      payload: await plainPayload(record, record.config),
+      ...(privilegedCredentials ? { privilegedCredentials } : {}),
+    });
+  }
+  return { integrationId: record.id, skipped: false };
+}

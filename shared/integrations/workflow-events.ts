@@ -1,0 +1,14 @@
+/** Shapes of the lifecycle workflow's task inputs (validated at each task's edge). */
+import { z } from 'zod';
+
+export const WorkflowInputSchema = z.object({
+  integrationId: z.number().int().positive(),
+  operation: z.enum(['create', 'edit', 'delete']),
+  requestId: z.string().min(1).max(64),
+  credentialsRef: z.string().min(1).max(128).optional(),
+});
+
+export const OutcomeEventSchema = WorkflowInputSchema.omit({ credentialsRef: true }).extend({
+  outcome: z.enum(['succeeded', 'failed']),
+  error: z.object({ Error: z.string().optional(), Cause: z.string().optional() }).optional(),
+});
