@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import {
+  dayOf,
+  expiresAtFor,
+  liveWindow,
+  newHistoryId,
+  outcomeOf,
+  recordPartitions,
+  selectedAudiences,
+} from '../../../shared/webhooks/history';
+import { maxAttempts, nextStep } from '../../../shared/webhooks/retry';
+import { rejectionReason } from '../../../shared/webhooks/service';
+import {
+  notificationSubscriptionKeys,
+  webhookSubscriptionKeys,
+} from '../../../shared/webhooks/subscriptions';
+
+const admin = { userId: 1, name: 'admin', permissions: ['APPLICATION_ADMIN' as const] };
+const user = { userId: 2, name: 'user', permissions: [] };
+
+describe('retry schedule', () => {
+  const schedule = [5, 300, 1800];
+  const failed = { delivered: false, statusCode: 500 };
+
+  it('retries by the schedule and is exhausted after it', () => {
+    expect(nextStep(1, failed, schedule)).toEqual({ kind: 'retry', delaySeconds: 5 });
+    expect(nextStep(3, failed, schedule)).toEqual({ kind: 'retry', delaySeconds: 1800 });
+    expect(nextStep(4, failed, schedule)).toEqual({ kind: 'exhausted' });
+    expect(maxAttempts(schedule)).toBe(4);
+  });
+
+  it('honours Retry-After (clamped to the SQS maximum) and stops on 410 and success', () => {
+    expect(nextStep(1, { delivered: false, statusCode: 429, retryAfterSeconds: 42 }, schedule)).toEqual({
+      kind: 'retry',
+      delaySeconds: 42,
+    });
+    expect(nextStep(1, { delivered: false, statusCode: 503, retryAfterSeconds: 10 ** 6 }, schedule)).toEqual({
+      kind: 'retry',
+      delaySeconds: 43_200,
+    });
+    expect(nextStep(1, { delivered: false, statusCode: 410 }, schedule)).toEqual({ kind: 'gone' });
+    expect(nextStep(1, { delivered: true, statusCode: 200 }, schedule)).toEqual({ kind: 'delivered' });
+  });
+});
+
+describe('subscription keys', () => {
+  it('stores global webhooks under the global key and personal ones under their owner', () => {
+    expect(
+      webhookSubscriptionKeys({ global: true, createdBy: 1, notificationType: ['a', 'a', 'b'] }),
+    ).toEqual(['a#global', 'b#global']);
+    expect(webhookSubscriptionKeys({ global: false, createdBy: 9, notificationType: ['a'] })).toEqual([
+      'a#user#9',
+    ]);
+  });
+
+  it('queries the type and the wildcard for global and each pertinent user', () => {
+    expect(notificationSubscriptionKeys('modelCreated', [3, 4])).toEqual([
+      'modelCreated#global',
+      'modelCreated#user#3',
+      'modelCreated#user#4',
+      'ALL_NOTIFICATIONS#global',
+      'ALL_NOTIFICATIONS#user#3',
+      'ALL_NOTIFICATIONS#user#4',
+    ]);
+  });
+});
+
+describe('webhook permissions', () => {
+  const input = {
+    url: 'https://example.com/hook',
+    name: 'n',
+    global: false,
+    notificationType: ['modelAccessRequested' as const],
+    actionType: 'triggered' as const,
+  };
+
+  it('lets users subscribe personal webhooks to activity notifications', () => {
+    expect(rejectionReason(user, input)).toBeUndefined();
+  });
+
+  it('keeps global webhooks, system events and the wildcard for admins', () => {
+    expect(rejectionReason(user, { ...input, global: true })).toMatch(/global/);
+    expect(rejectionReason(user, { ...input, notificationType: ['userCreated'] })).toMatch(/userCreated/);
+    expect(rejectionReason(user, { ...input, notificationType: ['ALL_NOTIFICATIONS'] })).toMatch(
+      /ALL_NOTIFICATIONS/,
+    );
+    expect(
+      rejectionReason(admin, { ...input, global: true, notificationType: ['ALL_NOTIFICATIONS'] }),
+    ).toBeUndefined();
+  });
+
+  it('rejects credentials in the URL and malformed whsec_ secrets', () => {
+    expect(rejectionReason(user, { ...input, url: 'https://a:b@example.com/' })).toMatch(/credentials/);
+    expect(rejectionReason(user, { ...input, secret: 'whsec_!!' })).toMatch(/secret/);
+  });
+});
+
+describe('history ids, partitions and retention window', () => {
+  it('makes time-ordered integer ids below MAX_SAFE_INTEGER', () => {
+    const now = Date.UTC(2200, 0, 1);
+    const id = newHistoryId(now, () => 0.9999);
+    expect(Number.isSafeInteger(id)).toBe(true);
+    expect(newHistoryId(now + 1, () => 0)).toBeGreaterThan(id);
+  });
+
+  it('expires records at a day boundary and windows the live days', () => {
+    const t = Date.UTC(2026, 2, 10, 15, 30);
+    expect(expiresAtFor(t, 30)).toBe(Date.UTC(2026, 3, 10) / 1000);
+    const window = liveWindow(t, 30);
+    expect(window.days).toHaveLength(31);
+    expect(window.days[0]).toBe('2026-02-08');
+    expect(window.days.at(-1)).toBe(dayOf(t));
+    expect(window.minId).toBe(Date.UTC(2026, 1, 8) * 1000);
+  });
+
+  it('lists each record under audience, type, outcome and both', () => {
+    expect(recordPartitions('user#4', 'modelCreated', outcomeOf(503))).toEqual({
+      all: 'a|user#4',
+      type: 't|user#4|modelCreated',
+      outcome: 'o|user#4|failure',
+      typeOutcome: 'to|user#4|modelCreated|failure',
+    });
+  });
+
+  it('shows global records to admins only', () => {
+    expect(selectedAudiences(admin, { includeUser: true, includeGlobal: true })).toEqual([
+      'user#1',
+      'global',
+    ]);
+    expect(selectedAudiences(user, { includeUser: true, includeGlobal: true })).toEqual(['user#2']);
+    expect(selectedAudiences(user, { includeUser: false, includeGlobal: true })).toEqual([]);
+  });
+});

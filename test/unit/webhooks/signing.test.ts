@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { describe, expect, it } from 'vitest';
+import { isValidSecret, webhookHeaders } from '../../../shared/webhooks/signing';
+
+describe('Standard Webhooks signing', () => {
+  const body = JSON.stringify({ text: 'hello', metadata: {}, webhookId: 1, webhookName: 'w' });
+
+  it('is accepted by the standardwebhooks verifier for a whsec_ secret', () => {
+    const secret = `whsec_${randomBytes(32).toString('base64')}`;
+    const headers = webhookHeaders('msg_abc_1', body, secret);
+    expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
+  });
+
+  it('uses any other secret as its raw UTF-8 bytes', () => {
+    const secret = 'plain shared secret ✓';
+    const headers = webhookHeaders('msg_abc_2', body, secret);
+    expect(new Webhook(Buffer.from(secret, 'utf8').toString('base64')).verify(body, headers)).toEqual(
+      JSON.parse(body),
+    );
+    expect(new Webhook(Buffer.from(secret, 'utf8'), { format: 'raw' }).verify(body, headers)).toEqual(
+      JSON.parse(body),
+    );
+  });
+
+  it('is rejected when the body, id or secret differ', () => {
+    const secret = `whsec_${randomBytes(24).toString('base64')}`;
+    const headers = webhookHeaders('msg_abc_3', body, secret);
+    expect(() => new Webhook(secret).verify(`${body} `, headers)).toThrow();
+    expect(() => new Webhook(secret).verify(body, { ...headers, 'webhook-id': 'other' })).toThrow();
+    expect(() => new Webhook(`whsec_${randomBytes(24).toString('base64')}`).verify(body, headers)).toThrow();
+  });
+
+  it('sends id and timestamp but no signature without a secret', () => {
+    const headers = webhookHeaders('msg_x_1', body, undefined, new Date(1_700_000_000_000));
+    expect(headers).toEqual({ 'webhook-id': 'msg_x_1', 'webhook-timestamp': '1700000000' });
+  });
+
+  it('validates whsec_ keys', () => {
+    expect(isValidSecret(`whsec_${randomBytes(32).toString('base64')}`)).toBe(true);
+    expect(isValidSecret('whsec_not base64!')).toBe(false);
+    expect(isValidSecret(`whsec_${randomBytes(4).toString('base64')}`)).toBe(false);
+    expect(isValidSecret('anything else')).toBe(true);
+  });
+});
