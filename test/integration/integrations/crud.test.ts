@@ -1,0 +1,164 @@
+/**
+ * Create, read, list, update and delete for every type, in JSON and in YAML, through the local
+ * cloud; every response body is checked for the secrets that were sent.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { deleteBodies, type Payload, payloads, secretValues, uid } from '../../unit/integrations/fixtures';
+import { api, expectNoSecretsIn, expectSettles, seen, store, yamlBody } from './helpers';
+
+const sentSecrets: string[] = [];
+
+const DEFAULT_PORT: Record<string, number> = {
+  ObjectStore: 443,
+  AnalyticsWarehouse: 1433,
+  Lakehouse: 443,
+  DatasetWarehouse: 443,
+  ClusterWarehouse: 5439,
+  CloudWarehouse: 443,
+};
+
+/** One editable change per updatable type, and how to see it in a read. */
+const EDITS: Record<string, [string, unknown]> = {
+  AnalyticsWarehouse: ['connectArgs', 'encrypt=true'],
+  Lakehouse: ['httpPath', '/sql/1.0/warehouses/other'],
+  DatasetWarehouse: ['datasetSuffix', '_v2'],
+  ClusterWarehouse: ['port', 5440],
+  CloudWarehouse: ['warehouse', 'OTHER_WH'],
+};
+
+const send = (format: 'json' | 'yaml', body: unknown) => (format === 'json' ? { body } : yamlBody(body));
+
+afterAll(() => {
+  expectNoSecretsIn(seen, sentSecrets);
+});
+
+describe.each(['json', 'yaml'] as const)('integration CRUD (%s bodies)', (format) => {
+  const types = [
+    'ObjectStore',
+    'AnalyticsWarehouse',
+    'Lakehouse',
+    'DatasetWarehouse',
+    'ClusterWarehouse',
+    'CloudWarehouse',
+  ];
+
+  it.concurrent.each(types)('%s: create, read, list, update, delete', async (type) => {
+    const id0 = uid();
+    const payload = payloads(id0)[type] as Payload;
+    sentSecrets.push(...secretValues(payload), `dw-key-${id0}`);
+
+    const created = await api('POST', '/integrations', send(format, payload));
+    expect(created.status, created.text).toBe(202);
+    expect(typeof created.body.id).toBe('string');
+    expect(created.body.status).toBe('creating');
+    expect(['passed', 'warning']).toContain(created.body.validationResults.status);
+    expect(Array.isArray(created.body.validationResults.validationTests)).toBe(true);
+    const id = created.body.id as string;
+    await expectSettles(id, 'enabled');
+
+    const read = await api('GET', `/integrations/${id}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ id, type, status: 'enabled', autoBootstrap: payload.autoBootstrap });
+    expect(read.body.config.port).toBe(DEFAULT_PORT[type]);
+    for (const secret of secretValues(payload)) expect(read.text).not.toContain(secret);
+    if (type === 'AnalyticsWarehouse') {
+      expect(read.body.config.password).toBe('[REDACTED]');
+      expect(read.body.config.impersonation).toEqual({ enabled: false, role: 'SERVICE_IMPERSONATION' });
+    }
+    if (type === 'CloudWarehouse') {
+      for (const flag of ['audit', 'workspaces', 'impersonation', 'lineage'])
+        expect(read.body.config[flag].enabled).toBe(false);
+    }
+
+    // Secrets are encrypted at rest: the stored item holds none of them in plaintext.
+    const raw = await (await store()).rawItemText(Number(id));
+    for (const secret of secretValues(payload)) expect(raw).not.toContain(secret);
+
+    const list = await api('GET', '/integrations');
+    expect(list.status).toBe(200);
+    expect(list.body.find((i: Payload) => i.id === id)?.type).toBe(type);
+
+    const status = await api('GET', `/integrations/${id}/status`);
+    expect(status.body).toEqual({ id: Number(id), status: 'enabled' });
+
+    const edit = EDITS[type];
+    if (edit) {
+      // Send the read config back (placeholders included) with one editable change.
+      const update = {
+        type,
+        autoBootstrap: payload.autoBootstrap,
+        config: { ...read.body.config, [edit[0]]: edit[1] },
+      };
+      const updated = await api('PUT', `/integrations/${id}`, send(format, update));
+      expect(updated.status, updated.text).toBe(202);
+      expect(updated.body).toMatchObject({ id, status: 'editing' });
+      await expectSettles(id, 'enabled');
+      const after = await api('GET', `/integrations/${id}`);
+      expect(after.body.config[edit[0]]).toEqual(edit[1]);
+      expect(await (await store()).rawItemText(Number(id))).toContain('enc:v1:');
+    } else {
+      const refused = await api('PUT', `/integrations/${id}`, send(format, payload));
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toMatch(/cannot be updated/);
+    }
+
+    const credentials = payload.autoBootstrap ? deleteBodies(id0)[type] : undefined;
+    if (credentials) sentSecrets.push(...secretValues(credentials));
+    const deleted = await api('DELETE', `/integrations/${id}`, credentials ? send(format, credentials) : {});
+    expect(deleted.status, deleted.text).toBe(202);
+    expect(deleted.body).toMatchObject({ id, status: 'deleting' });
+    await expectSettles(id, 'deleted');
+    const gone = await api('GET', `/integrations/${id}`);
+    expect(gone.body.status).toBe('deleted');
+  });
+});
+
+describe('FederatedSql', () => {
+  it('issues a key and snippet once, regenerates, refuses updates and a second cluster', async () => {
+    const created = await api('POST', '/integrations', yamlBody({ type: 'FederatedSql' }));
+    expect(created.status, created.text).toBe(202);
+    const id = created.body.id as string;
+    const key = created.body.apiKey as string;
+    expect(key).toMatch(/^cwfs_/);
+    expect(created.body.configurationSnippet).toContain(`causeway.api-key=${key}`);
+    expect(created.body.configurationSnippet).toContain(`causeway.integration-id=${id}`);
+    await expectSettles(id, 'enabled');
+
+    const second = await api('POST', '/integrations', { body: { type: 'FederatedSql' } });
+    expect(second.status).toBe(409);
+    expect(second.body.message).toContain(`integration ${id}`);
+
+    const read = await api('GET', `/integrations/${id}`);
+    expect(read.body).toMatchObject({ id, type: 'FederatedSql', status: 'enabled' });
+    expect(read.text).not.toContain(key);
+    expect((await api('GET', '/integrations')).text).not.toContain(key);
+
+    const regenerated = await api('POST', `/integrations/${id}/regenerate`);
+    expect(regenerated.status).toBe(200);
+    expect(regenerated.body.apiKey).toMatch(/^cwfs_/);
+    expect(regenerated.body.apiKey).not.toBe(key);
+    expect(regenerated.body.configurationSnippet).toContain(regenerated.body.apiKey);
+    expect(await (await store()).rawItemText(Number(id))).not.toContain(regenerated.body.apiKey);
+
+    const put = await api('PUT', `/integrations/${id}`, { body: { type: 'FederatedSql' } });
+    expect(put.status).toBe(400);
+
+    const refused = await api('DELETE', `/integrations/${id}`, { body: { username: 'a', password: 'b' } });
+    expect(refused.status).toBe(400);
+    const deleted = await api('DELETE', `/integrations/${id}`);
+    expect(deleted.status).toBe(202);
+    await expectSettles(id, 'deleted');
+    expect((await api('POST', `/integrations/${id}/regenerate`)).status).toBe(409);
+  });
+
+  it('regenerate is only for FederatedSql', async () => {
+    const payload = payloads().ClusterWarehouse as Payload;
+    payload.autoBootstrap = false;
+    const created = await api('POST', '/integrations', { body: payload });
+    expect(created.status).toBe(202);
+    const r = await api('POST', `/integrations/${created.body.id}/regenerate`);
+    expect(r.status).toBe(400);
+    await expectSettles(created.body.id, 'enabled');
+    expect((await api('DELETE', `/integrations/${created.body.id}`)).status).toBe(202);
+  });
+});
