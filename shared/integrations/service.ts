@@ -17,7 +17,7 @@ import { logger } from '../http/logger';
 import { parseWith } from '../http/validation';
 import type { PlatformPayload, ValidationResults } from '../platforms/port';
 import { summarize } from '../platforms/port';
-import { type SealedValidateRequest, validateRemotely } from '../platforms/remote';
+import { ConnectorInvocationError, type SealedValidateRequest, validateRemotely } from '../platforms/remote';
 import { nextId } from '../store/counters';
 import type {
   AcceptedResponse,
@@ -98,7 +98,14 @@ function storedPayload(record: IntegrationRecord, config: StoredConfig | undefin
 
 /** Runs the type's validation tests; any failed test is a 422 carrying the results. */
 async function runValidation(request: SealedValidateRequest | undefined): Promise<ValidationResults> {
-  const results = request ? summarize(await validateRemotely(request)) : summarize([]);
+  let results: ValidationResults;
+  try {
+    results = summarize(request ? await validateRemotely(request) : []);
+  } catch (error) {
+    if (!(error instanceof ConnectorInvocationError)) throw error;
+    logger.error('the platform connector failed', { errorMessage: error.message });
+    throw new HttpError(502, 'the platform connector could not run the validation tests; retry');
+  }
   if (results.status === 'failed') {
     const failed = results.validationTests.filter((t) => t.status === 'failed').map((t) => t.name);
     throw new UnprocessableEntityError(`validation failed: ${failed.join('; ')}`, {

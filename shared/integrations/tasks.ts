@@ -6,7 +6,6 @@
  * machine, anything else is caught into the operation's error status.
  */
 import { PlatformOperationError, type PlatformPayload } from '../platforms/port';
-import { connectorFor } from '../platforms/registry';
 import { IN_FLIGHT_OF } from './lifecycle';
 import type { IntegrationRecord, StoredConfig, WorkflowInput } from './model';
 import { getIntegration, getTransientSecret } from './repository';
@@ -16,6 +15,12 @@ export interface TaskResult {
   integrationId: number;
   /** True when the execution no longer matches the integration's current request. */
   skipped: boolean;
+}
+
+/** Loaded on first use: FederatedSql tasks never load the platform drivers. */
+async function connectorFor(type: Exclude<IntegrationRecord['type'], 'FederatedSql'>) {
+  const registry = await import('../platforms/registry');
+  return registry.connectorFor(type);
 }
 
 async function current(input: WorkflowInput): Promise<IntegrationRecord | undefined> {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { api, settle, store } from './helpers';
 
 describe('reconciler', () => {
-  it.each([
+  it.concurrent.each([
     ['creating', 'create', 'createError'],
     ['editing', 'edit', 'editError'],
     ['deleting', 'delete', 'deleteError'],
