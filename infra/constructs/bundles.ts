@@ -83,25 +83,32 @@ export class HandlerBundles {
     if (pending.length === 0) return;
     const entryPoints: Record<string, string> = {};
     for (const handler of pending) entryPoints[`${bundleId(handler)}/index`] = handlerEntry(handler, owner);
-    const result = buildSync({
-      entryPoints,
-      outdir: this.outDir,
-      absWorkingDir: repoRoot,
-      bundle: true,
-      platform: 'node',
-      target: BUNDLE_TARGET,
-      format: 'esm',
-      outExtension: { '.js': '.mjs' },
-      mainFields: ['module', 'main'],
-      minify: true,
-      sourcemap: true,
-      sourcesContent: false,
-      legalComments: 'none',
-      external: RUNTIME_PROVIDED_MODULES,
-      banner: { js: ESM_REQUIRE_BANNER },
-      tsconfig: join(repoRoot, 'tsconfig.json'),
-      logLevel: 'silent',
-    });
+    let result: ReturnType<typeof buildSync>;
+    try {
+      result = buildSync({
+        entryPoints,
+        outdir: this.outDir,
+        absWorkingDir: repoRoot,
+        bundle: true,
+        platform: 'node',
+        target: BUNDLE_TARGET,
+        format: 'esm',
+        outExtension: { '.js': '.mjs' },
+        mainFields: ['module', 'main'],
+        minify: true,
+        sourcemap: true,
+        sourcesContent: false,
+        legalComments: 'none',
+        external: RUNTIME_PROVIDED_MODULES,
+        banner: { js: ESM_REQUIRE_BANNER },
+        tsconfig: join(repoRoot, 'tsconfig.json'),
+        logLevel: 'silent',
+      });
+    } catch (error) {
+      throw new Error(
+        `${owner}: bundling the Lambda handlers with esbuild failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
     if (result.errors.length > 0) {
       throw new Error(`esbuild failed: ${result.errors.map((e) => e.text).join('; ')}`);
     }

@@ -1,0 +1,338 @@
+/**
+ * Template assertions on the synthesized stacks. Every expectation is derived from the
+ * catalogues, so adding a route, table, queue, workflow task or function keeps this file right.
+ */
+import type { CfnElement } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+import type { CfnRole } from 'aws-cdk-lib/aws-iam';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { FunctionAccess } from '../../infra/catalog/access';
+import {
+  functionEnvVar,
+  type InternalFunctionDef,
+  internalFunctions,
+  type ScheduleDef,
+  schedules,
+} from '../../infra/catalog/functions';
+import {
+  dlqEnvVar,
+  type QueueDef,
+  type QueueName,
+  queueEnvVar,
+  queues,
+  visibilityTimeoutSeconds,
+} from '../../infra/catalog/queues';
+import { type RouteDef, routeKey, routes } from '../../infra/catalog/routes';
+import { type TableDef, tableEnvVar, tables } from '../../infra/catalog/tables';
+import { type WorkflowDef, workflows } from '../../infra/catalog/workflows';
+import { AUTHORIZER_ACCESS } from '../../infra/constructs/api';
+import type { CausewayFunction } from '../../infra/constructs/function';
+import type { CausewayStack } from '../../infra/stack';
+import { stageEnvironment } from '../../infra/stages';
+import { type SynthesizedApp, synthesizeApp } from './synth';
+
+const routeList = routes as readonly RouteDef[];
+const tableList = tables as readonly TableDef[];
+const queueList = queues as readonly QueueDef[];
+const workflowList = workflows as readonly WorkflowDef[];
+const internalList = internalFunctions as readonly InternalFunctionDef[];
+const scheduleList = schedules as readonly ScheduleDef[];
+const taskCount = workflowList.reduce((n, w) => n + Object.keys(w.tasks).length, 0);
+/** Routes + authorizer + $default + consumers + workflow tasks + internal + scheduled functions. */
+const expectedFunctions =
+  routeList.length + 2 + queueList.length + taskCount + internalList.length + scheduleList.length;
+
+type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
+
+let synth: SynthesizedApp;
+beforeAll(() => {
+  synth = synthesizeApp();
+});
+
+function resources(stage: string, type: string): [string, Resource][] {
+  const all = synth.template(stage).toJSON().Resources as Record<string, Resource>;
+  return Object.entries(all).filter(([, r]) => r.Type === type);
+}
+
+function logicalId(stack: CausewayStack, element: unknown): string {
+  return stack.getLogicalId(element as CfnElement);
+}
+
+function functionEnv(stage: string, fn: CausewayFunction): Record<string, unknown> {
+  const stack = synth.stack(stage);
+  const id = logicalId(stack, fn.node.defaultChild as CfnFunction);
+  const resource = (synth.template(stage).toJSON().Resources as Record<string, Resource>)[id];
+  const env = resource?.Properties.Environment as { Variables: Record<string, unknown> } | undefined;
+  return env?.Variables ?? {};
+}
+
+function functionActions(stage: string, fn: CausewayFunction): Set<string> {
+  const stack = synth.stack(stage);
+  const roleId = logicalId(stack, fn.executionRole.node.defaultChild as CfnRole);
+  const actions = new Set<string>();
+  for (const [, policy] of resources(stage, 'AWS::IAM::Policy')) {
+    const roles = policy.Properties.Roles as { Ref: string }[];
+    if (!roles.some((r) => r.Ref === roleId)) continue;
+    const doc = policy.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] };
+    for (const statement of doc.Statement) {
+      for (const action of [statement.Action].flat()) actions.add(action);
+    }
+  }
+  return actions;
+}
+
+/** Env vars and grants both follow the catalogue entry's access, and nothing more. */
+function expectAccess(stage: string, fn: CausewayFunction, access: FunctionAccess, ownQueue?: QueueName) {
+  const env = functionEnv(stage, fn);
+  const config = synth.config(stage);
+  for (const [name, value] of Object.entries(stageEnvironment(stage, config))) expect(env[name]).toBe(value);
+
+  const tableVars = Object.keys(env).filter((k) => k.startsWith('TABLE_'));
+  expect(tableVars.sort()).toEqual(
+    [...new Set((access.tables ?? []).map((t) => tableEnvVar(t.table)))].sort(),
+  );
+  const queueNames = [...(access.sendsTo ?? []), ...(ownQueue ? [ownQueue] : [])];
+  const queueVars = Object.keys(env).filter((k) => k.startsWith('QUEUE_'));
+  expect(queueVars.sort()).toEqual(
+    [...new Set(queueNames.flatMap((q) => [queueEnvVar(q), dlqEnvVar(q)]))].sort(),
+  );
+  expect('SECRETS_KMS_KEY_ID' in env).toBe(access.usesSecrets === true);
+  expect(Object.keys(env).some((k) => k.startsWith('STATE_MACHINE_'))).toBe(access.startsWorkflow === true);
+  const functionVars = Object.keys(env).filter((k) => k.startsWith('FUNCTION_'));
+  expect(functionVars.sort()).toEqual([...new Set((access.invokes ?? []).map(functionEnvVar))].sort());
+
+  const actions = functionActions(stage, fn);
+  expect(actions.has('dynamodb:PutItem')).toBe((access.tables ?? []).some((t) => t.access === 'readWrite'));
+  expect(actions.has('dynamodb:GetItem')).toBe((access.tables ?? []).length > 0);
+  expect(actions.has('kms:GenerateDataKey')).toBe(access.usesSecrets === true);
+  expect(actions.has('states:StartExecution')).toBe(access.startsWorkflow === true);
+  expect(actions.has('lambda:InvokeFunction')).toBe((access.invokes ?? []).length > 0);
+  expect(actions.has('sqs:SendMessage')).toBe(queueNames.length > 0);
+}
+
+describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
+  it('has one Lambda per route, the authorizer, $default, consumers, workflow tasks, internal and scheduled functions', () => {
+    synth.template(stage).resourceCountIs('AWS::Lambda::Function', expectedFunctions);
+    expect(synth.stack(stage).resources.functions).toHaveLength(expectedFunctions);
+    expect(synth.stack(stage).api.routeFunctions.size).toBe(routeList.length);
+  });
+
+  it('runs every function on nodejs24.x, arm64, with X-Ray tracing, its own log group and the stage retention', () => {
+    const fns = resources(stage, 'AWS::Lambda::Function');
+    expect(fns.length).toBeGreaterThan(0);
+    for (const [, fn] of fns) {
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs24.x',
+        Architectures: ['arm64'],
+        TracingConfig: { Mode: 'Active' },
+        Handler: 'index.handler',
+        LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
+      });
+    }
+    const retention = synth.config(stage).logRetentionDays;
+    for (const [, group] of resources(stage, 'AWS::Logs::LogGroup')) {
+      expect(group.Properties.RetentionInDays).toBe(retention);
+    }
+  });
+
+  it('turns every catalogue entry’s access into matching env vars and grants', () => {
+    const stack = synth.stack(stage);
+    expectAccess(stage, stack.api.authorizerFunction, AUTHORIZER_ACCESS);
+    expectAccess(stage, stack.api.notFoundFunction, {});
+    for (const route of routeList) {
+      const fn = stack.api.routeFunctions.get(routeKey(route));
+      expect(fn, routeKey(route)).toBeDefined();
+      if (fn) expectAccess(stage, fn, route);
+    }
+    for (const def of queueList) {
+      const consumer = stack.notifications.queues.get(def.name)?.consumer;
+      expect(consumer, def.name).toBeDefined();
+      if (consumer) expectAccess(stage, consumer, def.consumer, def.name as QueueName);
+    }
+    for (const def of workflowList) {
+      for (const [variable, task] of Object.entries(def.tasks)) {
+        const fn = stack.workflows.workflows.get(def.name)?.tasks.get(variable);
+        expect(fn, variable).toBeDefined();
+        if (fn) expectAccess(stage, fn, task);
+      }
+    }
+    for (const def of internalList) {
+      const fn = stack.notifications.internalFunctions.get(def.name);
+      expect(fn, def.name).toBeDefined();
+      if (fn) expectAccess(stage, fn, def);
+    }
+    for (const def of scheduleList) {
+      const fn = stack.notifications.schedules.get(def.name)?.fn;
+      expect(fn, def.name).toBeDefined();
+      if (fn) expectAccess(stage, fn, def);
+    }
+  });
+
+  it('routes every row of the route table, with the authorizer on every non-public route', () => {
+    const template = synth.template(stage);
+    template.resourceCountIs('AWS::ApiGatewayV2::Route', routeList.length + 1);
+    for (const route of routeList) {
+      template.hasResourceProperties('AWS::ApiGatewayV2::Route', {
+        RouteKey: routeKey(route),
+        AuthorizationType: route.auth === 'public' ? 'NONE' : 'CUSTOM',
+      });
+    }
+    template.hasResourceProperties('AWS::ApiGatewayV2::Route', {
+      RouteKey: '$default',
+      AuthorizationType: 'NONE',
+    });
+    template.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      AuthorizerType: 'REQUEST',
+      EnableSimpleResponses: true,
+      AuthorizerPayloadFormatVersion: '2.0',
+      IdentitySource: ['$request.header.Authorization'],
+      AuthorizerResultTtlInSeconds: synth.config(stage).authorizerCacheSeconds,
+    });
+  });
+
+  it('throttles and access-logs the API stage from the stage config', () => {
+    const { throttling } = synth.config(stage);
+    synth.template(stage).hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: {
+        ThrottlingRateLimit: throttling.rateLimit,
+        ThrottlingBurstLimit: throttling.burstLimit,
+      },
+      AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
+    });
+  });
+
+  it('gives every queue a DLQ redrive, SSE and an SSL-only policy; consumers report partial batch failures', () => {
+    const template = synth.template(stage);
+    template.resourceCountIs('AWS::SQS::Queue', queueList.length * 2);
+    for (const [, queue] of resources(stage, 'AWS::SQS::Queue')) {
+      expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
+    }
+    for (const def of queueList) {
+      template.hasResourceProperties('AWS::SQS::Queue', {
+        RedrivePolicy: { maxReceiveCount: def.maxReceiveCount, deadLetterTargetArn: Match.anyValue() },
+        MessageRetentionPeriod: def.retentionSeconds,
+        VisibilityTimeout: visibilityTimeoutSeconds(def),
+      });
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        BatchSize: def.consumer.batchSize,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        ...(def.consumer.maxBatchingWindowSeconds > 0
+          ? { MaximumBatchingWindowInSeconds: def.consumer.maxBatchingWindowSeconds }
+          : {}),
+      });
+    }
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', queueList.length);
+    const policies = resources(stage, 'AWS::SQS::QueuePolicy');
+    const queueIds = resources(stage, 'AWS::SQS::Queue').map(([id]) => id);
+    const covered = new Set<string>();
+    for (const [, policy] of policies) {
+      const doc = policy.Properties.PolicyDocument as { Statement: Record<string, unknown>[] };
+      expect(doc.Statement).toContainEqual(
+        expect.objectContaining({
+          Effect: 'Deny',
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        }),
+      );
+      for (const q of policy.Properties.Queues as { Ref: string }[]) covered.add(q.Ref);
+    }
+    expect([...covered].sort()).toEqual([...queueIds].sort());
+  });
+
+  it('creates every table on demand with PITR, KMS SSE, TTL, indexes and the stage removal policy', () => {
+    const template = synth.template(stage);
+    template.resourceCountIs('AWS::DynamoDB::Table', tableList.length);
+    const retain = synth.config(stage).removalPolicy === 'retain';
+    for (const [, table] of resources(stage, 'AWS::DynamoDB::Table')) {
+      expect(table.Properties).toMatchObject({
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        // SSEEnabled without a key id: KMS with the AWS managed key (aws/dynamodb).
+        SSESpecification: { SSEEnabled: true },
+      });
+      expect(table.DeletionPolicy).toBe(retain ? 'Retain' : 'Delete');
+    }
+    for (const def of tableList) {
+      template.hasResourceProperties('AWS::DynamoDB::Table', {
+        KeySchema: Match.arrayWith([{ AttributeName: def.partitionKey.name, KeyType: 'HASH' }]),
+        ...(def.ttlAttribute
+          ? { TimeToLiveSpecification: { AttributeName: def.ttlAttribute, Enabled: true } }
+          : {}),
+        ...(def.indexes?.length
+          ? {
+              GlobalSecondaryIndexes: Match.arrayWith(
+                def.indexes.map((index) => Match.objectLike({ IndexName: index.name })),
+              ),
+            }
+          : {}),
+      });
+    }
+  });
+
+  it('runs every workflow as a Standard state machine with ALL logging, tracing and its task ARNs substituted', () => {
+    const template = synth.template(stage);
+    template.resourceCountIs('AWS::StepFunctions::StateMachine', workflowList.length);
+    for (const def of workflowList) {
+      template.hasResourceProperties('AWS::StepFunctions::StateMachine', {
+        StateMachineType: 'STANDARD',
+        TracingConfiguration: { Enabled: true },
+        LoggingConfiguration: {
+          Level: 'ALL',
+          Destinations: [{ CloudWatchLogsLogGroup: { LogGroupArn: Match.anyValue() } }],
+        },
+        DefinitionSubstitutions: Object.fromEntries(
+          Object.keys(def.tasks).map((variable) => [
+            variable,
+            Match.objectLike({ 'Fn::GetAtt': Match.anyValue() }),
+          ]),
+        ),
+      });
+    }
+  });
+
+  it('keeps the secrets key rotating and schedules every scheduled function', () => {
+    const template = synth.template(stage);
+    for (const [, key] of resources(stage, 'AWS::KMS::Key'))
+      expect(key.Properties.EnableKeyRotation).toBe(true);
+    template.resourceCountIs('AWS::Events::Rule', scheduleList.length);
+    for (const def of scheduleList) {
+      template.hasResourceProperties('AWS::Events::Rule', {
+        ScheduleExpression: `rate(${def.rateMinutes} minute${def.rateMinutes === 1 ? '' : 's'})`,
+      });
+    }
+  });
+
+  it('alarms on DLQ depth, API 5xx, failed executions and Lambda errors to the alarm topic', () => {
+    const template = synth.template(stage);
+    const alarms = resources(stage, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    const count = (metric: string) => alarms.filter((a) => a.MetricName === metric).length;
+    expect(count('ApproximateNumberOfMessagesVisible')).toBe(queueList.length);
+    expect(count('5xx')).toBe(1);
+    expect(count('ExecutionsFailed')).toBe(workflowList.length);
+    expect(count('Errors')).toBe(expectedFunctions);
+    for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: expect.any(String) }]);
+    template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
+    const email = synth.config(stage).alarmEmail;
+    template.resourceCountIs('AWS::SNS::Subscription', email ? 1 : 0);
+    if (email)
+      template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: email });
+  });
+});
+
+describe('stage selection', () => {
+  it('synthesizes every deployable stage and never the local one', () => {
+    expect(synth.stacks.map((s) => s.stackName).sort()).toEqual(['Causeway-dev', 'Causeway-prod']);
+  });
+
+  it('bundles each handler once and ships the same asset to every stage', () => {
+    const code = (stage: string) =>
+      new Set(
+        resources(stage, 'AWS::Lambda::Function').map(
+          ([, f]) => (f.Properties.Code as { S3Key: string }).S3Key,
+        ),
+      );
+    expect([...code('dev')].sort()).toEqual([...code('prod')].sort());
+  });
+});
