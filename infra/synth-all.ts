@@ -65,7 +65,8 @@ function main(): number {
 
   const unacknowledged = report.violations.flatMap((v) =>
     v.violatingResources.map(
-      (r) => `${v.severity.toUpperCase()} ${v.ruleName} at ${r.constructPath ?? '?'}: ${v.description}`,
+      (r) =>
+        `${(v.severity ?? 'error').toUpperCase()} ${v.ruleName} at ${r.constructPath ?? '?'}: ${v.description}`,
     ),
   );
   console.log(
