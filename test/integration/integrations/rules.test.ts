@@ -294,8 +294,8 @@ describe('deletes', () => {
     const r = await api('DELETE', `/integrations/${id}`, { body: bad });
     expect(r.status, r.text).toBe(202);
     await expectSettles(id, 'deleteError');
-    expect((await store()).rawItemText(Number(id))).resolves.not.toContain('fail-teardown');
-    const good = deleteBodies().ClusterWarehouse;
+    expect(await (await store()).rawItemText(Number(id))).not.toContain('fail-teardown');
+    const good = deleteBodies().ClusterWarehouse as Payload;
     sentSecrets.push(...secretValues(good));
     expect((await api('DELETE', `/integrations/${id}`, { body: good })).status).toBe(202);
     await expectSettles(id, 'deleted');

@@ -43,15 +43,16 @@ async function run(
   };
   // biome-ignore lint/suspicious/noExplicitAny: parsed ASL
   const machine = new StateMachine(asl as any, { validationOptions: { checkArn: true, checkPaths: true } });
-  const execution = machine.run(input, {
+  // biome-ignore lint/suspicious/noExplicitAny: test input is plain JSON
+  const execution = machine.run(input as any, {
     overrides: {
       taskResourceLocalHandlers: {
-        Bootstrap: (i) => remote('Bootstrap', i as Record<string, unknown>),
-        ApplyEdit: (i) => remote('ApplyEdit', i as Record<string, unknown>),
-        Teardown: (i) => remote('Teardown', i as Record<string, unknown>),
-        RecordSuccess: (i) => record('RecordSuccess', i as Record<string, unknown>),
-        RecordFailure: (i) => record('RecordFailure', i as Record<string, unknown>),
-      },
+        Bootstrap: (i: unknown) => remote('Bootstrap', i as Record<string, unknown>),
+        ApplyEdit: (i: unknown) => remote('ApplyEdit', i as Record<string, unknown>),
+        Teardown: (i: unknown) => remote('Teardown', i as Record<string, unknown>),
+        RecordSuccess: (i: unknown) => record('RecordSuccess', i as Record<string, unknown>),
+        RecordFailure: (i: unknown) => record('RecordFailure', i as Record<string, unknown>),
+      } as never,
       retryIntervalOverrides: { Bootstrap: 0, ApplyEdit: 0, Teardown: 0, RecordSuccess: 0, RecordFailure: 0 },
     },
   });
