@@ -13,7 +13,8 @@ import {
   NotificationMessageSchema,
 } from './message';
 
-const sqs = new SQSClient({});
+// Queue URLs come from the catalogue env; the client's own endpoint is authoritative.
+const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
 
 export class InvalidNotificationError extends Error {
   override name = 'InvalidNotificationError';

@@ -11,7 +11,8 @@ import {
 import { dlqEnvVar, type QueueName, queueEnvVar } from '../../infra/catalog/queues';
 import { requireEnv } from '../config/env';
 
-const sqs = new SQSClient({});
+// Queue URLs come from the catalogue env; the client's own endpoint is authoritative.
+const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
 
 /** Sends every body to the queue, ten per call, retrying entries SQS refused; throws if any remain. */
 export async function sendAll(queue: QueueName, bodies: readonly string[]): Promise<void> {

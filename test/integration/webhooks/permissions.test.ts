@@ -67,7 +67,10 @@ describe('webhook permissions and visibility', () => {
   });
 
   it('answers 422 with the errors when nothing could be created, and 400 for a malformed body', async () => {
-    const none = await call('POST', '/webhooks', { key: alice.apiKey, body: { webhooks: [hook({ global: true })] } });
+    const none = await call('POST', '/webhooks', {
+      key: alice.apiKey,
+      body: { webhooks: [hook({ global: true })] },
+    });
     expect(none.status).toBe(422);
     expect(none.body).toMatchObject({ statusCode: 422, error: 'Unprocessable Entity', createdWebhooks: [] });
     expect(none.body.errors).toHaveLength(1);
@@ -126,8 +129,12 @@ describe('webhook permissions and visibility', () => {
 
   it('validates history query parameters', async () => {
     expect((await call('GET', '/webhooks/history?pageSize=101', { key: bob.apiKey })).status).toBe(400);
-    expect((await call('GET', '/webhooks/history?successOrFailure=maybe', { key: bob.apiKey })).status).toBe(400);
-    expect((await call('GET', '/webhooks/history?sortField=statusCode', { key: bob.apiKey })).status).toBe(400);
+    expect((await call('GET', '/webhooks/history?successOrFailure=maybe', { key: bob.apiKey })).status).toBe(
+      400,
+    );
+    expect((await call('GET', '/webhooks/history?sortField=statusCode', { key: bob.apiKey })).status).toBe(
+      400,
+    );
     expect((await call('GET', '/webhooks/history?bogus=1', { key: bob.apiKey })).status).toBe(400);
   });
 });
