@@ -16,6 +16,7 @@ import { PlatformResources, type StageContext } from './constructs/function';
 import { Notifications } from './constructs/notifications';
 import { Observability } from './constructs/observability';
 import { Workflows } from './constructs/workflows';
+import { API_URL_OUTPUT, queueOutputName, SECRETS_KEY_OUTPUT, stackName, tableOutputName } from './outputs';
 import { parseStages, STAGES_CONTEXT_KEY, type Stages } from './stages';
 
 export interface CausewayStackProps extends StackProps {
@@ -61,12 +62,23 @@ export class CausewayStack extends Stack {
 
     Tags.of(this).add('service', 'causeway');
     Tags.of(this).add('stage', stage.name);
-    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Invoke URL of the HTTP API' });
+    // Output names are shared with the CLI (`infra/outputs.ts`), which reads them for --stage.
+    new CfnOutput(this, API_URL_OUTPUT, { value: this.api.url, description: 'Invoke URL of the HTTP API' });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.observability.alarmTopic.topicArn });
+    new CfnOutput(this, SECRETS_KEY_OUTPUT, {
+      value: this.data.secretsKey.keyArn,
+      description: 'KMS key of the secrets envelope encryption',
+    });
     for (const [name, table] of this.data.tables) {
-      new CfnOutput(this, `Table${name.charAt(0).toUpperCase()}${name.slice(1)}`, {
+      new CfnOutput(this, tableOutputName(name), {
         value: table.tableName,
-        description: `Physical name of the ${name} table (the CLI reads it with --stage)`,
+        description: `Physical name of the ${name} table`,
+      });
+    }
+    for (const [name, q] of this.notifications.queues) {
+      new CfnOutput(this, queueOutputName(name), {
+        value: q.queue.queueUrl,
+        description: `URL of the ${name} queue`,
       });
     }
   }
@@ -85,9 +97,7 @@ export function catalogueHandlers(): string[] {
   ];
 }
 
-export function stackName(stageName: string): string {
-  return `Causeway-${stageName}`;
-}
+export { stackName };
 
 /** The stages `cdk.json` marks deployable, or the one `-c stage=…` selects. */
 export function selectStages(stages: Stages, requested: string | undefined): string[] {

@@ -28,6 +28,7 @@ import { type TableDef, tableEnvVar, tables } from '../../infra/catalog/tables';
 import { type WorkflowDef, workflows } from '../../infra/catalog/workflows';
 import { AUTHORIZER_ACCESS } from '../../infra/constructs/api';
 import type { CausewayFunction } from '../../infra/constructs/function';
+import { API_URL_OUTPUT, queueOutputName, SECRETS_KEY_OUTPUT, tableOutputName } from '../../infra/outputs';
 import type { CausewayStack } from '../../infra/stack';
 import { stageEnvironment } from '../../infra/stages';
 import { type SynthesizedApp, synthesizeApp } from './synth';
@@ -302,6 +303,14 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
         ScheduleExpression: `rate(${def.rateMinutes} minute${def.rateMinutes === 1 ? '' : 's'})`,
       });
     }
+  });
+
+  it('exports the outputs the CLI reads for --stage', () => {
+    const template = synth.template(stage);
+    template.hasOutput(API_URL_OUTPUT, {});
+    template.hasOutput(SECRETS_KEY_OUTPUT, {});
+    for (const def of tableList) template.hasOutput(tableOutputName(def.name), {});
+    for (const def of queueList) template.hasOutput(queueOutputName(def.name), {});
   });
 
   it('alarms on DLQ depth, API 5xx, failed executions and Lambda errors to the alarm topic', () => {
