@@ -1,0 +1,127 @@
+/**
+ * What a connector needs from a platform connection, implemented by each real driver and by
+ * the sandbox. Connection failures are classified (`ConnectionFailure.reason`) so validation
+ * tests can say what went wrong without quoting the driver's raw error.
+ */
+import { optionalEnv } from '../config/env';
+
+export type FailureReason =
+  | 'unreachable'
+  | 'refused'
+  | 'timeout'
+  | 'tls'
+  | 'authentication'
+  | 'database'
+  | 'permission'
+  | 'other';
+
+export class ConnectionFailure extends Error {
+  override name = 'ConnectionFailure';
+  constructor(
+    readonly reason: FailureReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A remote object the service creates or relies on. */
+export interface RemoteObject {
+  kind: 'database' | 'schema' | 'role' | 'group' | 'user' | 'login' | 'catalog';
+  name: string;
+  /** The database or catalog of a schema (and of T-SQL users and roles). */
+  parent?: string;
+}
+
+/** Everything needed to open one connection. `credentials` holds the decrypted secrets: never log it. */
+export interface ConnectTarget {
+  host: string;
+  port: number;
+  database?: string;
+  /** Snowflake-like platforms: the role to use for the session. */
+  role?: string;
+  /** Lakehouse: the SQL warehouse HTTP path. */
+  httpPath?: string;
+  connectArgs?: string;
+  credentials: Record<string, unknown>;
+}
+
+export interface PlatformSession {
+  run(statement: string): Promise<void>;
+  exists(object: RemoteObject): Promise<boolean>;
+  /** Rights the session user lacks for automatic setup (empty when it may bootstrap). */
+  missingBootstrapRights(): Promise<string[]>;
+  /** CloudWarehouse: whether the session user may use the warehouse / assume the role. */
+  canUseWarehouse(warehouse: string): Promise<boolean>;
+  canUseRole(role: string): Promise<boolean>;
+  /** Lakehouse: the metastore the workspace is attached to. */
+  metastore(): Promise<Record<string, unknown> | undefined>;
+  close(): Promise<void>;
+}
+
+export interface PlatformDriver {
+  connect(target: ConnectTarget): Promise<PlatformSession>;
+  /** Whether an error a statement raised means "the object does not exist" (tolerated by removals). */
+  isMissingObjectError(error: unknown): boolean;
+}
+
+/** The stage's connect timeout (CONNECT_TIMEOUT_MS, default 5 s). */
+export function connectTimeoutMs(): number {
+  const raw = Number(optionalEnv('CONNECT_TIMEOUT_MS') ?? '5000');
+  return Number.isInteger(raw) && raw > 0 ? raw : 5000;
+}
+
+/** Plain-language message for a classified failure; names the host, never credentials. */
+export function describeFailure(reason: FailureReason, host: string, port: number): string {
+  switch (reason) {
+    case 'unreachable':
+      return `could not reach ${host}:${port} (unknown host or network unreachable)`;
+    case 'refused':
+      return `${host}:${port} refused the connection (nothing is listening on that port)`;
+    case 'timeout':
+      return `connecting to ${host}:${port} timed out after ${connectTimeoutMs()} ms`;
+    case 'tls':
+      return `the TLS handshake with ${host}:${port} failed (certificate or protocol mismatch)`;
+    case 'authentication':
+      return `authentication to ${host}:${port} failed: check the username and credentials`;
+    case 'database':
+      return `the database or warehouse named in the configuration does not exist on ${host}`;
+    case 'permission':
+      return `the configured user lacks the permission to connect on ${host}`;
+    case 'other':
+      return `connecting to ${host}:${port} failed`;
+  }
+}
+
+/** Classifies a Node.js network error by its code. */
+export function classifyNetworkError(error: unknown): FailureReason | undefined {
+  const code = (error as { code?: string })?.code ?? '';
+  const message = String((error as Error)?.message ?? '');
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
+    return 'unreachable';
+  if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) return 'refused';
+  if (code === 'ETIMEDOUT' || code === 'ETIMEOUT' || /timed? ?out/i.test(message)) return 'timeout';
+  if (/ENOTFOUND|getaddrinfo/.test(message)) return 'unreachable';
+  if (
+    code.startsWith('ERR_TLS') ||
+    code.startsWith('ERR_SSL') ||
+    /SSL|TLS|certificate|self.signed/i.test(message)
+  )
+    return 'tls';
+  return undefined;
+}
+
+/** Races a promise against the connect timeout. */
+export async function withTimeout<T>(promise: Promise<T>, ms = connectTimeoutMs()): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new ConnectionFailure('timeout', 'timeout')), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
