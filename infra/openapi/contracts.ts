@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { PrincipalSchema } from '../../shared/auth/permissions';
 import { integrationContracts } from '../../shared/integrations/api';
+import { scriptContracts } from '../../shared/platforms/api';
 import type { RouteKey } from '../catalog/routes';
 
 export const ErrorBodySchema = z
@@ -56,4 +57,5 @@ const platformContracts: Record<string, RouteContract> = {
 export const contracts: Record<RouteKey, RouteContract> = {
   ...platformContracts,
   ...integrationContracts,
+  ...scriptContracts,
 };

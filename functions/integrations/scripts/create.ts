@@ -1,0 +1,6 @@
+import { apiHandler } from '../../../shared/http/handler';
+import { generateScript } from '../../../shared/platforms/api';
+
+export const handler = apiHandler((request) => generateScript('create', request), {
+  bodyFormats: ['json', 'yaml'],
+});

@@ -1,0 +1,40 @@
+/**
+ * The platform connector function (internal, invoked with Lambda Invoke by API functions):
+ * decrypts the request's secrets, runs the type's validation tests through `connectorFor`, and
+ * answers `{validationTests}`. It is the only function that loads platform drivers for
+ * validation. Configs and credentials are never logged.
+ */
+import type { Context } from 'aws-lambda';
+import { logger } from '../../shared/http/logger';
+import { decryptSecrets, openCredentials } from '../../shared/integrations/secrets';
+import type { PlatformPayload, ValidateRequest } from '../../shared/platforms/port';
+import { connectorFor } from '../../shared/platforms/registry';
+import type { ConnectorInvocation, ConnectorResponse } from '../../shared/platforms/remote';
+
+async function open(payload: PlatformPayload): Promise<PlatformPayload> {
+  const config = await decryptSecrets(payload.type, payload.config as Record<string, unknown>);
+  return { ...payload, config } as PlatformPayload;
+}
+
+export async function handler(event: ConnectorInvocation, context?: Context): Promise<ConnectorResponse> {
+  if (event?.action !== 'validate') throw new Error('unsupported connector action');
+  const sealed = event.request;
+  const request: ValidateRequest = {
+    operation: sealed.operation,
+    payload: await open(sealed.payload),
+    ...(sealed.previous ? { previous: await open(sealed.previous) } : {}),
+    ...(sealed.sealedCredentials
+      ? { privilegedCredentials: await openCredentials(sealed.sealedCredentials) }
+      : {}),
+    ...(sealed.integrationId !== undefined ? { integrationId: sealed.integrationId } : {}),
+  };
+  const connector = await connectorFor(request.payload.type);
+  const validationTests = await connector.validate(request);
+  logger.info('validated', {
+    type: request.payload.type,
+    operation: request.operation,
+    requestId: context?.awsRequestId,
+    failed: validationTests.filter((t) => t.status === 'failed').map((t) => t.name),
+  });
+  return { validationTests };
+}
