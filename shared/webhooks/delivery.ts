@@ -119,11 +119,14 @@ export async function processDelivery(sqsRecord: SQSRecord): Promise<void> {
   }
   const message = parsed.data;
   const attempt = Math.max(1, Number(sqsRecord.attributes.ApproximateReceiveCount) || 1);
-  if (!(await claim(`attempt#${message.deliveryId}#${attempt}`, CLAIM_TTL_DAYS))) {
+  const [claimed, webhook] = await Promise.all([
+    claim(`attempt#${message.deliveryId}#${attempt}`, CLAIM_TTL_DAYS),
+    getWebhookItem(message.webhookId),
+  ]);
+  if (!claimed) {
     logger.info('duplicate delivery message dropped', { deliveryId: message.deliveryId, attempt });
     return;
   }
-  const webhook = await getWebhookItem(message.webhookId);
   if (!webhook) {
     logger.info('webhook deleted; delivery dropped', { deliveryId: message.deliveryId });
     return;

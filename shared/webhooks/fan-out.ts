@@ -54,12 +54,13 @@ export async function processNotification(record: SQSRecord): Promise<{ deliveri
   const message = parsed.data;
   const digest = notificationDigest(message.id !== undefined ? `p:${message.id}` : `m:${record.messageId}`);
   const marker = `fanout#${digest}`;
-  if (await exists(marker)) {
+  const keys = notificationSubscriptionKeys(message.notificationType, pertainsTo(message));
+  // The marker check and the subscription queries run together: one round trip less per notification.
+  const [alreadyDone, webhookIds] = await Promise.all([exists(marker), subscribedWebhookIds(keys)]);
+  if (alreadyDone) {
     logger.info('notification already fanned out', { messageId: record.messageId });
     return { deliveries: 0 };
   }
-  const keys = notificationSubscriptionKeys(message.notificationType, pertainsTo(message));
-  const webhookIds = await subscribedWebhookIds(keys);
   const deliveries = deliveryMessages(message, digest, webhookIds);
   await sendAll(
     'deliveries',
