@@ -1,0 +1,176 @@
+/**
+ * Figure 5 — cold start. Every catalogued handler is bundled exactly as CDK deploys it
+ * (`HandlerBundles`: one esbuild run, ESM, minified, `@aws-sdk/*` external), next to an empty
+ * handler bundled the same way. Each bundle is then imported in a fresh Node process (the repo's
+ * Node 24) several times, interleaved with the empty one so drift hits both alike. We record:
+ * - `importMs`: from just before `import()` to the module having run its module scope;
+ * - `initMs`: from the process's time origin to the same point — runtime start plus import,
+ *   the analogue of Lambda's Init Duration. The ratio target (≤ 2) is on this figure.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import { internalFunctions, schedules } from '../infra/catalog/functions';
+import { queues } from '../infra/catalog/queues';
+import { routes } from '../infra/catalog/routes';
+import { workflows } from '../infra/catalog/workflows';
+import { HandlerBundles, repoRoot } from '../infra/constructs/bundles';
+import { AUTHORIZER_HANDLER, DEFAULT_ROUTE_HANDLER } from '../infra/local/gateway';
+import { median, round } from './lib/stats';
+
+const run = promisify(execFile);
+
+export const EMPTY_HANDLER = 'bench/fixtures/empty-handler.ts';
+export const API_BUNDLE_LIMIT_BYTES = 300 * 1024;
+export const INIT_RATIO_LIMIT = 2;
+
+export type HandlerKind =
+  | 'api'
+  | 'authorizer'
+  | 'consumer'
+  | 'workflow'
+  | 'internal'
+  | 'schedule'
+  | 'baseline';
+
+export interface ColdStartRow {
+  handler: string;
+  kind: HandlerKind;
+  bundleBytes: number;
+  importMs: number;
+  initMs: number;
+  importRatio: number;
+  initRatio: number;
+}
+
+export interface ColdStartResult {
+  runs: number;
+  node: string;
+  baseline: { bundleBytes: number; importMs: number; initMs: number };
+  rows: ColdStartRow[];
+  /** Catalogued handler modules that do not exist (cannot be measured; counts as a miss). */
+  missing: string[];
+  maxApiBundleBytes: number;
+  maxInitRatio: number;
+  targets: { apiBundlesWithinLimit: boolean; initRatioWithinLimit: boolean };
+}
+
+export function catalogueHandlers(): { handler: string; kind: HandlerKind }[] {
+  const list: { handler: string; kind: HandlerKind }[] = [
+    { handler: AUTHORIZER_HANDLER, kind: 'authorizer' },
+    { handler: DEFAULT_ROUTE_HANDLER, kind: 'api' },
+    ...routes.map((r) => ({ handler: r.handler as string, kind: 'api' as const })),
+    ...queues.map((q) => ({ handler: q.consumer.handler as string, kind: 'consumer' as const })),
+    ...workflows.flatMap((w) =>
+      Object.values(w.tasks).map((t) => ({ handler: t.handler as string, kind: 'workflow' as const })),
+    ),
+    ...internalFunctions.map((f) => ({ handler: f.handler as string, kind: 'internal' as const })),
+    ...(schedules as readonly { handler: string }[]).map((s) => ({
+      handler: s.handler,
+      kind: 'schedule' as const,
+    })),
+  ];
+  const seen = new Set<string>();
+  return list.filter((h) => !seen.has(h.handler) && seen.add(h.handler));
+}
+
+const PROBE = `
+const started = performance.now();
+const mod = await import(process.argv[1]);
+const ready = performance.now();
+if (typeof mod.handler !== 'function') { console.error('no handler export'); process.exit(3); }
+process.stdout.write(JSON.stringify({ importMs: ready - started, initMs: ready }));
+`;
+
+async function probe(bundle: string, env: NodeJS.ProcessEnv): Promise<{ importMs: number; initMs: number }> {
+  const { stdout } = await run(
+    process.execPath,
+    ['--input-type=module', '-e', PROBE, pathToFileURL(bundle).href],
+    {
+      env,
+      cwd: repoRoot,
+      timeout: 60_000,
+    },
+  );
+  return JSON.parse(stdout) as { importMs: number; initMs: number };
+}
+
+export async function coldStart(options: {
+  runs: number;
+  env: NodeJS.ProcessEnv;
+  /** Only handlers whose module path contains one of these strings (default: all). */
+  only?: readonly string[];
+}): Promise<ColdStartResult> {
+  // Inside the repository so the runtime-provided `@aws-sdk/*` resolve from node_modules, as
+  // they resolve from the Lambda runtime's own copy in AWS.
+  const outDir = join(repoRoot, 'node_modules', '.cache', 'causeway-bench', 'bundles');
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const bundles = new HandlerBundles({ outDir });
+  const catalogued = catalogueHandlers().filter(
+    (h) => !options.only || options.only.some((part) => h.handler.includes(part)),
+  );
+  const missing = catalogued.filter((h) => !existsSync(join(repoRoot, h.handler))).map((h) => h.handler);
+  const handlers = [
+    { handler: EMPTY_HANDLER, kind: 'baseline' as const },
+    ...catalogued.filter((h) => !missing.includes(h.handler)),
+  ];
+  bundles.prepare(
+    handlers.map((h) => h.handler),
+    'bench',
+  );
+  const files = handlers.map((h) => {
+    const code = bundles.code(h.handler, 'bench') as lambda.AssetCode;
+    const file = join(code.path, 'index.mjs');
+    return { ...h, file, bundleBytes: statSync(file).size };
+  });
+  const samples = new Map<string, { importMs: number[]; initMs: number[] }>(
+    files.map((f) => [f.handler, { importMs: [], initMs: [] }]),
+  );
+  // Warm the OS file cache once so the first measured run is not an outlier for one bundle only.
+  for (const f of files) await probe(f.file, options.env);
+  for (let round = 0; round < options.runs; round++) {
+    for (const f of files) {
+      const sample = await probe(f.file, options.env);
+      const s = samples.get(f.handler);
+      s?.importMs.push(sample.importMs);
+      s?.initMs.push(sample.initMs);
+    }
+  }
+  const stats = (handler: string) => {
+    const s = samples.get(handler) ?? { importMs: [], initMs: [] };
+    return { importMs: median(s.importMs), initMs: median(s.initMs) };
+  };
+  const base = { bundleBytes: files[0]?.bundleBytes ?? 0, ...stats(EMPTY_HANDLER) };
+  const rows: ColdStartRow[] = files.slice(1).map((f) => {
+    const s = stats(f.handler);
+    return {
+      handler: f.handler,
+      kind: f.kind,
+      bundleBytes: f.bundleBytes,
+      importMs: round(s.importMs),
+      initMs: round(s.initMs),
+      importRatio: round(s.importMs / base.importMs),
+      initRatio: round(s.initMs / base.initMs),
+    };
+  });
+  const api = rows.filter((r) => r.kind === 'api');
+  const maxApiBundleBytes = Math.max(0, ...api.map((r) => r.bundleBytes));
+  const maxInitRatio = Math.max(0, ...rows.map((r) => r.initRatio));
+  return {
+    runs: options.runs,
+    node: process.version,
+    baseline: { bundleBytes: base.bundleBytes, importMs: round(base.importMs), initMs: round(base.initMs) },
+    rows,
+    missing,
+    maxApiBundleBytes,
+    maxInitRatio,
+    targets: {
+      apiBundlesWithinLimit: missing.length === 0 && maxApiBundleBytes <= API_BUNDLE_LIMIT_BYTES,
+      initRatioWithinLimit: maxInitRatio <= INIT_RATIO_LIMIT,
+    },
+  };
+}

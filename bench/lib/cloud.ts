@@ -1,0 +1,111 @@
+/**
+ * The benchmark's local cloud: one `npm start`-equivalent process on a temporary state
+ * directory (its gateway serves figure 6), plus this process pointed at the same emulators so
+ * it can import the real consumer and route handlers and call them directly (figures 1–4).
+ *
+ * Fan-out and delivery messages produced here go to bench-only queues, never to the cloud's
+ * own deliveries queue, so the cloud's pollers do not deliver them a second time.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { dlqEnvVar, queueEnvVar } from '../../infra/catalog/queues';
+import { clientEnvironment } from '../../infra/local/env';
+import { loadStage, stageEnvironment } from '../../infra/stages';
+import { type RunningCloud, startCloudProcess } from '../../test/support/local-cloud-process';
+
+/**
+ * fauxqs names queues `http://sqs.<region>.127.0.0.1:<port>/…`, which WHATWG URL parsing
+ * rejects; the SDK's queue-URL middleware then prints the TypeError with `console.warn` on
+ * every SQS call and falls back to the configured endpoint (the call itself succeeds). Keep
+ * the benchmark's output readable by dropping exactly that warning.
+ */
+export function quietQueueUrlWarnings(): void {
+  const warn = console.warn.bind(console);
+  console.warn = (...args: unknown[]) => {
+    const first = args[0] as { code?: string; input?: string } | undefined;
+    if (first?.code === 'ERR_INVALID_URL' && String(first.input ?? '').includes('://sqs.')) return;
+    warn(...args);
+  };
+}
+
+export interface BenchCloud {
+  cloud: RunningCloud;
+  sqs: SQSClient;
+  /** Bench-only queue that receives what the imported fan-out handler enqueues. */
+  deliveriesUrl: string;
+  stop(): Promise<void>;
+}
+
+export async function startBenchCloud(): Promise<BenchCloud> {
+  const stateDir = mkdtempSync(join(tmpdir(), 'causeway-bench-'));
+  const cloud = await startCloudProcess({
+    stateDir,
+    timeoutMs: 120_000,
+    // Quiet handler logs (the latency figure would otherwise measure log writing).
+    env: { LOG_LEVEL: 'WARN' },
+  });
+  Object.assign(
+    process.env,
+    clientEnvironment(cloud.endpoints),
+    stageEnvironment('local', loadStage('local')),
+    {
+      LOCAL_MASTER_KEY_FILE: join(stateDir, 'master.key'),
+      SANDBOX_DIR: join(stateDir, 'sandbox'),
+      POWERTOOLS_SERVICE_NAME: 'causeway-bench',
+      POWERTOOLS_LOG_LEVEL: 'WARN',
+      POWERTOOLS_METRICS_DISABLED: 'true',
+    },
+  );
+  const sqs = new SQSClient({});
+  const make = async (name: string) =>
+    (
+      await sqs.send(
+        new CreateQueueCommand({ QueueName: `causeway-bench-${name}-${randomUUID().slice(0, 8)}` }),
+      )
+    ).QueueUrl as string;
+  const deliveriesUrl = await make('deliveries');
+  process.env[queueEnvVar('deliveries')] = deliveriesUrl;
+  process.env[dlqEnvVar('deliveries')] = await make('deliveries-dlq');
+  return {
+    cloud,
+    sqs,
+    deliveriesUrl,
+    async stop() {
+      sqs.destroy();
+      await cloud.stop();
+      rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An SQS record as the Lambda event source mapping hands it over. */
+export function sqsRecord(
+  body: string,
+  options: { receiptHandle?: string; receiveCount?: number } = {},
+): SQSRecord {
+  const now = String(Date.now());
+  return {
+    messageId: randomUUID(),
+    receiptHandle: options.receiptHandle ?? `bench-${randomUUID()}`,
+    body,
+    attributes: {
+      ApproximateReceiveCount: String(options.receiveCount ?? 1),
+      SentTimestamp: now,
+      SenderId: 'bench',
+      ApproximateFirstReceiveTimestamp: now,
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:bench',
+    awsRegion: 'us-east-1',
+  };
+}
+
+export function sqsEvent(records: SQSRecord[]): SQSEvent {
+  return { Records: records };
+}

@@ -1,0 +1,274 @@
+/**
+ * `npm run bench`: the six figures of the benchmark, each measured next to its baseline in one
+ * run, printed as a table and written to `bench/results/latest.json`.
+ *
+ * Environment: BENCH_QUICK=1 (small sizes, for a smoke run; results are then written to
+ * `bench/results/quick.json`), BENCH_ONLY=coldStart,fanOut,history,throughput,isolation,latency.
+ */
+
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { internalFunctions } from '../infra/catalog/functions';
+import { queues } from '../infra/catalog/queues';
+import { tables } from '../infra/catalog/tables';
+import { workflows } from '../infra/catalog/workflows';
+import { repoRoot } from '../infra/constructs/bundles';
+import { clientEnvironment } from '../infra/local/env';
+import { loadStage, stageEnvironment } from '../infra/stages';
+import { API_BUNDLE_LIMIT_BYTES, coldStart, INIT_RATIO_LIMIT } from './cold-start';
+import type { FanOutResult, HistoryResult } from './cost';
+import { deliveryThroughput, slowReceiverIsolation } from './delivery';
+import { apiLatency } from './latency';
+import { quietQueueUrlWarnings, startBenchCloud } from './lib/cloud';
+
+const quick = process.env.BENCH_QUICK === '1';
+const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
+const wants = (name: string) => only.size === 0 || only.has(name);
+const started = Date.now();
+const say = (line: string) =>
+  process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0)}s] ${line}\n`);
+
+interface SummaryRow {
+  figure: string;
+  measured: string;
+  baseline: string;
+  result: string;
+  target: string;
+  met: boolean;
+}
+
+/** Environment for the cold-start probes: every variable a handler may read, pointing nowhere. */
+function coldStartEnv(): NodeJS.ProcessEnv {
+  const nowhere = 'http://127.0.0.1:9';
+  const env = clientEnvironment({
+    dynamodb: nowhere,
+    sqs: nowhere,
+    stepfunctions: nowhere,
+    lambda: nowhere,
+    region: 'us-east-1',
+    tables: Object.fromEntries(tables.map((t) => [t.name, `bench-${t.name}`])),
+    queues: Object.fromEntries(
+      queues.map((q) => [q.name, { url: `${nowhere}/q/${q.name}`, dlqUrl: `${nowhere}/q/${q.name}-dlq` }]),
+    ),
+    stateMachines: Object.fromEntries(
+      workflows.map((w) => [w.name, `arn:aws:states:us-east-1:000000000000:stateMachine:${w.name}`]),
+    ),
+    functions: Object.fromEntries(internalFunctions.map((f) => [f.name, `bench-${f.name}`])),
+  });
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    ...env,
+    ...stageEnvironment('local', loadStage('local')),
+    POWERTOOLS_SERVICE_NAME: 'causeway',
+    POWERTOOLS_METRICS_DISABLED: 'true',
+    NODE_ENV: 'production',
+  };
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+
+function run(command: string, args: string[], options: Parameters<typeof spawn>[2]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, options);
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${args[0]} exited with ${code}`)),
+    );
+  });
+}
+
+async function main() {
+  quietQueueUrlWarnings();
+  const results: Record<string, unknown> = {};
+  const summary: SummaryRow[] = [];
+
+  if (wants('coldStart')) {
+    say('5. cold start: bundling every handler and probing fresh Node processes');
+    const r = await coldStart({ runs: quick ? 2 : 7, env: coldStartEnv() });
+    results.coldStart = r;
+    const worst = [...r.rows].sort((a, b) => b.initRatio - a.initRatio)[0];
+    const largest = [...r.rows]
+      .filter((x) => x.kind === 'api')
+      .sort((a, b) => b.bundleBytes - a.bundleBytes)[0];
+    summary.push({
+      figure: '5. cold start: largest API bundle',
+      measured: largest ? `${kb(largest.bundleBytes)} (${largest.handler})` : 'none',
+      baseline: `empty handler ${kb(r.baseline.bundleBytes)}`,
+      result: `${r.rows.filter((x) => x.kind === 'api' && x.bundleBytes > API_BUNDLE_LIMIT_BYTES).length} of ${r.rows.filter((x) => x.kind === 'api').length} API bundles over`,
+      target: `every API bundle ≤ ${kb(API_BUNDLE_LIMIT_BYTES)}${r.missing.length ? `; missing: ${r.missing.join(', ')}` : ''}`,
+      met: r.targets.apiBundlesWithinLimit,
+    });
+    summary.push({
+      figure: '5. cold start: init (process start → handler ready)',
+      measured: worst ? `${worst.initMs} ms worst (${worst.handler})` : 'none',
+      baseline: `empty handler ${r.baseline.initMs} ms`,
+      result: `max ratio ${r.maxInitRatio}`,
+      target: `ratio ≤ ${INIT_RATIO_LIMIT}`,
+      met: r.targets.initRatioWithinLimit,
+    });
+  }
+
+  const countFigures = ['fanOut', 'history'].filter(wants);
+  if (countFigures.length > 0) {
+    say('3 & 4. fan-out and history read counts (own process, in-memory DynamoDB Local)');
+    const out = join(repoRoot, 'node_modules', '.cache', 'causeway-bench', 'counts.json');
+    mkdirSync(join(out, '..'), { recursive: true });
+    await run(
+      join(repoRoot, 'node_modules', '.bin', 'tsx'),
+      ['bench/counts.ts', out, countFigures.join(',')],
+      {
+        cwd: repoRoot,
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
+    const counts = JSON.parse(readFileSync(out, 'utf8')) as {
+      fanOut?: FanOutResult;
+      history?: HistoryResult;
+    };
+    if (counts.fanOut) {
+      const r = counts.fanOut;
+      results.fanOut = r;
+      summary.push({
+        figure: '3. fan-out: items read per notification',
+        measured: `${r.large.itemsRead} items, ${r.large.readCalls} calls (10,000 webhooks)`,
+        baseline: `${r.small.itemsRead} items, ${r.small.readCalls} calls (10 webhooks)`,
+        result: `ratio ${r.itemsRatio}; deliveries ${r.small.deliveriesEnqueued} / ${r.large.deliveriesEnqueued}`,
+        target: 'same count, 5 deliveries',
+        met: r.target.met,
+      });
+    }
+    if (counts.history) {
+      const r = counts.history;
+      results.history = r;
+      const [s1, l1, s50, l50] = r.points;
+      summary.push({
+        figure: '4. history page 1: items read (count included)',
+        measured: `${l1?.itemsRead} items / ${l1?.rcu} RCU (100k records)`,
+        baseline: `${s1?.itemsRead} items / ${s1?.rcu} RCU (1k records)`,
+        result: `ratio ${r.page1ItemsRatio} (RCU ${r.page1RcuRatio})`,
+        target: '≤ 1.5',
+        met: r.target.met,
+      });
+      summary.push({
+        figure: '4. history page 50: items read',
+        measured: `${l50?.itemsRead} items / ${l50?.rcu} RCU (100k records)`,
+        baseline: `${s50?.itemsRead} items / ${s50?.rcu} RCU (1k records)`,
+        result: `ratio ${r.page50ItemsRatio}`,
+        target: 'reported (O(offset + pageSize))',
+        met: true,
+      });
+    }
+  }
+
+  const cloudFigures = ['throughput', 'isolation', 'latency'].filter(wants);
+  if (cloudFigures.length > 0) {
+    say('starting the local cloud');
+    const bench = await startBenchCloud();
+    try {
+      if (wants('throughput')) {
+        say('1. delivery throughput: consumer vs floor');
+        const r = await deliveryThroughput({
+          deliveries: quick ? 300 : 1200,
+          concurrentInvocations: 4,
+        });
+        results.throughput = r;
+        summary.push({
+          figure: '1. delivery throughput (deliveries/s)',
+          measured: `${r.handlerPerSecond}/s via the consumer`,
+          baseline: `${r.floorPerSecond}/s floor (undici + history write)`,
+          result: `ratio ${r.ratio} at concurrency ${r.concurrency}${r.failedItems ? `; ${r.failedItems} failed` : ''}`,
+          target: '≥ 0.7',
+          met: r.target.met,
+        });
+      }
+
+      if (wants('isolation')) {
+        say('2. slow-receiver isolation: one of ten receivers hangs');
+        const r = await slowReceiverIsolation({
+          sqs: bench.sqs,
+          queueUrl: bench.deliveriesUrl,
+          timeoutMs: 3000,
+        });
+        results.isolation = r;
+        summary.push({
+          figure: '2. slow receiver: nine recorded after',
+          measured: `${r.nineRecordedMs} ms; batch ended after ${r.batchMs} ms`,
+          baseline: `timeout ${r.timeoutMs} ms`,
+          result: `batch/timeout ${r.batchToTimeout}`,
+          target: 'nine < 1000 ms, batch ≈ timeout (< 1.5×)',
+          met: r.target.met,
+        });
+      }
+
+      if (wants('latency')) {
+        say('6. API latency through the local gateway, concurrency 16');
+        const r = await apiLatency({
+          gateway: bench.cloud.endpoints.gateway,
+          adminKey: bench.cloud.adminApiKey,
+          requests: quick ? 200 : 1000,
+          concurrency: 16,
+        });
+        results.latency = r;
+        for (const row of r.rows) {
+          summary.push({
+            figure: `6. ${row.route} p50 / p99`,
+            measured: `${row.p50Ms} / ${row.p99Ms} ms`,
+            baseline: `${row.floor} ${row.floorP50Ms} / ${row.floorP99Ms} ms`,
+            result: `× ${row.p50Ratio} / × ${row.p99Ratio}${row.non2xx ? `; ${row.non2xx} non-2xx` : ''}`,
+            target: 'reported; all 2xx',
+            met: row.non2xx === 0,
+          });
+        }
+      }
+    } finally {
+      say('stopping the local cloud');
+      await bench.stop();
+    }
+  }
+
+  const durationSeconds = Math.round((Date.now() - started) / 1000);
+  const report = {
+    generatedAt: new Date().toISOString(),
+    quick,
+    durationSeconds,
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model,
+      memoryGb: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+    },
+    summary,
+    figures: results,
+  };
+  const dir = join(repoRoot, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, quick || only.size > 0 ? 'partial.json' : 'latest.json');
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  printTable(summary);
+  say(`done in ${durationSeconds} s; results in ${file}`);
+}
+
+function printTable(rows: SummaryRow[]) {
+  const header: SummaryRow = {
+    figure: 'figure',
+    measured: 'measured',
+    baseline: 'baseline',
+    result: 'result',
+    target: 'target',
+    met: true,
+  };
+  const cols = ['figure', 'measured', 'baseline', 'result', 'target'] as const;
+  const width = Object.fromEntries(
+    cols.map((c) => [c, Math.max(...[header, ...rows].map((r) => r[c].length))]),
+  ) as Record<(typeof cols)[number], number>;
+  const line = (r: SummaryRow, met: string) =>
+    `${cols.map((c) => r[c].padEnd(width[c])).join(' │ ')} │ ${met}`;
+  process.stdout.write(`${line(header, 'met')}\n`);
+  process.stdout.write(`${cols.map((c) => '─'.repeat(width[c])).join('─┼─')}─┼────\n`);
+  for (const r of rows) process.stdout.write(`${line(r, r.met ? 'yes' : 'NO')}\n`);
+}
+
+await main();
