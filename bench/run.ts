@@ -3,7 +3,7 @@
  * run, printed as a table and written to `bench/results/latest.json`.
  *
  * Environment: BENCH_QUICK=1 (small sizes, for a smoke run; results are then written to
- * `bench/results/quick.json`), BENCH_ONLY=coldStart,fanOut,history,throughput,isolation,latency.
+ * `node_modules/.cache/causeway-bench/partial.json`, as for BENCH_ONLY), BENCH_ONLY=coldStart,fanOut,history,throughput,isolation,latency.
  */
 
 import { spawn } from 'node:child_process';
@@ -243,7 +243,11 @@ async function main() {
     summary,
     figures: results,
   };
-  const dir = join(repoRoot, 'bench', 'results');
+  // Only a full run replaces the committed results; partial and quick runs stay out of the tree.
+  const dir =
+    quick || only.size > 0
+      ? join(repoRoot, 'node_modules', '.cache', 'causeway-bench')
+      : join(repoRoot, 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, quick || only.size > 0 ? 'partial.json' : 'latest.json');
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
