@@ -11,7 +11,7 @@
  * target, `@aws-sdk/*` left to the runtime.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -21,6 +21,38 @@ export const repoRoot = join(import.meta.dirname, '..', '..');
 
 /** Modules the Lambda Node.js runtime provides (AWS SDK v3); never bundled. */
 export const RUNTIME_PROVIDED_MODULES = ['@aws-sdk/*'];
+
+/**
+ * Native addons (`.node` files, and the prebuilt-binary packages whose entry is one) are never
+ * bundled: the binaries installed here are for the build machine, not Lambda's arm64, and
+ * esbuild cannot inline them. The drivers that use them (the Databricks SQL kernel, lz4-napi)
+ * load them inside try/catch and fall back to JavaScript paths, so the `require` is left in
+ * place and fails softly at run time.
+ */
+export const NATIVE_ADDONS = ['*.node', ...nativeAddonPackages()];
+
+function nativeAddonPackages(): string[] {
+  const root = join(repoRoot, 'node_modules');
+  if (!existsSync(root)) return [];
+  const found: string[] = [];
+  for (const entry of readdirSync(root)) {
+    if (entry.startsWith('.')) continue;
+    const names = entry.startsWith('@')
+      ? readdirSync(join(root, entry)).map((n) => `${entry}/${n}`)
+      : [entry];
+    for (const name of names) {
+      const manifest = join(root, name, 'package.json');
+      if (!existsSync(manifest)) continue;
+      try {
+        const { main } = JSON.parse(readFileSync(manifest, 'utf8')) as { main?: unknown };
+        if (typeof main === 'string' && main.endsWith('.node')) found.push(name);
+      } catch {
+        // An unreadable manifest is not a native addon we could exclude by name.
+      }
+    }
+  }
+  return found;
+}
 
 /** Makes `require` available to CommonJS dependencies inside an ESM bundle. */
 export const ESM_REQUIRE_BANNER =
@@ -99,7 +131,7 @@ export class HandlerBundles {
         sourcemap: true,
         sourcesContent: false,
         legalComments: 'none',
-        external: RUNTIME_PROVIDED_MODULES,
+        external: [...RUNTIME_PROVIDED_MODULES, ...NATIVE_ADDONS],
         banner: { js: ESM_REQUIRE_BANNER },
         tsconfig: join(repoRoot, 'tsconfig.json'),
         logLevel: 'silent',

@@ -29,6 +29,7 @@ import {
   ESM_REQUIRE_BANNER,
   type HandlerBundles,
   handlerEntry,
+  NATIVE_ADDONS,
   RUNTIME_PROVIDED_MODULES,
   repoRoot,
 } from './bundles';
@@ -235,7 +236,7 @@ export class CausewayFunction extends NodejsFunction {
           minify: true,
           sourceMap: true,
           sourcesContent: false,
-          externalModules: RUNTIME_PROVIDED_MODULES,
+          externalModules: [...RUNTIME_PROVIDED_MODULES, ...NATIVE_ADDONS],
           forceDockerBundling: false,
         },
       });
