@@ -1,0 +1,162 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, createKey, useLocalCloudEnv } from '../../support/api';
+import type { AnyRecord } from './helpers';
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+function qs(query: Query): string {
+  const parts = Object.entries(query)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`);
+  return parts.length ? `?${parts.join('&')}` : '';
+}
+
+/** The brute-force reference: filter, sort and slice every record the caller may see. */
+function reference(all: AnyRecord[], query: Query) {
+  const matching = all
+    .filter((r) => query.notificationType === undefined || r.notificationType === query.notificationType)
+    .filter((r) => {
+      if (query.successOrFailure === undefined) return true;
+      const ok = r.statusCode >= 200 && r.statusCode < 300;
+      return query.successOrFailure === 'success' ? ok : !ok;
+    })
+    .sort((a, b) => (query.sortOrder === 'asc' ? a.id - b.id : b.id - a.id));
+  const offset = Number(query.offset ?? 0);
+  const pageSize = Number(query.pageSize ?? 20);
+  return { count: matching.length, ids: matching.slice(offset, offset + pageSize).map((r) => r.id) };
+}
+
+const TYPES = ['modelAccessRequested', 'modelCommentCreated', 'queryCreated'] as const;
+const STATUSES = [200, 204, 500, 302, 410, 429];
+
+describe('history listing agrees with a brute-force reference', () => {
+  let user: { userId: number; apiKey: string };
+  let admin: { userId: number; apiKey: string };
+  const personal: AnyRecord[] = [];
+  const adminPersonal: AnyRecord[] = [];
+
+  beforeAll(async () => {
+    useLocalCloudEnv();
+    user = await createKey('history-user');
+    admin = await createKey('history-admin', true);
+    const { writeHistoryRecord } = await import('../../../shared/webhooks/history');
+    const write = async (owner: number, global: boolean, i: number) =>
+      writeHistoryRecord({
+        request: { text: `r${i}`, metadata: {}, webhookId: 1, webhookName: 'w' },
+        response: { body: '' },
+        statusCode: STATUSES[i % STATUSES.length] as number,
+        notificationType: TYPES[(i * 7) % TYPES.length] as string,
+        webhooksActivityId: i,
+        webhooksId: 1,
+        url: 'http://127.0.0.1:9/x',
+        name: 'w',
+        actionType: 'triggered',
+        createdBy: owner,
+        deliveryId: `msg_${'0'.repeat(32)}_${i}`,
+        attempt: 1,
+        global,
+      });
+    for (let i = 0; i < 45; i++) personal.push(await write(user.userId, false, i));
+    for (let i = 0; i < 12; i++) adminPersonal.push(await write(admin.userId, false, i));
+    for (let i = 0; i < 9; i++) await write(admin.userId, true, i);
+  });
+
+  const queries: Query[] = [
+    {},
+    { pageSize: 7 },
+    { pageSize: 7, offset: 7 },
+    { pageSize: 10, offset: 40 },
+    { offset: 100 },
+    { sortOrder: 'asc', pageSize: 5, offset: 3 },
+    { sortOrder: 'ASC', sortField: 'id', pageSize: 50 },
+    { sortField: 'updatedAt', pageSize: 4, offset: 2 },
+    { notificationType: 'modelCommentCreated' },
+    { notificationType: 'queryCreated', sortOrder: 'asc', pageSize: 3, offset: 2 },
+    { successOrFailure: 'success', pageSize: 100 },
+    { successOrFailure: 'failure', pageSize: 6, offset: 6 },
+    { notificationType: 'modelAccessRequested', successOrFailure: 'failure', pageSize: 2, offset: 1 },
+    { notificationType: 'userCreated' },
+  ];
+
+  it.each(queries)('personal records: %o', async (query) => {
+    const page = await call('GET', `/webhooks/history${qs(query)}`, { key: user.apiKey });
+    expect(page.status).toBe(200);
+    const expected = reference(personal, {
+      ...query,
+      sortOrder: String(query.sortOrder ?? 'desc').toLowerCase(),
+    });
+    expect(page.body.count).toBe(expected.count);
+    expect(Number.isInteger(page.body.count)).toBe(true);
+    expect(page.body.records.map((r: AnyRecord) => r.id)).toEqual(expected.ids);
+  });
+
+  it('returns nothing when neither personal nor global records are included', async () => {
+    const page = await call('GET', '/webhooks/history?includeUser=false', { key: user.apiKey });
+    expect(page.body).toEqual({ count: 0, records: [] });
+  });
+
+  it('returns full records with every specification field', async () => {
+    const page = await call('GET', '/webhooks/history?pageSize=1', { key: user.apiKey });
+    expect(Object.keys(page.body.records[0]).sort()).toEqual(
+      [
+        'actionType',
+        'attempt',
+        'createdAt',
+        'createdBy',
+        'deliveryId',
+        'id',
+        'name',
+        'notificationType',
+        'request',
+        'response',
+        'statusCode',
+        'updatedAt',
+        'url',
+        'webhooksActivityId',
+        'webhooksId',
+      ].sort(),
+    );
+  });
+
+  it.each([
+    { includeGlobal: true },
+    { includeGlobal: true, includeUser: false, pageSize: 4, offset: 2 },
+    { includeGlobal: true, sortOrder: 'asc', pageSize: 9, offset: 5 },
+    { includeGlobal: true, successOrFailure: 'failure', pageSize: 100 },
+    { includeGlobal: true, notificationType: 'queryCreated', successOrFailure: 'success' },
+  ] as Query[])('admins merge their personal records with all global records: %o', async (query) => {
+    const { documentClient } = await import('../../../shared/store/clients');
+    const { tableName } = await import('../../../shared/store/tables');
+    // Other test files deliver to global webhooks concurrently: compare against a snapshot
+    // that did not change while the page was read.
+    const snapshot = async () => {
+      const items: AnyRecord[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const out = await documentClient.send(
+          new ScanCommand({
+            TableName: tableName('webhookHistory'),
+            FilterExpression: 'audience = :g',
+            ExpressionAttributeValues: { ':g': 'global' },
+            ExclusiveStartKey: start,
+          }),
+        );
+        items.push(...((out.Items ?? []) as AnyRecord[]));
+        start = out.LastEvaluatedKey;
+      } while (start);
+      return items;
+    };
+    for (let round = 0; ; round++) {
+      const before = await snapshot();
+      const page = await call('GET', `/webhooks/history${qs(query)}`, { key: admin.apiKey });
+      const after = await snapshot();
+      if (before.length !== after.length && round < 5) continue;
+      const visible = [...(query.includeUser === false ? [] : adminPersonal), ...after];
+      const expected = reference(visible, query);
+      expect(page.body.count).toBe(expected.count);
+      expect(page.body.records.map((r: AnyRecord) => r.id)).toEqual(expected.ids);
+      return;
+    }
+  });
+});
