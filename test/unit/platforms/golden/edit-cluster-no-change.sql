@@ -1,0 +1,2 @@
+-- ClusterWarehouse edit
+-- Nothing to run: no remote change is needed.

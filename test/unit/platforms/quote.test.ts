@@ -1,0 +1,150 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { tokenize } from '../../../shared/platforms/sandbox/sql';
+import { scriptFor } from '../../../shared/platforms/scripts';
+import {
+  type Dialect,
+  quoteIdent,
+  quoteLiteral,
+  UnsafeSqlValueError,
+} from '../../../shared/platforms/sql/quote';
+import { statementsOf } from '../../../shared/platforms/sql/script';
+import { analytics, cloud, cluster, lakehouseOAuth } from './fixtures';
+
+const DIALECTS: Dialect[] = ['cloud', 'cluster', 'tsql', 'lakehouse'];
+const HOSTILE = [
+  `x"; DROP DATABASE prod; --`,
+  `x]; DROP TABLE t; --`,
+  'x`; DROP CATALOG c; --',
+  `a'b`,
+  `'; DELETE FROM users; /*`,
+  `back\\slash'; --`,
+  `*/ SELECT 1; --`,
+];
+
+describe('identifier quoting', () => {
+  it.each([
+    ['cloud', 'a"b', '"a""b"'],
+    ['cluster', 'a"b', '"a""b"'],
+    ['tsql', 'a]b', '[a]]b]'],
+    ['lakehouse', 'a`b', '`a``b`'],
+    ['cloud', 'compute_wh', '"COMPUTE_WH"'],
+    ['cluster', 'Service_DB', '"service_db"'],
+    ['tsql', 'Service_DB', '[Service_DB]'],
+    ['cluster', 'Mixed Case', '"Mixed Case"'],
+  ] as const)('%s quotes %j as %s', (dialect, value, expected) => {
+    expect(quoteIdent(dialect, value)).toBe(expected);
+  });
+
+  it('refuses empty names, control characters and NUL', () => {
+    for (const d of DIALECTS) {
+      expect(() => quoteIdent(d, '')).toThrow(UnsafeSqlValueError);
+      expect(() => quoteIdent(d, 'a\u0000b')).toThrow(UnsafeSqlValueError);
+      expect(() => quoteIdent(d, 'a\nb')).toThrow(UnsafeSqlValueError);
+    }
+  });
+
+  it('any printable value reads back as exactly one identifier token with the same name', () => {
+    for (const d of DIALECTS) {
+      fc.assert(
+        fc.property(
+          fc.string({ minLength: 1, maxLength: 40 }).filter((s) => !/[\u0000-\u001f\u007f]/.test(s)),
+          (value) => {
+            const tokens = tokenize(d, quoteIdent(d, value));
+            expect(tokens).toHaveLength(1);
+            expect(tokens[0]?.t).toBe('ident');
+            if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) expect(tokens[0]?.v).toBe(value);
+          },
+        ),
+      );
+    }
+  });
+});
+
+describe('literal quoting', () => {
+  it.each([
+    ['cloud', `it's \\ here`, `'it''s \\\\ here'`],
+    ['cluster', `it's`, `'it''s'`],
+    ['tsql', `it's`, `N'it''s'`],
+    ['lakehouse', `it's \\`, `'it\\'s \\\\'`],
+  ] as const)('%s quotes %j as %s', (dialect, value, expected) => {
+    expect(quoteLiteral(dialect, value)).toBe(expected);
+  });
+
+  it('refuses NUL everywhere and backslashes on the PostgreSQL/Redshift family', () => {
+    for (const d of DIALECTS) expect(() => quoteLiteral(d, 'a\u0000')).toThrow(UnsafeSqlValueError);
+    expect(() => quoteLiteral('cluster', 'a\\b')).toThrow(/backslash/);
+  });
+
+  it('any value (without NUL) reads back as exactly one string token with the same text', () => {
+    for (const d of DIALECTS) {
+      fc.assert(
+        fc.property(
+          fc
+            .string({ maxLength: 60 })
+            .filter((s) => !s.includes('\u0000') && !(d === 'cluster' && s.includes('\\'))),
+          (value) => {
+            const tokens = tokenize(d, quoteLiteral(d, value));
+            expect(tokens).toEqual([{ t: 'string', v: value }]);
+          },
+        ),
+      );
+    }
+  });
+});
+
+describe('injection through config values', () => {
+  const build = (v: string) => [
+    cluster(false, {
+      username: v,
+      password: v.replaceAll('\\', '/'),
+      impersonation: { enabled: true, role: v },
+    }),
+    cloud(false, { username: v, password: v, warehouse: v, impersonation: { enabled: true, role: v } }),
+    analytics(false, { username: v, password: v, schema: v, impersonation: { enabled: true, role: v } }),
+    lakehouseOAuth(true, {
+      audit: { enabled: true },
+      oAuthClientConfig: {
+        clientId: v,
+        authorityUrl: 'https://x.example.com/oidc/v1/token',
+        clientSecret: 's',
+      },
+    }),
+  ];
+  const DIALECT_OF = {
+    ClusterWarehouse: 'cluster',
+    CloudWarehouse: 'cloud',
+    AnalyticsWarehouse: 'tsql',
+    Lakehouse: 'lakehouse',
+  } as const;
+  /** The statement's structure: keywords and punctuation, with every quoted token reduced to its kind. */
+  const shape = (dialect: Dialect, statement: string) =>
+    tokenize(dialect, statement).map((t) => (t.t === 'ident' || t.t === 'string' ? t.t : t.v));
+
+  it.each(HOSTILE)(
+    '%j changes only the contents of quoted tokens, never the statement structure',
+    (hostile) => {
+      const benign = build('benign_value');
+      const evil = build(hostile);
+      for (const [i, p] of evil.entries()) {
+        const dialect = DIALECT_OF[p.type];
+        for (const kind of ['initial-create', 'create', 'cleanup', 'post-cleanup', 'delete'] as const) {
+          if (p.type === 'Lakehouse' && kind !== 'create' && kind !== 'delete') continue;
+          const good = statementsOf(scriptFor(kind, benign[i] as typeof p));
+          const bad = statementsOf(scriptFor(kind, p));
+          expect(bad).toHaveLength(good.length);
+          for (const [n, statement] of bad.entries()) {
+            if (statement.startsWith('DECLARE @drop')) continue;
+            expect(shape(dialect, statement)).toEqual(shape(dialect, good[n] as string));
+          }
+        }
+      }
+    },
+  );
+
+  it('the T-SQL view cleanup quotes the schema as a literal', () => {
+    const p = analytics(false, { schema: "v'; DROP TABLE x; --" });
+    const drop = statementsOf(scriptFor('cleanup', p)).find((s) => s.startsWith('DECLARE'));
+    expect(drop).toContain(`WHERE s.name = N'v''; DROP TABLE x; --'`);
+  });
+});
