@@ -28,6 +28,19 @@ export default defineConfig({
       },
       {
         test: {
+          // Attack and fault suite (authorization matrix, hostile bodies, canary secrets, crash
+          // and restart, load) against its own local cloud; some files start further clouds.
+          name: 'hardening',
+          include: ['test/hardening/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: 150_000,
+          hookTimeout: 150_000,
+          fileParallelism: true,
+        },
+      },
+      {
+        test: {
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
           environment: 'node',
