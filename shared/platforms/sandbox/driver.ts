@@ -62,6 +62,7 @@ function authenticate(type: SqlType, target: ConnectTarget, user: string): boole
   if (!db.has(kind, name)) return true;
   const obj = state.objects[db.keyOf(kind, name)];
   const attrs = obj?.attrs ?? {};
+  if (attrs.preexisting === true) return true;
   if (typeof creds.password === 'string') return attrs.password === creds.password;
   if (typeof creds.privateKey === 'string') {
     try {
@@ -74,10 +75,28 @@ function authenticate(type: SqlType, target: ConnectTarget, user: string): boole
   return attrs.passwordDisabled === true;
 }
 
-function isKnown(type: SqlType, host: string, user: string): boolean {
+/** Whether the user was created by a script (and so holds only what was granted to it). */
+function isScriptUser(type: SqlType, host: string, user: string): boolean {
   const dialect = DIALECT[type];
-  const db = new SandboxDb(readState(type, host), { dialect, user, privileged: false });
-  return db.has(type === 'AnalyticsWarehouse' ? 'login' : 'user', normalizeIdentifier(dialect, user));
+  const state = readState(type, host);
+  const db = new SandboxDb(state, { dialect, user, privileged: false });
+  const kind = type === 'AnalyticsWarehouse' ? 'login' : 'user';
+  const name = normalizeIdentifier(dialect, user);
+  return db.has(kind, name) && state.objects[db.keyOf(kind, name)]?.attrs.preexisting !== true;
+}
+
+/**
+ * A pre-existing account that runs statements becomes visible in the sandbox (marked
+ * `preexisting`), so statements that name it (group membership, role grants) find it.
+ */
+async function registerAccount(type: SqlType, host: string, user: string): Promise<void> {
+  if (type !== 'ClusterWarehouse' && type !== 'CloudWarehouse') return;
+  const dialect = DIALECT[type];
+  const name = normalizeIdentifier(dialect, user);
+  await withState(type, host, (state) => {
+    const key = new SandboxDb(state, { dialect, user: name, privileged: true }).keyOf('user', name);
+    state.objects[key] ??= { kind: 'user', name, attrs: { preexisting: true } };
+  });
 }
 
 export function sandboxDriver(type: SqlType): PlatformDriver {
@@ -90,7 +109,7 @@ export function sandboxDriver(type: SqlType): PlatformDriver {
         throw new ConnectionFailure('authentication', 'authentication');
       const user = identityOf(type, target.credentials);
       if (!authenticate(type, target, user)) throw new ConnectionFailure('authentication', 'authentication');
-      const privileged = !isKnown(type, target.host, user);
+      const privileged = !isScriptUser(type, target.host, user);
       const database =
         target.database === undefined ? undefined : normalizeIdentifier(dialect, target.database);
       const session = { dialect, user: normalizeIdentifier(dialect, user), database, privileged };
@@ -101,6 +120,7 @@ export function sandboxDriver(type: SqlType): PlatformDriver {
           .map((m) => m.split('|')[0]);
       return {
         async run(statement) {
+          if (privileged && user !== '') await registerAccount(type, target.host, user);
           await withState(type, target.host, (state) => new SandboxDb(state, session).execute(statement));
         },
         async exists(object: RemoteObject) {

@@ -12,6 +12,7 @@ import { statementsOf } from '../../../shared/platforms/sql/script';
 import { analytics, cloud, cluster, lakehouseOAuth } from './fixtures';
 
 const DIALECTS: Dialect[] = ['cloud', 'cluster', 'tsql', 'lakehouse'];
+const hasControl = (s: string) => [...s].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127);
 const HOSTILE = [
   `x"; DROP DATABASE prod; --`,
   `x]; DROP TABLE t; --`,
@@ -48,7 +49,7 @@ describe('identifier quoting', () => {
     for (const d of DIALECTS) {
       fc.assert(
         fc.property(
-          fc.string({ minLength: 1, maxLength: 40 }).filter((s) => !/[\u0000-\u001f\u007f]/.test(s)),
+          fc.string({ minLength: 1, maxLength: 40 }).filter((s) => !hasControl(s)),
           (value) => {
             const tokens = tokenize(d, quoteIdent(d, value));
             expect(tokens).toHaveLength(1);
