@@ -1,0 +1,270 @@
+/**
+ * ClusterWarehouse against a real PostgreSQL server started by this file: automatic setup,
+ * edit and teardown through the real connector; the manual flow (an operator runs the
+ * generated scripts as a superuser, then validation and bootstrap with autoBootstrap false);
+ * connection failures reported as failed validation tests.
+ *
+ * Redshift-only syntax has no PostgreSQL equivalent for one statement the builders emit:
+ * `CREATE USER … PASSWORD DISABLED` (access-key and idp users). Those variants are covered by
+ * the golden and sandbox tests; everything else runs here.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IntegrationPayloadSchema } from '../../../shared/integrations/schemas';
+import { clusterDriver } from '../../../shared/platforms/cluster-warehouse/driver';
+import type { PlatformConnector } from '../../../shared/platforms/port';
+import { realConnector } from '../../../shared/platforms/real';
+import { type SqlPayload, scriptFor } from '../../../shared/platforms/scripts';
+import { runScript } from '../../../shared/platforms/sql-connector';
+import { startPostgres, type TestPostgres } from '../../support/postgres';
+
+let server: TestPostgres;
+let connector: PlatformConnector;
+
+beforeAll(async () => {
+  server = await startPostgres();
+  connector = await realConnector('ClusterWarehouse');
+}, 60_000);
+
+afterAll(() => server?.stop());
+
+function payload(autoBootstrap: boolean, config: Record<string, unknown>): SqlPayload {
+  return IntegrationPayloadSchema.parse({
+    type: 'ClusterWarehouse',
+    autoBootstrap,
+    config: {
+      host: server.host,
+      port: server.port,
+      connectArgs: 'sslmode=disable',
+      authenticationType: 'userPassword',
+      ...config,
+    },
+  }) as SqlPayload;
+}
+
+async function admin<T>(database: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({
+    host: server.host,
+    port: server.port,
+    user: server.superuser,
+    password: server.password,
+    database,
+  });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+const exists = (database: string, sql: string, params: unknown[] = []) =>
+  admin(database, async (c) => ((await c.query(sql, params)).rowCount ?? 0) > 0);
+
+const privileged = () => ({
+  authenticationType: 'userPassword',
+  username: server.superuser,
+  password: server.password,
+});
+const failedTests = (tests: { status: string }[]) => tests.filter((t) => t.status === 'failed');
+
+describe('automatic setup on PostgreSQL', () => {
+  it('creates the database, group, schemas and grants; edits; the delete script removes them all', async () => {
+    const p = payload(true, {
+      database: 'svc_auto',
+      initialDatabase: 'postgres',
+      username: server.superuser,
+      password: server.password,
+      impersonation: { enabled: true },
+    });
+    const validation = await connector.validate({ operation: 'create', payload: p });
+    expect(failedTests(validation)).toEqual([]);
+    expect(validation.find((t) => t.name === 'Validate Automatic Bootstrap User Grants')?.status).toBe(
+      'passed',
+    );
+
+    await connector.bootstrap({ integrationId: 1, payload: p });
+    expect(await exists('postgres', 'SELECT 1 FROM pg_database WHERE datname = $1', ['svc_auto'])).toBe(true);
+    expect(await exists('postgres', "SELECT 1 FROM pg_group WHERE groname = 'service_system'")).toBe(true);
+    expect(await exists('postgres', "SELECT 1 FROM pg_group WHERE groname = 'service_impersonation'")).toBe(
+      true,
+    );
+    expect(
+      await exists(
+        'svc_auto',
+        "SELECT 1 FROM pg_namespace WHERE nspname IN ('service_metadata', 'service_policies') HAVING count(*) = 2",
+      ),
+    ).toBe(true);
+    expect(
+      await exists(
+        'svc_auto',
+        "SELECT 1 WHERE has_schema_privilege('service_impersonation', 'service_policies', 'USAGE')",
+      ),
+    ).toBe(true);
+    expect(
+      await exists(
+        'svc_auto',
+        "SELECT 1 WHERE has_schema_privilege('service_system', 'service_metadata', 'CREATE')",
+      ),
+    ).toBe(true);
+    expect(
+      await exists('postgres', "SELECT 1 WHERE NOT has_database_privilege('public', 'svc_auto', 'CONNECT')"),
+    ).toBe(true);
+
+    const again = await connector.validate({ operation: 'create', payload: p });
+    expect(again.find((t) => t.name === 'Validate Automatic: Database Does Not Exist')).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining('already exists'),
+    });
+
+    const edited = payload(true, { ...p.config, impersonation: { enabled: true, role: 'policy_readers' } });
+    await connector.applyEdit({ integrationId: 1, previous: p, payload: edited });
+    expect(await exists('postgres', "SELECT 1 FROM pg_group WHERE groname = 'policy_readers'")).toBe(true);
+    expect(await exists('postgres', "SELECT 1 FROM pg_group WHERE groname = 'service_impersonation'")).toBe(
+      false,
+    );
+
+    const deleteValidation = await connector.validate({
+      operation: 'delete',
+      payload: edited,
+      privilegedCredentials: privileged(),
+    });
+    expect(failedTests(deleteValidation)).toEqual([]);
+    await connector.teardown({ integrationId: 1, payload: edited, privilegedCredentials: privileged() });
+    expect(await exists('postgres', 'SELECT 1 FROM pg_database WHERE datname = $1', ['svc_auto'])).toBe(
+      false,
+    );
+    expect(
+      await exists(
+        'postgres',
+        "SELECT 1 FROM pg_group WHERE groname IN ('service_system', 'policy_readers')",
+      ),
+    ).toBe(false);
+  });
+
+  it('teardown after a setup that failed half-way removes what exists and skips what does not', async () => {
+    const p = payload(true, {
+      database: 'svc_partial',
+      initialDatabase: 'postgres',
+      username: server.superuser,
+      password: server.password,
+    });
+    const driverTarget = {
+      host: server.host,
+      port: server.port,
+      database: 'postgres',
+      connectArgs: 'sslmode=disable',
+      credentials: privileged(),
+    };
+    const [first] = scriptFor('initial-create', p).sections;
+    await runScript(clusterDriver, driverTarget, {
+      title: 'partial',
+      sections: [
+        { ...(first as NonNullable<typeof first>), statements: (first?.statements ?? []).slice(0, 3) },
+      ],
+    });
+    expect(await exists('postgres', 'SELECT 1 FROM pg_database WHERE datname = $1', ['svc_partial'])).toBe(
+      true,
+    );
+    await connector.teardown({ integrationId: 2, payload: p, privilegedCredentials: privileged() });
+    expect(await exists('postgres', 'SELECT 1 FROM pg_database WHERE datname = $1', ['svc_partial'])).toBe(
+      false,
+    );
+    expect(await exists('postgres', "SELECT 1 FROM pg_group WHERE groname = 'service_system'")).toBe(false);
+  });
+});
+
+describe('manual setup on PostgreSQL', () => {
+  it('the generated scripts, run as a superuser, satisfy validation and bootstrap; the delete script removes all', async () => {
+    const p = payload(false, {
+      database: 'svc_manual',
+      username: 'svc_user',
+      password: "It's-a-secret;--",
+      impersonation: { enabled: true },
+    });
+    const before = await connector.validate({ operation: 'create', payload: p });
+    expect(before[0]).toMatchObject({ name: 'Initial Validation: Basic Connection Test', status: 'failed' });
+
+    const operator = {
+      host: server.host,
+      port: server.port,
+      database: 'postgres',
+      connectArgs: 'sslmode=disable',
+      credentials: privileged(),
+    };
+    await runScript(clusterDriver, operator, scriptFor('initial-create', p));
+    await runScript(clusterDriver, operator, scriptFor('create', p));
+
+    const after = await connector.validate({ operation: 'create', payload: p });
+    expect(failedTests(after)).toEqual([]);
+    expect(after.find((t) => t.name === 'Validate Manual: Setup Objects Exist')?.status).toBe('passed');
+    await connector.bootstrap({ integrationId: 3, payload: p });
+
+    // The system user owns the database and schemas; it cannot create databases itself.
+    expect(
+      await exists(
+        'postgres',
+        "SELECT 1 FROM pg_user WHERE usename = 'svc_user' AND NOT usesuper AND NOT usecreatedb",
+      ),
+    ).toBe(true);
+
+    const changed = payload(false, {
+      ...p.config,
+      password: 'N3w-secret',
+      impersonation: { enabled: false },
+    });
+    await runScript(clusterDriver, operator, scriptFor('edit', changed, p));
+    expect(
+      failedTests(await connector.validate({ operation: 'edit', payload: changed, previous: p })),
+    ).toEqual([]);
+    expect(await exists('postgres', "SELECT 1 FROM pg_group WHERE groname = 'service_impersonation'")).toBe(
+      false,
+    );
+
+    await connector.teardown({ integrationId: 3, payload: changed });
+    expect(await exists('postgres', "SELECT 1 FROM pg_user WHERE usename = 'svc_user'")).toBe(true);
+    await runScript(clusterDriver, operator, scriptFor('delete', changed));
+    expect(await exists('postgres', "SELECT 1 FROM pg_user WHERE usename = 'svc_user'")).toBe(false);
+    expect(await exists('postgres', 'SELECT 1 FROM pg_database WHERE datname = $1', ['svc_manual'])).toBe(
+      false,
+    );
+    expect(await exists('postgres', "SELECT 1 FROM pg_group WHERE groname = 'service_system'")).toBe(false);
+  });
+});
+
+describe('connection failures on PostgreSQL', () => {
+  const base = () => ({
+    database: 'x',
+    initialDatabase: 'postgres',
+    username: server.superuser,
+    password: server.password,
+  });
+
+  it('a wrong password is an authentication failure, not a 500', async () => {
+    const tests = await connector.validate({
+      operation: 'create',
+      payload: payload(true, { ...base(), password: 'wrong' }),
+    });
+    expect(tests[0]).toMatchObject({
+      status: 'failed',
+      message: expect.stringMatching(/authentication .* failed/),
+    });
+    expect(JSON.stringify(tests)).not.toContain('wrong');
+  });
+
+  it('TLS required against a server without TLS is a TLS failure', async () => {
+    const tests = await connector.validate({
+      operation: 'create',
+      payload: payload(true, { ...base(), connectArgs: 'sslmode=verify-full' }),
+    });
+    expect(tests[0]).toMatchObject({ status: 'failed', message: expect.stringMatching(/TLS/) });
+  });
+
+  it('a missing initial database is reported as such', async () => {
+    const tests = await connector.validate({
+      operation: 'create',
+      payload: payload(true, { ...base(), initialDatabase: 'no_such_db' }),
+    });
+    expect(tests[0]).toMatchObject({ status: 'failed', message: expect.stringMatching(/does not exist/) });
+  });
+});
