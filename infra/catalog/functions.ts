@@ -50,6 +50,7 @@ export const schedules = [
       { table: 'transientSecrets', access: 'readWrite' },
     ],
     startsWorkflow: true,
+    usesSecrets: true,
   },
 ] as const satisfies readonly ScheduleDef[];
 

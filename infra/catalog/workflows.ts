@@ -52,6 +52,7 @@ export const workflows = [
       RecordOutcomeFunctionArn: {
         handler: 'functions/workflow/record-outcome.ts',
         timeoutSeconds: 30,
+        usesSecrets: true,
         tables: [
           { table: 'integrations', access: 'readWrite' },
           { table: 'integrationClaims', access: 'readWrite' },

@@ -13,6 +13,7 @@ import {
   type IntegrationChange,
   updateIntegration,
 } from './repository';
+import { scrubSecrets, secretValuesOf } from './secrets';
 
 export interface TaskError {
   Error?: string;
@@ -54,16 +55,27 @@ export function failureReason(error: TaskError | undefined): string {
   return `the remote operation failed (${name.slice(0, 100)})`;
 }
 
+/** The failure message, with any of the integration's secrets a connector quoted removed. */
+async function failureMessage(record: IntegrationRecord, input: OutcomeInput): Promise<string> {
+  const message = input.reason ?? failureReason(input.error);
+  const secrets = [
+    ...(await secretValuesOf(record.type, record.config)),
+    ...(await secretValuesOf(record.type, record.pendingConfig)),
+  ];
+  return scrubSecrets(message, secrets);
+}
+
 function change(
   record: IntegrationRecord,
   input: OutcomeInput,
   status: IntegrationStatus,
+  message: string | undefined,
 ): IntegrationChange {
   const at = new Date().toISOString();
   const base: IntegrationChange['set'] = { status, updatedAt: at };
   const remove: (keyof IntegrationRecord)[] = ['inFlightStatus', 'credentialsRef'];
-  if (input.outcome === 'failed') {
-    base.statusMessage = input.reason ?? failureReason(input.error);
+  if (message !== undefined) {
+    base.statusMessage = message;
   } else {
     remove.push('statusMessage');
   }
@@ -96,7 +108,12 @@ export async function recordOutcome(
   const recorded = await updateIntegration(
     record.id,
     { requestId: input.requestId, status: inFlight },
-    change(record, input, status),
+    change(
+      record,
+      input,
+      status,
+      input.outcome === 'failed' ? await failureMessage(record, input) : undefined,
+    ),
   );
   if (recorded) {
     logger.info('integration operation finished', {

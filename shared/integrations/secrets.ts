@@ -89,3 +89,38 @@ export function sealCredentials(credentials: Json): Promise<string> {
 export async function openCredentials(sealed: string): Promise<Json> {
   return JSON.parse(await box.decrypt(sealed)) as Json;
 }
+
+/** The plaintext of every secret field of a config (stored ciphertext is decrypted). */
+export async function secretValuesOf(type: IntegrationType, config: Json | undefined): Promise<string[]> {
+  const values: string[] = [];
+  if (!config) return values;
+  for (const path of TYPE_FACTS[type].secretPaths) {
+    const value = getPath(config, path);
+    if (typeof value === 'string')
+      values.push(SecretBox.isCiphertext(value) ? await box.decrypt(value) : value);
+  }
+  return values;
+}
+
+/** Every string inside an arbitrary credential object (delete payloads). */
+export function stringValues(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (value && typeof value === 'object') return Object.values(value).flatMap(stringValues);
+  return [];
+}
+
+/** Secrets shorter than this are not searched for (they would mangle ordinary words). */
+const MIN_SCRUBBED = 3;
+
+/**
+ * Replaces every occurrence of a known secret in a message meant for callers (connector
+ * messages can quote a user name or a driver's echo of a value); defence in depth on top of
+ * connectors never building messages from secrets.
+ */
+export function scrubSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+    if (secret.length >= MIN_SCRUBBED && secret !== REDACTED) out = out.split(secret).join(REDACTED);
+  }
+  return out;
+}

@@ -47,7 +47,14 @@ import {
   UPDATABLE_TYPES,
   uniquenessClaims,
 } from './schemas';
-import { encryptSecrets, restorePlaceholders, sealCredentials } from './secrets';
+import {
+  encryptSecrets,
+  restorePlaceholders,
+  scrubSecrets,
+  sealCredentials,
+  secretValuesOf,
+  stringValues,
+} from './secrets';
 import { startLifecycle } from './workflow';
 
 /** Sealed delete credentials live this long; a teardown that starts later fails (deleteError). */
@@ -96,17 +103,29 @@ function storedPayload(record: IntegrationRecord, config: StoredConfig | undefin
   return { type: record.type, autoBootstrap: record.autoBootstrap, config } as PlatformPayload;
 }
 
-/** Runs the type's validation tests; any failed test is a 422 carrying the results. */
-async function runValidation(request: SealedValidateRequest | undefined): Promise<ValidationResults> {
+/**
+ * Runs the type's validation tests; any failed test is a 422 carrying the results. `secrets`
+ * (the plaintext secrets of the request) are scrubbed from the tests' messages.
+ */
+async function runValidation(
+  request: SealedValidateRequest | undefined,
+  secrets: readonly string[] = [],
+  /** Called before a failure is reported: a conflict found meanwhile takes precedence. */
+  beforeFailing?: () => Promise<void>,
+): Promise<ValidationResults> {
   let results: ValidationResults;
   try {
-    results = summarize(request ? await validateRemotely(request) : []);
+    const tests = request ? await validateRemotely(request) : [];
+    results = summarize(
+      tests.map((t) => (t.message === undefined ? t : { ...t, message: scrubSecrets(t.message, secrets) })),
+    );
   } catch (error) {
     if (!(error instanceof ConnectorInvocationError)) throw error;
     logger.error('the platform connector failed', { errorMessage: error.message });
     throw new HttpError(502, 'the platform connector could not run the validation tests; retry');
   }
   if (results.status === 'failed') {
+    await beforeFailing?.();
     const failed = results.validationTests.filter((t) => t.status === 'failed').map((t) => t.name);
     throw new UnprocessableEntityError(`validation failed: ${failed.join('; ')}`, {
       validationResults: results,
@@ -153,7 +172,12 @@ export async function createIntegration(
   await assertClaimsFree(payload);
 
   const sealed = payload.type === 'FederatedSql' ? undefined : await encryptedPayload(payload);
-  const validationResults = await runValidation(sealed && { operation: 'create', payload: sealed });
+  // A racing request may create the host's objects while this one validates: the conflict wins.
+  const validationResults = await runValidation(
+    sealed && { operation: 'create', payload: sealed },
+    payload.type === 'FederatedSql' ? [] : await secretValuesOf(payload.type, payload.config),
+    () => assertClaimsFree(payload),
+  );
   if (options.dryRun) return { dryRun: true, validationResults };
 
   const id = await nextId('integrations');
@@ -247,6 +271,12 @@ function refuse(record: IntegrationRecord, request: 'update' | 'delete' | 'regen
   if (message) throw new ConflictError(message, { status: record.status });
 }
 
+/** A request that raced another writer answers 409 rather than its own validation failure. */
+async function assertUnchanged(record: IntegrationRecord, request: 'update' | 'delete'): Promise<void> {
+  const current = await load(record.id);
+  if (current.version !== record.version) await lostRace(record.id, request);
+}
+
 /** After a failed conditional write: answer with the state the winner left. */
 async function lostRace(id: number, request: 'update' | 'delete' | 'regenerate'): Promise<never> {
   const current = await load(id);
@@ -299,6 +329,10 @@ export async function updateIntegration(
   }
 
   const sealed = await encryptedPayload(payload);
+  const secrets = [
+    ...(await secretValuesOf(payload.type, payload.config)),
+    ...(await secretValuesOf(record.type, record.config)),
+  ];
   const validationResults = await runValidation(
     creationRetry
       ? { operation: 'create', payload: sealed, integrationId: id }
@@ -308,6 +342,8 @@ export async function updateIntegration(
           previous: storedPayload(record, record.config),
           integrationId: id,
         },
+    secrets,
+    () => assertUnchanged(record, 'update'),
   );
   if (options.dryRun) return { dryRun: true, validationResults };
 
@@ -378,6 +414,8 @@ export async function deleteIntegration(
           integrationId: id,
           ...(credentials ? { sealedCredentials: await sealCredentials(credentials) } : {}),
         },
+    [...(await secretValuesOf(record.type, record.config)), ...stringValues(credentials)],
+    () => assertUnchanged(record, 'delete'),
   );
   if (options.dryRun) return { dryRun: true, validationResults };
 

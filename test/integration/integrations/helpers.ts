@@ -91,3 +91,22 @@ export async function store() {
     },
   };
 }
+
+/**
+ * Does what an operator does before creating a manual SQL integration: runs the setup script
+ * (as the script endpoints render it) against the sandbox host.
+ */
+export async function runManualSetup(payload: Record<string, unknown>): Promise<void> {
+  useLocalCloudEnv();
+  const [{ IntegrationPayloadSchema }, { setupScript, isSqlPayload }, { runOnSandbox }, { lakehouseHost }] =
+    await Promise.all([
+      import('../../../shared/integrations/schemas'),
+      import('../../../shared/platforms/scripts'),
+      import('../../../shared/platforms/sandbox/run-script'),
+      import('../../../shared/integrations/schemas/lakehouse'),
+    ]);
+  const parsed = IntegrationPayloadSchema.parse(payload);
+  if (parsed.type === 'FederatedSql' || !isSqlPayload(parsed)) throw new Error('not a SQL payload');
+  const host = parsed.type === 'Lakehouse' ? lakehouseHost(parsed.config) : parsed.config.host;
+  await runOnSandbox(parsed.type, host, setupScript(parsed));
+}

@@ -5,7 +5,7 @@ import { api, expectSettles } from './helpers';
 
 describe('races', () => {
   it('20 concurrent POSTs for one host: exactly one 2xx, the rest 409', async () => {
-    const p = payloads().ClusterWarehouse as Payload;
+    const p = payloads().AnalyticsWarehouse as Payload;
     const responses = await Promise.all(
       Array.from({ length: 20 }, () => api('POST', '/integrations', { body: p })),
     );
@@ -23,15 +23,17 @@ describe('races', () => {
   });
 
   it('10 concurrent PUT/DELETE on one id: exactly one accepted, the rest 409', async () => {
-    const p = payloads().ClusterWarehouse as Payload;
+    const p = payloads().AnalyticsWarehouse as Payload;
     const created = await api('POST', '/integrations', { body: p });
     expect(created.status).toBe(202);
     const id = created.body.id as string;
     await expectSettles(id, 'enabled');
     const requests = Array.from({ length: 10 }, (_, i) =>
       i % 2 === 0
-        ? api('PUT', `/integrations/${id}`, { body: { ...p, config: { ...p.config, port: 6000 + i } } })
-        : api('DELETE', `/integrations/${id}`, { body: deleteBodies().ClusterWarehouse }),
+        ? api('PUT', `/integrations/${id}`, {
+            body: { ...p, config: { ...p.config, connectArgs: `timeout=${i}` } },
+          })
+        : api('DELETE', `/integrations/${id}`, { body: deleteBodies().AnalyticsWarehouse }),
     );
     const responses = await Promise.all(requests);
     const accepted = responses.filter((r) => r.status === 202);

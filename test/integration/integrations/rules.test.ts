@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../support/api';
 import { deleteBodies, type Payload, payloads, secretValues, uid } from '../../unit/integrations/fixtures';
-import { api, expectNoSecretsIn, expectSettles, seen, store, yamlBody } from './helpers';
+import { api, expectNoSecretsIn, expectSettles, runManualSetup, seen, store, yamlBody } from './helpers';
 
 const sentSecrets: string[] = [];
 afterAll(() => expectNoSecretsIn(seen, sentSecrets));
@@ -62,7 +62,7 @@ describe('access and ids', () => {
         clientId: 'c',
         authorityUrl: 'https://i.example.com/t',
         useCertificate: false,
-        clientSecret: 'cs',
+        clientSecret: `oauth-secret-${uid()}`,
       };
     });
     expect((await api('POST', '/integrations', { body: oauth })).body.message).toMatch(/autoBootstrap/);
@@ -180,21 +180,29 @@ describe('failed creation', () => {
 
 describe('edits', () => {
   it('a failed edit → editError and the previous config stays in effect', async () => {
-    const p = payload('CloudWarehouse');
+    const p = payload('AnalyticsWarehouse');
     const id = await createEnabled(p);
-    const edit = { ...p, config: { ...p.config, warehouse: 'NEW_WH', password: 'fail-bootstrap' } };
+    const impersonation = (role: string) => ({ enabled: true, role });
+    const edit = {
+      ...p,
+      config: { ...p.config, impersonation: impersonation('IMP_A'), password: 'fail-bootstrap' },
+    };
     const r = await api('PUT', `/integrations/${id}`, { body: edit });
     expect(r.status, r.text).toBe(202);
+    expect(r.body.status).toBe('editing');
     await expectSettles(id, 'editError');
     const read = await api('GET', `/integrations/${id}`);
-    expect(read.body.config.warehouse).toBe(p.config.warehouse);
-    // editError still accepts a PUT (a new edit).
+    expect(read.body.config.impersonation.enabled).toBe(false);
+    expect(read.body.statusMessage).toBeTruthy();
+    // editError still accepts a PUT (a new edit; the half-made role is avoided by a new name).
     const retry = await api('PUT', `/integrations/${id}`, {
-      body: { ...p, config: { ...read.body.config, warehouse: 'NEW_WH' } },
+      body: { ...p, config: { ...read.body.config, impersonation: impersonation('IMP_B') } },
     });
     expect(retry.status, retry.text).toBe(202);
     await expectSettles(id, 'enabled');
-    expect((await api('GET', `/integrations/${id}`)).body.config.warehouse).toBe('NEW_WH');
+    expect((await api('GET', `/integrations/${id}`)).body.config.impersonation).toEqual(
+      impersonation('IMP_B'),
+    );
   });
 
   it('changing non-editable attributes is a 400 listing them', async () => {
@@ -219,7 +227,8 @@ describe('edits', () => {
   });
 
   it('a placeholder for a secret that is not stored is a 400', async () => {
-    const p = payload('ClusterWarehouse');
+    const p = payload('ClusterWarehouse', (c) => (c.autoBootstrap = false));
+    await runManualSetup(p);
     const id = await createEnabled(p);
     const switched = {
       ...p,
@@ -243,7 +252,7 @@ describe('edits', () => {
   });
 
   it('PUT or DELETE while editing/deleting is a 409 naming the state', async () => {
-    const p = payload('ClusterWarehouse');
+    const p = payload('AnalyticsWarehouse');
     const id = await createEnabled(p);
     const db = await store();
     for (const state of ['editing', 'deleting', 'creating']) {
@@ -251,7 +260,7 @@ describe('edits', () => {
       const put = await api('PUT', `/integrations/${id}`, { body: p });
       expect(put.status).toBe(409);
       expect(put.body.message).toContain(`integration ${id} is currently ${state}`);
-      const del = await api('DELETE', `/integrations/${id}`, { body: deleteBodies().ClusterWarehouse });
+      const del = await api('DELETE', `/integrations/${id}`, { body: deleteBodies().AnalyticsWarehouse });
       expect(del.status).toBe(409);
       expect(del.body.message).toContain(state);
     }
@@ -261,10 +270,13 @@ describe('edits', () => {
 
 describe('deletes', () => {
   it('delete payload errors per the spec', async () => {
-    const auto = await createEnabled(payload('CloudWarehouse'));
-    const manual = await createEnabled(payload('ClusterWarehouse', (p) => (p.autoBootstrap = false)));
+    const auto = await createEnabled(payload('AnalyticsWarehouse'));
+    const manualPayload = payload('ClusterWarehouse', (p) => (p.autoBootstrap = false));
+    await runManualSetup(manualPayload);
+    const manual = await createEnabled(manualPayload);
     const lake = await createEnabled(payload('Lakehouse'));
-    const creds = deleteBodies().CloudWarehouse;
+    const creds = deleteBodies().AnalyticsWarehouse as Payload;
+    sentSecrets.push(...secretValues(creds));
     const noCreds = await api('DELETE', `/integrations/${auto}`);
     expect(noCreds.status).toBe(400);
     expect(noCreds.body.message).toMatch(/autoBootstrap true and no privileged credentials were sent/);
@@ -288,14 +300,14 @@ describe('deletes', () => {
   });
 
   it('fail-teardown → deleteError; a new DELETE with good credentials finishes; PUT on deleted → 409', async () => {
-    const p = payload('ClusterWarehouse');
+    const p = payload('AnalyticsWarehouse');
     const id = await createEnabled(p);
-    const bad = { authenticationType: 'userPassword', username: 'admin', password: 'fail-teardown' };
+    const bad = { authenticationType: 'userPassword', username: `admin-${uid()}`, password: 'fail-teardown' };
     const r = await api('DELETE', `/integrations/${id}`, { body: bad });
     expect(r.status, r.text).toBe(202);
     await expectSettles(id, 'deleteError');
     expect(await (await store()).rawItemText(Number(id))).not.toContain('fail-teardown');
-    const good = deleteBodies().ClusterWarehouse as Payload;
+    const good = deleteBodies().AnalyticsWarehouse as Payload;
     sentSecrets.push(...secretValues(good));
     expect((await api('DELETE', `/integrations/${id}`, { body: good })).status).toBe(202);
     await expectSettles(id, 'deleted');
@@ -310,7 +322,12 @@ describe('deletes', () => {
   });
 
   it('forceDisable → disabled at once, without credentials, releasing the host', async () => {
-    const p = payload('CloudWarehouse');
+    // A manual integration: its setup stays in place, so re-creating it validates cleanly.
+    const p = payload('CloudWarehouse', (c) => {
+      c.autoBootstrap = false;
+      delete c.config.role;
+    });
+    await runManualSetup(p);
     const id = await createEnabled(p);
     const r = await api('DELETE', `/integrations/${id}?forceDisable=true`);
     expect(r.status, r.text).toBe(200);

@@ -121,7 +121,11 @@ export function secretValues(payload: Payload): string[] {
   const found: string[] = [];
   const visit = (value: unknown, key: string) => {
     if (typeof value === 'string') {
-      if (/password|secret|token|privatekey|credential|accesskeyid|username/i.test(key)) found.push(value);
+      if (
+        /password|secret|token|privatekey|credential|accesskeyid|username/i.test(key) &&
+        value !== '[REDACTED]'
+      )
+        found.push(value);
     } else if (value && typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) visit(v, k);
     }
