@@ -13,9 +13,19 @@ import {
   withTimeout,
 } from '../driver';
 
+/** Socket errors tedious wraps (ConnectionError → originalError → cause: AggregateError of attempts). */
+function socketErrors(error: unknown): unknown[] {
+  const original = (error as { originalError?: { cause?: { errors?: unknown[] } } })?.originalError;
+  return [original, original?.cause, ...(original?.cause?.errors ?? [])].filter(Boolean);
+}
+
 export function classifyMssqlError(error: unknown): ConnectionFailure {
   const e = error as { code?: string; message?: string; originalError?: unknown };
   const message = String(e?.message ?? '');
+  for (const inner of socketErrors(error)) {
+    const reason = classifyNetworkError(inner);
+    if (reason && reason !== 'timeout') return new ConnectionFailure(reason, 'network');
+  }
   if (e?.code === 'ELOGIN') return new ConnectionFailure('authentication', 'authentication');
   if (/certificate|SSL|TLS|self.signed/i.test(message)) return new ConnectionFailure('tls', 'tls');
   if (/ENOTFOUND|getaddrinfo|EAI_AGAIN/i.test(message))

@@ -2,7 +2,7 @@
  * Lakehouse driver (`@databricks/sql`): Thrift over HTTPS to the SQL warehouse at `httpPath`,
  * with a personal access token or OAuth machine-to-machine credentials. Telemetry is off.
  */
-import { DBSQLClient } from '@databricks/sql';
+import { DBSQLClient, DBSQLLogger, LogLevel } from '@databricks/sql';
 import {
   ConnectionFailure,
   type ConnectTarget,
@@ -32,7 +32,8 @@ export const lakehouseDriver: PlatformDriver = {
       token?: string;
       oAuthClientConfig?: { clientId: string; clientSecret: string };
     };
-    const client = new DBSQLClient();
+    // The driver logs connection errors (with hosts) to stdout by default; keep only its errors.
+    const client = new DBSQLClient({ logger: new DBSQLLogger({ level: LogLevel.error }) });
     client.on('error', () => undefined);
     const auth = creds.oAuthClientConfig
       ? {

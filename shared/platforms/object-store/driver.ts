@@ -21,7 +21,10 @@ function clientFor(payload: Payload, options: ObjectStoreOptions): S3ControlClie
   return new S3ControlClient({
     region: c.cloudRegion,
     maxAttempts: 1,
-    ...(options.endpoint ? { endpoint: options.endpoint, disableHostPrefix: true } : {}),
+    // An override replaces the endpoint rules entirely (they would prefix the account id to the host).
+    ...(options.endpoint
+      ? { endpointProvider: () => ({ url: new URL(options.endpoint as string) }), disableHostPrefix: true }
+      : {}),
     ...(c.authenticationType === 'accessKey'
       ? { credentials: { accessKeyId: c.cloudAccessKeyId, secretAccessKey: c.cloudSecretAccessKey } }
       : {}),
