@@ -34,7 +34,16 @@ export async function request(
   if (options.raw !== undefined) body = options.raw;
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
-  const res = await fetch(`${base}${path}`, { method, headers, body });
+  let res: Response;
+  try {
+    res = await fetch(`${base}${path}`, { method, headers, body });
+  } catch (error) {
+    // A pooled keep-alive socket the server closed at the same moment: the request never
+    // reached the gateway, so sending it once more is safe.
+    const code = (error as { cause?: { code?: string } }).cause?.code;
+    if (code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET' && code !== 'EPIPE') throw error;
+    res = await fetch(`${base}${path}`, { method, headers, body });
+  }
   const text = await res.text();
   let parsed: unknown;
   try {

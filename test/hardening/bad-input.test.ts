@@ -1,0 +1,399 @@
+/**
+ * Hostile and malformed bodies on every route that takes a body, against a local cloud of this
+ * file's own (so the before/after table snapshot sees only these requests).
+ *
+ * Bodies are generated with fast-check from valid payloads and mutated — unknown keys, dropped
+ * keys, wrong types, huge strings, deep nesting, `__proto__`/`constructor` keys — in JSON and,
+ * where the route accepts it, YAML. The route's zod schema is the oracle: a generated body the
+ * schema would accept is discarded, so every body sent is invalid by the contract. Fixed hostile
+ * bodies (YAML alias bombs, `!!binary`, merge keys, duplicate keys, a 7 MB body, …) are sent to
+ * every route too. Every answer must be a 4xx with the error shape, never a 5xx, and no table may
+ * change.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import type { z } from 'zod';
+import { type RouteDef, routeKey, routes } from '../../infra/catalog/routes';
+import { contracts } from '../../infra/openapi/contracts';
+import { IntegrationPayloadSchema } from '../../shared/integrations/schemas';
+import { CloudWarehouseDeleteSchema } from '../../shared/integrations/schemas/cloud-warehouse';
+import { WebhookInputSchema } from '../../shared/webhooks/model';
+import { type RunningCloud, startCloudProcess } from '../support/local-cloud-process';
+import { deleteBodies, type Payload, payloads, uid } from '../unit/integrations/fixtures';
+import { pool, type Reply, request, snapshotTables, type TableSnapshot } from './support';
+
+const BODIES_PER_ROUTE = 1000;
+const CONCURRENCY = 16;
+const SEED = Number(process.env.HARDENING_SEED ?? 20_261_121);
+
+type Json = unknown;
+
+interface BodyRoute {
+  route: RouteDef;
+  seeds: () => Payload[];
+  /** True when the service must accept the body (such bodies are never sent). */
+  accepts: (body: Json) => boolean;
+  yaml: boolean;
+}
+
+const ok = (schema: z.ZodType, body: Json) => schema.safeParse(body).success;
+const SQL_TYPES = ['AnalyticsWarehouse', 'ClusterWarehouse', 'CloudWarehouse', 'Lakehouse'];
+const manual = () =>
+  Object.values(payloads(uid()))
+    .filter((p) => SQL_TYPES.includes(p.type))
+    .map((p) => ({ ...p, autoBootstrap: false }));
+const webhookEntry = (n: number) => ({
+  url: `http://127.0.0.1:9/bad-input/${n}`,
+  name: `bad input ${n}`,
+  global: false,
+  notificationType: ['modelAccessRequested'],
+  actionType: 'triggered',
+  secret: 'whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=',
+});
+
+/** Every route taking a body, from the route table and the contracts, with its seeds and oracle. */
+function bodyRoutes(): BodyRoute[] {
+  const list: BodyRoute[] = [];
+  for (const route of routes as readonly RouteDef[]) {
+    const key = routeKey(route);
+    const contract = contracts[key as keyof typeof contracts];
+    const yaml = (contract?.bodyTypes ?? []).some((t) => t.includes('yaml'));
+    if (key === 'POST /integrations' || key === 'PUT /integrations/{id}') {
+      list.push({
+        route,
+        seeds: () => Object.values(payloads(uid())),
+        accepts: (b) => ok(IntegrationPayloadSchema, b),
+        yaml,
+      });
+    } else if (key === 'POST /webhooks') {
+      // Valid entries are created even when others are refused: a body is "accepted" when any
+      // entry would be.
+      list.push({
+        route,
+        seeds: () => [{ webhooks: [webhookEntry(1)] }, { webhooks: [webhookEntry(2), webhookEntry(3)] }],
+        accepts: (b) => {
+          const entries = (b as { webhooks?: unknown })?.webhooks;
+          return Array.isArray(entries) && entries.some((e) => ok(WebhookInputSchema, e));
+        },
+        yaml,
+      });
+    } else if (key === 'DELETE /integrations/{id}') {
+      list.push({
+        route,
+        seeds: () => [deleteBodies(uid()).CloudWarehouse as Payload],
+        accepts: (b) => ok(CloudWarehouseDeleteSchema, b),
+        yaml: true,
+      });
+    } else if (contract?.body && route.method !== 'GET') {
+      const envelope = contract.body;
+      list.push({
+        route,
+        seeds: manual,
+        accepts: (b) => ok(envelope, b) && ok(IntegrationPayloadSchema, b),
+        yaml,
+      });
+    }
+  }
+  return list;
+}
+
+// ── mutations ──────────────────────────────────────────────────────────────────────────────
+
+type Path = (string | number)[];
+
+function paths(value: Json, prefix: Path = []): Path[] {
+  // Mutations target the payload's own levels, not the inside of an injected deep nest.
+  if (value === null || typeof value !== 'object' || prefix.length >= 6) return [prefix];
+  const entries = Array.isArray(value) ? value.map((v, i) => [i, v] as const) : Object.entries(value);
+  return [prefix, ...entries.flatMap(([k, v]) => paths(v, [...prefix, k]))];
+}
+
+function parentOf(
+  root: Json,
+  path: Path,
+): { parent: Record<string | number, Json> | undefined; last: string | number | undefined } {
+  let node = root as Record<string | number, Json>;
+  for (const step of path.slice(0, -1)) {
+    const next = node?.[step];
+    if (next === null || typeof next !== 'object') return { parent: undefined, last: undefined };
+    node = next as Record<string | number, Json>;
+  }
+  return { parent: node, last: path[path.length - 1] };
+}
+
+function objectAt(root: Json, path: Path): Record<string, Json> | undefined {
+  let node = root;
+  for (const step of path) node = (node as Record<string | number, Json> | null)?.[step];
+  return node !== null && typeof node === 'object' && !Array.isArray(node)
+    ? (node as Record<string, Json>)
+    : undefined;
+}
+
+function depth(value: Json): number {
+  if (value === null || typeof value !== 'object') return 0;
+  let max = 0;
+  for (const v of Object.values(value)) max = Math.max(max, depth(v));
+  return max + 1;
+}
+
+function nested(depth: number): Json {
+  let v: Json = 'bottom';
+  for (let i = 0; i < depth; i++) v = i % 2 ? [v] : { n: v };
+  return v;
+}
+
+const wrongValue = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.integer(), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 2 }),
+  fc.string({ maxLength: 20 }),
+  fc.constant(''),
+  fc.constant('[REDACTED]'),
+  fc.constant('x'.repeat(5000)),
+);
+
+const mutation = fc.oneof(
+  fc.record({
+    kind: fc.constant('unknownKey' as const),
+    at: fc.nat(),
+    key: fc.string({ minLength: 1, maxLength: 12 }),
+    value: fc.jsonValue({ maxDepth: 2 }),
+  }),
+  fc.record({ kind: fc.constant('drop' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('wrongType' as const), at: fc.nat(), value: wrongValue }),
+  fc.record({
+    kind: fc.constant('hugeString' as const),
+    at: fc.nat(),
+    size: fc.integer({ min: 70_000, max: 600_000 }),
+  }),
+  fc.record({ kind: fc.constant('deep' as const), at: fc.nat(), depth: fc.integer({ min: 33, max: 3000 }) }),
+  fc.record({
+    kind: fc.constant('forbiddenKey' as const),
+    at: fc.nat(),
+    key: fc.constantFrom('__proto__', 'constructor', 'prototype'),
+  }),
+);
+type Mutation = typeof mutation extends fc.Arbitrary<infer M> ? M : never;
+
+function apply(body: Json, m: Mutation): Json {
+  const all = paths(body);
+  const path = all[m.at % all.length] as Path;
+  if (m.kind === 'unknownKey' || m.kind === 'forbiddenKey') {
+    const objects = all.filter((p) => objectAt(body, p));
+    const target = objectAt(body, objects[m.at % objects.length] ?? []);
+    if (!target) return body;
+    const key = m.kind === 'forbiddenKey' ? m.key : `x_${m.key}`;
+    Object.defineProperty(target, key, {
+      value: m.kind === 'forbiddenKey' ? { polluted: true } : m.value,
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
+    return body;
+  }
+  if (path.length === 0) {
+    if (m.kind === 'wrongType') return m.value;
+    if (m.kind === 'deep') return nested(m.depth);
+    if (m.kind === 'hugeString') return 'h'.repeat(m.size);
+    return undefined;
+  }
+  const { parent, last } = parentOf(body, path);
+  if (!parent || last === undefined) return body;
+  if (m.kind === 'drop') {
+    if (Array.isArray(parent)) parent.splice(Number(last), 1);
+    else delete parent[last];
+  } else if (m.kind === 'wrongType') parent[last] = m.value;
+  else if (m.kind === 'hugeString') parent[last] = 'h'.repeat(m.size);
+  else if (m.kind === 'deep') parent[last] = nested(m.depth);
+  return body;
+}
+
+interface Sent {
+  text: string;
+  contentType: string;
+}
+
+function generate(target: BodyRoute, count: number, seed: number): Sent[] {
+  const seeds = target.seeds();
+  const arb = fc
+    .record({
+      seed: fc.nat({ max: seeds.length - 1 }),
+      mutations: fc.array(mutation, { minLength: 1, maxLength: 3 }),
+      yaml: target.yaml ? fc.boolean() : fc.constant(false),
+    })
+    .map(({ seed: s, mutations, yaml }) => {
+      let body: Json = structuredClone(seeds[s]);
+      for (const m of mutations) body = apply(body, m);
+      return { body, yaml };
+    })
+    // Bodies nested deeper than the service's limit are refused before validation (and would
+    // overflow the schema walk); everything else is judged by the route's schema.
+    .filter(({ body }) => body !== undefined && (depth(body) > 32 || !target.accepts(structuredClone(body))));
+  return fc.sample(arb, { numRuns: count, seed }).map(({ body, yaml }) =>
+    // The YAML writer recurses per level; very deep bodies go as JSON.
+    yaml && depth(body) <= 100
+      ? {
+          text: stringify(body, { aliasDuplicateObjects: false, lineWidth: 0 }),
+          contentType: 'application/yaml',
+        }
+      : { text: JSON.stringify(body), contentType: 'application/json' },
+  );
+}
+
+/** Bodies no generator produces: parser attacks and size limits. */
+function hostile(target: BodyRoute): Sent[] {
+  const seed = target.seeds()[0] as Payload;
+  const json = (text: string): Sent => ({ text, contentType: 'application/json' });
+  const yaml = (text: string): Sent => ({ text, contentType: 'application/yaml' });
+  const laughs = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+  for (let i = 1; i < 10; i++) {
+    const prev = String.fromCharCode(96 + i);
+    const cur = String.fromCharCode(97 + i);
+    laughs.push(
+      `${cur}: &${cur} [*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev}]`,
+    );
+  }
+  const firstKey = Object.keys(seed)[0] ?? 'type';
+  const list: Sent[] = [
+    json('{"type": '),
+    json('not json at all'),
+    json('null'),
+    json('[]'),
+    json('42'),
+    json('"a string"'),
+    json('{}'),
+    json(`{"__proto__": {"isAdmin": true}, ${JSON.stringify(seed).slice(1)}`),
+    json(`{"constructor": {"prototype": {"polluted": true}}, ${JSON.stringify(seed).slice(1)}`),
+    // Duplicate keys: JSON takes the last, which is invalid here.
+    json(`${JSON.stringify(seed).slice(0, -1)}, ${JSON.stringify(firstKey)}: {"dup": true}}`),
+    json(`${'['.repeat(100_000)}${']'.repeat(100_000)}`),
+    json(`{"x": "${'\\u0000'.repeat(1000)}"}`),
+    // 7 MB: over the 6 MB Lambda payload limit.
+    json(JSON.stringify({ ...seed, padding: 'p'.repeat(7 * 1024 * 1024) })),
+    // Just under the limit: must still be refused cleanly.
+    json(JSON.stringify({ ...seed, padding: 'p'.repeat(5 * 1024 * 1024) })),
+    { text: JSON.stringify(seed), contentType: 'text/plain' },
+    { text: JSON.stringify(seed), contentType: 'application/x-www-form-urlencoded' },
+  ];
+  if (target.yaml) {
+    list.push(
+      yaml(laughs.join('\n')),
+      yaml(`${laughs.join('\n')}\ntype: *j`),
+      yaml(`type: !!binary aGVsbG8=\n${stringify({ ...seed, type: undefined })}`),
+      yaml(
+        `base: &base\n  host: merged.example.com\nconfig:\n  <<: *base\ntype: ${String(seed.type ?? 'x')}`,
+      ),
+      yaml(`${stringify(seed)}${firstKey}: duplicate\n`),
+      yaml('type: !custom-tag value'),
+      yaml('? [complex, key]\n: value'),
+      yaml(`${'- '.repeat(500)}deep`),
+      yaml('type: CloudWarehouse\n\tbad: tab'),
+      yaml(`__proto__:\n  isAdmin: true\n${stringify(seed)}`),
+      yaml('%YAML 1.1\n---\ntype: yes'),
+    );
+  }
+  return list;
+}
+
+// ── the test ───────────────────────────────────────────────────────────────────────────────
+
+let cloud: RunningCloud;
+let integrationId = '';
+let before: TableSnapshot;
+const targets = bodyRoutes();
+
+beforeAll(async () => {
+  cloud = await startCloudProcess({ env: { LOG_LEVEL: 'WARN' } });
+  const base = cloud.endpoints.gateway;
+  const created = await request(base, 'POST', '/integrations', {
+    key: cloud.adminApiKey,
+    body: payloads(uid()).CloudWarehouse,
+  });
+  expect(created.status, created.text).toBe(202);
+  integrationId = String(created.body.id);
+  const deadline = Date.now() + 30_000;
+  let status = '';
+  while (Date.now() < deadline) {
+    status = (await request(base, 'GET', `/integrations/${integrationId}/status`, { key: cloud.adminApiKey }))
+      .body?.status;
+    if (status !== 'creating') break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(status).toBe('enabled');
+  before = await snapshotTables(cloud.endpoints);
+});
+
+afterAll(async () => {
+  await cloud?.stop();
+});
+
+describe('hostile and malformed bodies', () => {
+  it('covers every write route that takes a body', () => {
+    expect(targets.map((t) => routeKey(t.route)).sort()).toEqual(
+      [
+        'DELETE /integrations/{id}',
+        'POST /integrations',
+        'POST /integrations/scripts/cleanup',
+        'POST /integrations/scripts/create',
+        'POST /integrations/scripts/initial-create',
+        'POST /integrations/scripts/post-cleanup',
+        'POST /integrations/{id}/scripts/edit',
+        'POST /webhooks',
+        'PUT /integrations/{id}',
+      ].sort(),
+    );
+  });
+
+  it.each(targets.map((t) => [routeKey(t.route), t] as const))(
+    `%s: ${BODIES_PER_ROUTE} generated bodies and the fixed hostile set → 4xx with the error shape`,
+    async (key, target) => {
+      const bodies = [...generate(target, BODIES_PER_ROUTE, SEED), ...hostile(target)];
+      expect(bodies.length).toBeGreaterThanOrEqual(BODIES_PER_ROUTE);
+      const path = target.route.path.replace('{id}', integrationId);
+      const failures: string[] = [];
+      await pool(bodies, CONCURRENCY, async (sent) => {
+        let reply: Reply;
+        try {
+          reply = await request(cloud.endpoints.gateway, target.route.method, path, {
+            key: cloud.adminApiKey,
+            raw: sent.text,
+            contentType: sent.contentType,
+          });
+        } catch (error) {
+          failures.push(
+            `transport error ${(error as Error).message} (${String((error as { cause?: { code?: string } }).cause?.code)}) for ${sent.text.length} bytes: ${sent.text.slice(0, 120)}`,
+          );
+          return;
+        }
+        const shapeOk =
+          reply.body &&
+          reply.body.statusCode === reply.status &&
+          typeof reply.body.error === 'string' &&
+          typeof reply.body.message === 'string';
+        if (reply.status < 400 || reply.status >= 500 || !shapeOk) {
+          failures.push(
+            `${reply.status} ${reply.text.slice(0, 160)} ← ${sent.contentType} ${sent.text.slice(0, 200)}`,
+          );
+        }
+      });
+      expect(failures, `${key} (seed ${SEED}): ${failures.slice(0, 5).join('\n')}`).toEqual([]);
+    },
+  );
+
+  it('left every table unchanged (no partial writes)', async () => {
+    const after = await snapshotTables(cloud.endpoints);
+    expect(after).toEqual(before);
+  });
+
+  it('still serves the integration afterwards', async () => {
+    const read = await request(cloud.endpoints.gateway, 'GET', `/integrations/${integrationId}`, {
+      key: cloud.adminApiKey,
+    });
+    expect(read.status).toBe(200);
+    expect(read.body.status).toBe('enabled');
+  });
+});
