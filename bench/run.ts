@@ -89,7 +89,8 @@ async function main() {
     say('5. cold start: bundling every handler and probing fresh Node processes');
     const r = await coldStart({ runs: quick ? 2 : 7, env: coldStartEnv() });
     results.coldStart = r;
-    const worst = [...r.rows].sort((a, b) => b.initRatio - a.initRatio)[0];
+    const worst = [...r.rows].filter((x) => !x.importError).sort((a, b) => b.initRatio - a.initRatio)[0];
+    const broken = r.rows.filter((x) => x.importError);
     const largest = [...r.rows]
       .filter((x) => x.kind === 'api')
       .sort((a, b) => b.bundleBytes - a.bundleBytes)[0];
@@ -106,7 +107,7 @@ async function main() {
       measured: worst ? `${worst.initMs} ms worst (${worst.handler})` : 'none',
       baseline: `empty handler ${r.baseline.initMs} ms`,
       result: `max ratio ${r.maxInitRatio}`,
-      target: `ratio ≤ ${INIT_RATIO_LIMIT}`,
+      target: `ratio ≤ ${INIT_RATIO_LIMIT}${broken.length ? `; cannot import: ${broken.map((x) => x.handler).join(', ')}` : ''}`,
       met: r.targets.initRatioWithinLimit,
     });
   }
