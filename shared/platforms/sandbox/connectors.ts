@@ -31,17 +31,12 @@ export type RemoteType = PlatformPayload['type'];
 function sqlSandbox(type: SqlType): PlatformConnector {
   return sqlConnector(type, sandboxDriver(type), {
     failAfter(operation, target, total) {
-      const values = credentialValues(target.credentials);
-      const trigger =
-        operation === 'teardown'
-          ? ['password', 'secretKey', 'token'].some((k) => target.credentials[k] === TRIGGER.failTeardown) ||
-            credentialValues(target.credentials).includes(TRIGGER.failTeardown)
-          : values.includes(TRIGGER.failBootstrap);
-      return trigger ? Math.floor(total / 2) : undefined;
+      // Teardown connects with the privileged delete credentials, bootstrap/edit with the config's.
+      const trigger = operation === 'teardown' ? TRIGGER.failTeardown : TRIGGER.failBootstrap;
+      return credentialValues(target.credentials).includes(trigger) ? Math.floor(total / 2) : undefined;
     },
   });
 }
-
 /** The host identity of a payload in the sandbox (one state file per host). */
 export function sandboxHost(payload: PlatformPayload): string {
   switch (payload.type) {
