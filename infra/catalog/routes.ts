@@ -75,7 +75,8 @@ export const routes = [
     path: '/integrations',
     handler: 'functions/integrations/create.ts',
     auth: 'admin',
-    summary: 'Create an integration (JSON or YAML): validate, claim the host, start the lifecycle; dryRun validates only.',
+    summary:
+      'Create an integration (JSON or YAML): validate, claim the host, start the lifecycle; dryRun validates only.',
     tag: 'integrations',
     tables: [
       { table: 'integrations', access: 'readWrite' },
@@ -118,7 +119,8 @@ export const routes = [
     path: '/integrations/{id}',
     handler: 'functions/integrations/delete.ts',
     auth: 'admin',
-    summary: 'Delete an integration (privileged credentials in the body when automatic); forceDisable, dryRun.',
+    summary:
+      'Delete an integration (privileged credentials in the body when automatic); forceDisable, dryRun.',
     tag: 'integrations',
     tables: [
       { table: 'integrations', access: 'readWrite' },
@@ -154,7 +156,8 @@ export const routes = [
     path: '/integrations/scripts/initial-create',
     handler: 'functions/integrations/scripts/initial-create.ts',
     auth: 'admin',
-    summary: 'First manual setup script (AnalyticsWarehouse: the login in master; ClusterWarehouse: user, groups and database).',
+    summary:
+      'First manual setup script (AnalyticsWarehouse: the login in master; ClusterWarehouse: user, groups and database).',
     tag: 'scripts',
   },
   {
@@ -190,7 +193,8 @@ export const routes = [
     path: '/integrations/scripts/cleanup',
     handler: 'functions/integrations/scripts/cleanup.ts',
     auth: 'admin',
-    summary: 'Removal script for an integration that failed to create (AnalyticsWarehouse: then post-cleanup).',
+    summary:
+      'Removal script for an integration that failed to create (AnalyticsWarehouse: then post-cleanup).',
     tag: 'scripts',
   },
   {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { PrincipalSchema } from '../../shared/auth/permissions';
 import { integrationContracts } from '../../shared/integrations/api';
 import { scriptContracts } from '../../shared/platforms/api';
+import { webhookContracts } from '../../shared/webhooks/api';
 import type { RouteKey } from '../catalog/routes';
 
 export const ErrorBodySchema = z
@@ -58,4 +59,5 @@ export const contracts: Record<RouteKey, RouteContract> = {
   ...platformContracts,
   ...integrationContracts,
   ...scriptContracts,
+  ...webhookContracts,
 };
