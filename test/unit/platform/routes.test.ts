@@ -34,7 +34,7 @@ describe('route table', () => {
 describe('route matching', () => {
   it('decodes path parameters and refuses malformed encodings', () => {
     const param = all.find((r) => r.path.includes('{'));
-    if (!param) return;
+    if (!param) throw new Error('the route table has no route with a path parameter');
     const concrete = param.path.replace(/\{[^}]+\}/, 'a%20b');
     const match = matchRoute(param.method, concrete);
     expect(Object.values(match?.params ?? {})).toContain('a b');
