@@ -31,6 +31,8 @@ export interface RouteContract {
   body?: z.ZodType;
   /** Media types accepted for the body (default application/json). */
   bodyTypes?: readonly string[];
+  /** Whether the body must be sent (default true). */
+  bodyRequired?: boolean;
   responses: Record<number, ResponseContract>;
 }
 

@@ -55,7 +55,7 @@ export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
       ...(contract.body
         ? {
             requestBody: {
-              required: true,
+              required: contract.bodyRequired ?? true,
               content: Object.fromEntries(
                 (contract.bodyTypes ?? ['application/json']).map((t) => [
                   t,

@@ -7,6 +7,9 @@ import type { RouteContract } from '../../infra/openapi/contracts';
 import { ValidationResultsSchema } from '../platforms/port';
 import { IntegrationStatusSchema } from './lifecycle';
 import { IntegrationPayloadSchema, IntegrationTypeSchema } from './schemas';
+import { AnalyticsWarehouseDeleteSchema } from './schemas/analytics-warehouse';
+import { CloudWarehouseDeleteSchema } from './schemas/cloud-warehouse';
+import { ClusterWarehouseDeleteSchema } from './schemas/cluster-warehouse';
 
 export const IntegrationIdParamsSchema = z.object({
   id: z.string().regex(/^[1-9][0-9]{0,15}$/, 'must be a positive integer'),
@@ -112,6 +115,11 @@ export const integrationContracts: Record<string, RouteContract> = {
   'DELETE /integrations/{id}': {
     params: IntegrationIdParamsSchema,
     query: DeleteQuerySchema,
+    // Privileged credentials of the integration's type; only automatic AnalyticsWarehouse,
+    // ClusterWarehouse and CloudWarehouse integrations take (and need) them.
+    body: z.union([AnalyticsWarehouseDeleteSchema, ClusterWarehouseDeleteSchema, CloudWarehouseDeleteSchema]),
+    bodyRequired: false,
+    bodyTypes: YAML_OR_JSON,
     responses: {
       200: {
         description: 'Dry run (validation results) or forceDisable (status disabled, no remote cleanup).',
@@ -120,8 +128,7 @@ export const integrationContracts: Record<string, RouteContract> = {
       202: { description: 'Accepted: status deleting.', schema: AcceptedResponseSchema },
       400: {
         description:
-          'Delete payload refused: credentials sent where none are taken, or missing for an automatic integration. ' +
-          'The optional body (JSON or YAML) carries the privileged credentials of the type.',
+          'Delete payload refused: credentials sent where none are taken, or missing for an automatic integration.',
       },
       404: { description: 'No integration with the id.' },
       409: { description: 'Being modified or deleted, or already deleted/disabled.' },
