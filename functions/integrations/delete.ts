@@ -1,9 +1,10 @@
 import { apiHandler } from '../../shared/http/handler';
+import { JSON_OR_YAML } from '../../shared/http/yaml';
 import { deleteQuery, operationResult } from '../../shared/integrations/http';
 import { deleteIntegration, parseIntegrationId } from '../../shared/integrations/service';
 
 export const handler = apiHandler(
   async (req) =>
     operationResult(await deleteIntegration(parseIntegrationId(req.params.id), req.body, deleteQuery(req))),
-  { bodyFormats: ['json', 'yaml'] },
+  { bodyFormats: JSON_OR_YAML },
 );

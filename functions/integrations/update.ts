@@ -1,9 +1,10 @@
 import { apiHandler } from '../../shared/http/handler';
+import { JSON_OR_YAML } from '../../shared/http/yaml';
 import { dryRunQuery, operationResult } from '../../shared/integrations/http';
 import { parseIntegrationId, updateIntegration } from '../../shared/integrations/service';
 
 export const handler = apiHandler(
   async (req) =>
     operationResult(await updateIntegration(parseIntegrationId(req.params.id), req.body, dryRunQuery(req))),
-  { bodyFormats: ['json', 'yaml'] },
+  { bodyFormats: JSON_OR_YAML },
 );

@@ -3,7 +3,7 @@
  * route table must have exactly one entry here (a test enforces it). The schemas are the same
  * zod schemas the handlers validate with.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { PrincipalSchema } from '../../shared/auth/permissions';
 import { integrationContracts } from '../../shared/integrations/api';
 import { scriptContracts } from '../../shared/platforms/api';

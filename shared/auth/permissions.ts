@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const APPLICATION_ADMIN = 'APPLICATION_ADMIN';
 

@@ -17,7 +17,7 @@ import type {
 } from 'aws-lambda';
 import { findRoute, type RouteDef } from '../../infra/catalog/routes';
 import { type AuthorizerContext, isAdmin, type Principal, principalFromContext } from '../auth/permissions';
-import { type BodyFormat, decodeBody } from './body';
+import { type BodyFormat, decodeBody, JSON_BODY } from './body';
 import { ForbiddenError, HttpError, NotFoundError, statusText, UnauthorizedError } from './errors';
 import { describeError, logger } from './logger';
 
@@ -98,7 +98,7 @@ export function apiHandler(
   fn: (request: ApiRequest, context: Context) => Promise<ApiResult | undefined>,
   options: ApiHandlerOptions = {},
 ) {
-  const formats = options.bodyFormats ?? ['json'];
+  const formats = options.bodyFormats ?? [JSON_BODY];
   return middy<ApiEvent, ApiResponse>()
     .use(httpHeaderNormalizer())
     .use({

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { BadRequestError } from './errors';
 
 /** Formats zod issues as `path: message; …` without echoing input values (they may be secrets). */

@@ -2,7 +2,7 @@
  * The integrations routes' request and response shapes (the handlers validate with the same
  * schemas the OpenAPI document shows). Spread into `contracts` in infra/openapi/contracts.ts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RouteContract } from '../../infra/openapi/contracts';
 import { ValidationResultsSchema } from '../platforms/port';
 import { IntegrationStatusSchema } from './lifecycle';

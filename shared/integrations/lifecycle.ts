@@ -3,7 +3,7 @@
  * admits, and where a workflow outcome moves an integration. The repository turns these into
  * conditional writes; nothing here touches storage.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const INTEGRATION_STATUSES = [
   'creating',

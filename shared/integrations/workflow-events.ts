@@ -1,5 +1,5 @@
 /** Shapes of the lifecycle workflow's task inputs (validated at each task's edge). */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const WorkflowInputSchema = z.object({
   integrationId: z.number().int().positive(),

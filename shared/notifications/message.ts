@@ -3,7 +3,7 @@
  * `docs/notification-message.schema.json` is generated from this zod schema (see
  * `json-schema.ts`); a unit test fails when the file is out of date.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { NOTIFICATION_NAMES } from './catalogue';
 
 const UserId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);

@@ -2,7 +2,7 @@
  * The script routes: request rules, the edit/delete lookups of the stored integration, content
  * negotiation (text/plain script or JSON), and their OpenAPI contracts (`scriptContracts`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RouteContract } from '../../infra/openapi/contracts';
 import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../http/errors';
 import type { ApiRequest, ApiResult } from '../http/handler';

@@ -5,7 +5,7 @@
  * stages) — selected by PLATFORM_MODE. Configs passed here are decrypted; connector code must
  * never log them or put them in error messages.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { IntegrationPayload, IntegrationType } from '../integrations/schemas';
 
 export const ValidationStatusSchema = z.enum(['passed', 'failed', 'warning', 'skipped']);

@@ -2,7 +2,7 @@
  * The webhooks routes' request and response contracts (the handlers validate with the same
  * schemas). Spread into `contracts` in infra/openapi/contracts.ts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RouteContract } from '../../infra/openapi/contracts';
 import {
   CreateWebhooksBodySchema,

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Principal } from '../auth/permissions';
 import { NotFoundError } from '../http/errors';
 import { logger } from '../http/logger';

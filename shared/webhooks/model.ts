@@ -2,7 +2,7 @@
  * Webhook and history shapes: request validation, stored items and the views the API returns.
  * Types derive from these schemas; the OpenAPI contracts (`api.ts`) reuse them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { NOTIFICATION_NAMES, SUBSCRIBABLE_NAMES } from '../notifications/catalogue';
 import { NotificationMetadataSchema } from '../notifications/message';
 

@@ -11,6 +11,7 @@ import { NotFoundError, UnprocessableEntityError } from '../http/errors';
 import { describeIssues } from '../http/validation';
 import { requiresAdmin } from '../notifications/catalogue';
 import { nextId } from '../store/counters';
+import { isPublicAddress, literalIp } from './addresses';
 import { allowPrivateTargets } from './config';
 import {
   type WebhookError,
@@ -21,7 +22,6 @@ import {
   webhookView,
 } from './model';
 import { isValidSecret } from './signing';
-import { isPublicAddress, literalIp } from './ssrf';
 import { deleteWebhookItem, getWebhookItem, listAllWebhooks, listWebhooksByOwner, putWebhook } from './store';
 
 export const webhookSecrets = new SecretBox('webhook-secret');

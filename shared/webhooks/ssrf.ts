@@ -9,9 +9,10 @@
  * it is delivered (DNS rebinding) is therefore still refused, and no connection is made.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { isIP } from 'node:net';
-import ipaddr from 'ipaddr.js';
 import { buildConnector } from 'undici';
+import { isPublicAddress, literalIp } from './addresses';
+
+export { isPublicAddress, literalIp } from './addresses';
 
 export class BlockedTargetError extends Error {
   override name = 'BlockedTargetError';
@@ -19,20 +20,6 @@ export class BlockedTargetError extends Error {
   constructor(readonly address: string) {
     super(`the webhook target resolves to a non-public address (${address})`);
   }
-}
-
-/** Only globally routable unicast addresses are public; every special range is refused. */
-export function isPublicAddress(address: string): boolean {
-  const bare = address.replace(/^\[(.*)\]$/, '$1');
-  if (!ipaddr.isValid(bare)) return false;
-  // process() turns IPv4-mapped IPv6 (::ffff:127.0.0.1) into the IPv4 address it carries.
-  return ipaddr.process(bare).range() === 'unicast';
-}
-
-/** A literal IP host (as in a URL: `[::1]`, `127.0.0.1`) or undefined for a name. */
-export function literalIp(hostname: string): string | undefined {
-  const bare = hostname.replace(/^\[(.*)\]$/, '$1');
-  return isIP(bare) !== 0 ? bare : undefined;
 }
 
 type LookupCallback = (

@@ -1,6 +1,7 @@
 import { apiHandler } from '../../../shared/http/handler';
+import { JSON_OR_YAML } from '../../../shared/http/yaml';
 import { generateScript } from '../../../shared/platforms/api';
 
 export const handler = apiHandler((request) => generateScript('create', request), {
-  bodyFormats: ['json', 'yaml'],
+  bodyFormats: JSON_OR_YAML,
 });

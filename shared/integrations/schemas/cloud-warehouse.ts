@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { enabledFlag, hostname, identifier, port, regexSource, secret, text } from './common';
 
 export const CloudOAuthSchema = z

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { hostname, identifier, port, secret, text } from './common';
 
 export const ClusterIdpSchema = z.strictObject({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { identifier, port, secret, text } from './common';
 
 /** The fields of a service-account JSON key file the service relies on. */

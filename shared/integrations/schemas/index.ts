@@ -4,7 +4,7 @@
  * host identity, non-editable attributes, delete payloads). Every other module derives from
  * this file; nothing else lists a type's fields.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { AnalyticsWarehouseConfigSchema, AnalyticsWarehouseDeleteSchema } from './analytics-warehouse';
 import { CloudWarehouseConfigSchema, CloudWarehouseDeleteSchema } from './cloud-warehouse';
 import { ClusterWarehouseConfigSchema, ClusterWarehouseDeleteSchema } from './cluster-warehouse';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { enabledFlag, identifier, port, secret, text } from './common';
 
 export const LakehouseOAuthSchema = z.strictObject({

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBody, MAX_BODY_DEPTH, parseYamlBody } from '../../../shared/http/body';
+import { decodeBody, JSON_BODY, MAX_BODY_DEPTH } from '../../../shared/http/body';
 import { HttpError } from '../../../shared/http/errors';
+import { JSON_OR_YAML, parseYamlBody, YAML_BODY } from '../../../shared/http/yaml';
 
 function statusOf(fn: () => unknown): number | undefined {
   try {
@@ -13,21 +14,21 @@ function statusOf(fn: () => unknown): number | undefined {
 
 describe('request bodies', () => {
   it('decodes JSON and treats a missing Content-Type as JSON', () => {
-    expect(decodeBody('{"a":1}', false, undefined, ['json'])).toEqual({ a: 1 });
-    expect(decodeBody('{"a":1}', false, 'application/json; charset=utf-8', ['json'])).toEqual({ a: 1 });
-    expect(decodeBody(Buffer.from('{"a":2}').toString('base64'), true, 'application/json', ['json'])).toEqual(
-      { a: 2 },
-    );
+    expect(decodeBody('{"a":1}', false, undefined, [JSON_BODY])).toEqual({ a: 1 });
+    expect(decodeBody('{"a":1}', false, 'application/json; charset=utf-8', [JSON_BODY])).toEqual({ a: 1 });
+    expect(
+      decodeBody(Buffer.from('{"a":2}').toString('base64'), true, 'application/json', [JSON_BODY]),
+    ).toEqual({ a: 2 });
   });
 
   it('returns undefined for an empty body', () => {
-    expect(decodeBody(undefined, false, 'application/json', ['json'])).toBeUndefined();
-    expect(decodeBody('  ', false, 'application/json', ['json'])).toBeUndefined();
+    expect(decodeBody(undefined, false, 'application/json', [JSON_BODY])).toBeUndefined();
+    expect(decodeBody('  ', false, 'application/json', [JSON_BODY])).toBeUndefined();
   });
 
   it('answers 400 for malformed JSON without echoing it', () => {
     try {
-      decodeBody('{"password":"hunter2"', false, 'application/json', ['json']);
+      decodeBody('{"password":"hunter2"', false, 'application/json', [JSON_BODY]);
       expect.unreachable();
     } catch (error) {
       expect((error as HttpError).statusCode).toBe(400);
@@ -36,18 +37,18 @@ describe('request bodies', () => {
   });
 
   it('answers 415 for media types the route does not accept', () => {
-    expect(statusOf(() => decodeBody('a: 1', false, 'application/yaml', ['json']))).toBe(415);
-    expect(statusOf(() => decodeBody('x', false, 'text/plain', ['json', 'yaml']))).toBe(415);
+    expect(statusOf(() => decodeBody('a: 1', false, 'application/yaml', [JSON_BODY]))).toBe(415);
+    expect(statusOf(() => decodeBody('x', false, 'text/plain', JSON_OR_YAML))).toBe(415);
   });
 
   it('decodes YAML where the route accepts it', () => {
     expect(
-      decodeBody('type: ClusterWarehouse\nport: 5439\n', false, 'application/yaml', ['json', 'yaml']),
+      decodeBody('type: ClusterWarehouse\nport: 5439\n', false, 'application/yaml', JSON_OR_YAML),
     ).toEqual({
       type: 'ClusterWarehouse',
       port: 5439,
     });
-    expect(decodeBody('a: 1', false, 'text/yaml', ['json', 'yaml'])).toEqual({ a: 1 });
+    expect(decodeBody('a: 1', false, 'text/yaml', JSON_OR_YAML)).toEqual({ a: 1 });
   });
 
   it('refuses YAML aliases (alias bombs)', () => {
@@ -83,21 +84,21 @@ describe('request bodies', () => {
 
   it('refuses prototype-polluting keys in JSON and YAML', () => {
     expect(
-      statusOf(() => decodeBody('{"__proto__":{"admin":true}}', false, 'application/json', ['json'])),
+      statusOf(() => decodeBody('{"__proto__":{"admin":true}}', false, 'application/json', [JSON_BODY])),
     ).toBe(400);
-    expect(statusOf(() => decodeBody('{"a":{"constructor":{}}}', false, 'application/json', ['json']))).toBe(
-      400,
-    );
-    expect(statusOf(() => decodeBody('__proto__: {admin: true}', false, 'application/yaml', ['yaml']))).toBe(
-      400,
-    );
+    expect(
+      statusOf(() => decodeBody('{"a":{"constructor":{}}}', false, 'application/json', [JSON_BODY])),
+    ).toBe(400);
+    expect(
+      statusOf(() => decodeBody('__proto__: {admin: true}', false, 'application/yaml', [YAML_BODY])),
+    ).toBe(400);
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
   });
 
   it(`refuses nesting deeper than ${MAX_BODY_DEPTH}`, () => {
     const deep = `${'['.repeat(MAX_BODY_DEPTH + 1)}${']'.repeat(MAX_BODY_DEPTH + 1)}`;
-    expect(statusOf(() => decodeBody(deep, false, 'application/json', ['json']))).toBe(400);
+    expect(statusOf(() => decodeBody(deep, false, 'application/json', [JSON_BODY]))).toBe(400);
     const ok = `${'['.repeat(MAX_BODY_DEPTH - 1)}${']'.repeat(MAX_BODY_DEPTH - 1)}`;
-    expect(statusOf(() => decodeBody(ok, false, 'application/json', ['json']))).toBeUndefined();
+    expect(statusOf(() => decodeBody(ok, false, 'application/json', [JSON_BODY]))).toBeUndefined();
   });
 });
