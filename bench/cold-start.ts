@@ -16,9 +16,12 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { internalFunctions, schedules } from '../infra/catalog/functions';
 import { queues } from '../infra/catalog/queues';
 import { routes } from '../infra/catalog/routes';
+import { tables } from '../infra/catalog/tables';
 import { workflows } from '../infra/catalog/workflows';
 import { HandlerBundles, repoRoot } from '../infra/constructs/bundles';
+import { clientEnvironment } from '../infra/local/env';
 import { AUTHORIZER_HANDLER, DEFAULT_ROUTE_HANDLER } from '../infra/local/gateway';
+import { loadStage, stageEnvironment } from '../infra/stages';
 import { median, round } from './lib/stats';
 
 const run = promisify(execFile);
@@ -186,5 +189,34 @@ export async function coldStart(options: {
       apiBundlesWithinLimit: missing.length === 0 && maxApiBundleBytes <= API_BUNDLE_LIMIT_BYTES,
       initRatioWithinLimit: importable && maxInitRatio <= INIT_RATIO_LIMIT,
     },
+  };
+}
+
+/** Environment for the cold-start probes: every variable a handler may read, pointing nowhere. */
+export function coldStartEnv(): NodeJS.ProcessEnv {
+  const nowhere = 'http://127.0.0.1:9';
+  const env = clientEnvironment({
+    dynamodb: nowhere,
+    sqs: nowhere,
+    stepfunctions: nowhere,
+    lambda: nowhere,
+    region: 'us-east-1',
+    tables: Object.fromEntries(tables.map((t) => [t.name, `bench-${t.name}`])),
+    queues: Object.fromEntries(
+      queues.map((q) => [q.name, { url: `${nowhere}/q/${q.name}`, dlqUrl: `${nowhere}/q/${q.name}-dlq` }]),
+    ),
+    stateMachines: Object.fromEntries(
+      workflows.map((w) => [w.name, `arn:aws:states:us-east-1:000000000000:stateMachine:${w.name}`]),
+    ),
+    functions: Object.fromEntries(internalFunctions.map((f) => [f.name, `bench-${f.name}`])),
+  });
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    ...env,
+    ...stageEnvironment('local', loadStage('local')),
+    POWERTOOLS_SERVICE_NAME: 'causeway',
+    POWERTOOLS_METRICS_DISABLED: 'true',
+    NODE_ENV: 'production',
   };
 }

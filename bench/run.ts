@@ -10,14 +10,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { internalFunctions } from '../infra/catalog/functions';
-import { queues } from '../infra/catalog/queues';
-import { tables } from '../infra/catalog/tables';
-import { workflows } from '../infra/catalog/workflows';
 import { repoRoot } from '../infra/constructs/bundles';
-import { clientEnvironment } from '../infra/local/env';
-import { loadStage, stageEnvironment } from '../infra/stages';
-import { API_BUNDLE_LIMIT_BYTES, coldStart, INIT_RATIO_LIMIT } from './cold-start';
+import { API_BUNDLE_LIMIT_BYTES, coldStart, coldStartEnv, INIT_RATIO_LIMIT } from './cold-start';
 import type { FanOutResult, HistoryResult } from './cost';
 import { deliveryThroughput, slowReceiverIsolation } from './delivery';
 import { apiLatency } from './latency';
@@ -37,35 +31,6 @@ interface SummaryRow {
   result: string;
   target: string;
   met: boolean;
-}
-
-/** Environment for the cold-start probes: every variable a handler may read, pointing nowhere. */
-function coldStartEnv(): NodeJS.ProcessEnv {
-  const nowhere = 'http://127.0.0.1:9';
-  const env = clientEnvironment({
-    dynamodb: nowhere,
-    sqs: nowhere,
-    stepfunctions: nowhere,
-    lambda: nowhere,
-    region: 'us-east-1',
-    tables: Object.fromEntries(tables.map((t) => [t.name, `bench-${t.name}`])),
-    queues: Object.fromEntries(
-      queues.map((q) => [q.name, { url: `${nowhere}/q/${q.name}`, dlqUrl: `${nowhere}/q/${q.name}-dlq` }]),
-    ),
-    stateMachines: Object.fromEntries(
-      workflows.map((w) => [w.name, `arn:aws:states:us-east-1:000000000000:stateMachine:${w.name}`]),
-    ),
-    functions: Object.fromEntries(internalFunctions.map((f) => [f.name, `bench-${f.name}`])),
-  });
-  return {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    ...env,
-    ...stageEnvironment('local', loadStage('local')),
-    POWERTOOLS_SERVICE_NAME: 'causeway',
-    POWERTOOLS_METRICS_DISABLED: 'true',
-    NODE_ENV: 'production',
-  };
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;

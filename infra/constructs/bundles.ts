@@ -23,13 +23,18 @@ export const repoRoot = join(import.meta.dirname, '..', '..');
 export const RUNTIME_PROVIDED_MODULES = ['@aws-sdk/*'];
 
 /**
- * Native addons (`.node` files, and the prebuilt-binary packages whose entry is one) are never
- * bundled: the binaries installed here are for the build machine, not Lambda's arm64, and
- * esbuild cannot inline them. The drivers that use them (the Databricks SQL kernel, lz4-napi)
- * load them inside try/catch and fall back to JavaScript paths, so the `require` is left in
- * place and fails softly at run time.
+ * Native addons cannot be inlined. Packages whose entry is a prebuilt binary stay external,
+ * and `.node` files that code requires by relative path are copied next to the bundle
+ * (`NATIVE_ADDON_LOADER`). The binaries installed here are for the build machine, not
+ * Lambda's arm64; the drivers that use them (the Databricks SQL kernel, lz4-napi) load them
+ * inside try/catch and fall back to JavaScript paths. (An `external: ['*.node']` pattern would
+ * also catch extensionless imports of ordinary modules such as `./utils/utils.node`, which
+ * then fail to load.)
  */
-export const NATIVE_ADDONS = ['*.node', ...nativeAddonPackages()];
+export const NATIVE_ADDONS = nativeAddonPackages();
+
+/** esbuild loader for `.node` binaries: copy the file and keep the `require` pointing at it. */
+export const NATIVE_ADDON_LOADER = { '.node': 'copy' } as const;
 
 function nativeAddonPackages(): string[] {
   const root = join(repoRoot, 'node_modules');
@@ -132,6 +137,7 @@ export class HandlerBundles {
         sourcesContent: false,
         legalComments: 'none',
         external: [...RUNTIME_PROVIDED_MODULES, ...NATIVE_ADDONS],
+        loader: NATIVE_ADDON_LOADER,
         banner: { js: ESM_REQUIRE_BANNER },
         tsconfig: join(repoRoot, 'tsconfig.json'),
         logLevel: 'silent',

@@ -29,6 +29,7 @@ import {
   ESM_REQUIRE_BANNER,
   type HandlerBundles,
   handlerEntry,
+  NATIVE_ADDON_LOADER,
   NATIVE_ADDONS,
   RUNTIME_PROVIDED_MODULES,
   repoRoot,
@@ -237,6 +238,7 @@ export class CausewayFunction extends NodejsFunction {
           sourceMap: true,
           sourcesContent: false,
           externalModules: [...RUNTIME_PROVIDED_MODULES, ...NATIVE_ADDONS],
+          loader: NATIVE_ADDON_LOADER,
           forceDockerBundling: false,
         },
       });
