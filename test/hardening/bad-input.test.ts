@@ -13,7 +13,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { type RouteDef, routeKey, routes } from '../../infra/catalog/routes';
 import { contracts } from '../../infra/openapi/contracts';
 import { IntegrationPayloadSchema } from '../../shared/integrations/schemas';
