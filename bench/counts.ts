@@ -15,14 +15,12 @@ import { clientEnvironment } from '../infra/local/env';
 import { localSqsClient, startSqs } from '../infra/local/sqs';
 import { loadStage, stageEnvironment } from '../infra/stages';
 import { fanOutCost, historyCost } from './cost';
-import { quietQueueUrlWarnings } from './lib/cloud';
 import { startMemoryDynamo } from './lib/memory-dynamo';
 import { ReadMeter } from './lib/reads';
 
 const outFile = process.argv[2];
 if (!outFile) throw new Error('usage: tsx bench/counts.ts <out.json> [fanOut,history]');
 const wanted = new Set((process.argv[3] ?? 'fanOut,history').split(','));
-quietQueueUrlWarnings();
 
 const stateDir = mkdtempSync(join(tmpdir(), 'causeway-bench-counts-'));
 const dynamo = await startMemoryDynamo();

@@ -15,7 +15,7 @@ import { API_BUNDLE_LIMIT_BYTES, coldStart, coldStartEnv, INIT_RATIO_LIMIT } fro
 import type { FanOutResult, HistoryResult } from './cost';
 import { deliveryThroughput, slowReceiverIsolation } from './delivery';
 import { apiLatency } from './latency';
-import { quietQueueUrlWarnings, startBenchCloud } from './lib/cloud';
+import { startBenchCloud } from './lib/cloud';
 
 const quick = process.env.BENCH_QUICK === '1';
 const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
@@ -46,7 +46,6 @@ function run(command: string, args: string[], options: Parameters<typeof spawn>[
 }
 
 async function main() {
-  quietQueueUrlWarnings();
   const results: Record<string, unknown> = {};
   const summary: SummaryRow[] = [];
 

@@ -17,21 +17,6 @@ import { clientEnvironment } from '../../infra/local/env';
 import { loadStage, stageEnvironment } from '../../infra/stages';
 import { type RunningCloud, startCloudProcess } from '../../test/support/local-cloud-process';
 
-/**
- * fauxqs names queues `http://sqs.<region>.127.0.0.1:<port>/…`, which WHATWG URL parsing
- * rejects; the SDK's queue-URL middleware then prints the TypeError with `console.warn` on
- * every SQS call and falls back to the configured endpoint (the call itself succeeds). Keep
- * the benchmark's output readable by dropping exactly that warning.
- */
-export function quietQueueUrlWarnings(): void {
-  const warn = console.warn.bind(console);
-  console.warn = (...args: unknown[]) => {
-    const first = args[0] as { code?: string; input?: string } | undefined;
-    if (first?.code === 'ERR_INVALID_URL' && String(first.input ?? '').includes('://sqs.')) return;
-    warn(...args);
-  };
-}
-
 export interface BenchCloud {
   cloud: RunningCloud;
   sqs: SQSClient;

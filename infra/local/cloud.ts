@@ -80,7 +80,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const sqsClient = localSqsClient(sqs.endpoint);
     const [tableNames, queueList] = await Promise.all([
       ensureTables(ddbClient, LOCAL_PREFIX),
-      ensureQueues(sqsClient, LOCAL_PREFIX),
+      ensureQueues(sqsClient, LOCAL_PREFIX, sqs.endpoint),
     ]);
     ddbClient.destroy();
 

@@ -37,8 +37,21 @@ export function physicalQueueName(prefix: string, name: string): string {
   return `${prefix}-${name}`;
 }
 
+/**
+ * fauxqs names queues `http://sqs.<region>.<host>:<port>/…`; with a loopback IP as host that is
+ * not a parseable URL, and the SDK (which prefers a queue URL's host over the endpoint) would
+ * warn on every call. The same queue answers on the emulator's own origin, so use that.
+ */
+export function localQueueUrl(endpoint: string, queueUrl: string): string {
+  return new URL(queueUrl.replace(/^[a-z]+:\/\/[^/]+/, ''), endpoint).href;
+}
+
 /** Creates (or finds) every catalogued queue and its DLQ. */
-export async function ensureQueues(client: SQSClient, prefix: string): Promise<LocalQueue[]> {
+export async function ensureQueues(
+  client: SQSClient,
+  prefix: string,
+  endpoint: string,
+): Promise<LocalQueue[]> {
   return Promise.all(
     (queues as readonly QueueDef[]).map(async (def) => {
       const dlq = await client.send(
@@ -49,7 +62,10 @@ export async function ensureQueues(client: SQSClient, prefix: string): Promise<L
       );
       if (!dlq.QueueUrl) throw new Error(`no URL for the ${def.name} DLQ`);
       const dlqAttributes = await client.send(
-        new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }),
+        new GetQueueAttributesCommand({
+          QueueUrl: localQueueUrl(endpoint, dlq.QueueUrl),
+          AttributeNames: ['QueueArn'],
+        }),
       );
       const queue = await client.send(
         new CreateQueueCommand({
@@ -65,7 +81,11 @@ export async function ensureQueues(client: SQSClient, prefix: string): Promise<L
         }),
       );
       if (!queue.QueueUrl) throw new Error(`no URL for the ${def.name} queue`);
-      return { def, url: queue.QueueUrl, dlqUrl: dlq.QueueUrl };
+      return {
+        def,
+        url: localQueueUrl(endpoint, queue.QueueUrl),
+        dlqUrl: localQueueUrl(endpoint, dlq.QueueUrl),
+      };
     }),
   );
 }

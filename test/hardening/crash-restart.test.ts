@@ -6,7 +6,7 @@
  * deliveries DLQ.
  */
 
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   GetQueueAttributesCommand,
@@ -173,8 +173,6 @@ describe('crash and restart', () => {
     await expect(fetch(`${base}/health`)).rejects.toThrow();
     await sleep(500);
 
-    // The killed cloud left its endpoints file behind; startCloudProcess would read the stale one.
-    rmSync(join(first.stateDir, 'endpoints.json'), { force: true });
     const second = await startCloudProcess({ stateDir: first.stateDir, env: ENV });
     clouds.push(second);
     const base2 = second.endpoints.gateway;

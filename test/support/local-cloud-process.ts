@@ -5,7 +5,7 @@
  * every log line the handlers wrote.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Endpoints } from '../../infra/local/cloud';
@@ -37,6 +37,8 @@ export async function startCloudProcess(
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'causeway-test-'));
   const logFile = join(stateDir, 'cloud.log');
   const endpointsFile = join(stateDir, 'endpoints.json');
+  // A cloud that was killed leaves its endpoints behind; wait for the new process's file.
+  rmSync(endpointsFile, { force: true });
   const out = openSync(logFile, 'a');
   const child = spawn(join(repoRoot, 'node_modules', '.bin', 'tsx'), ['infra/local/main.ts'], {
     cwd: repoRoot,
