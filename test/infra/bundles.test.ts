@@ -4,7 +4,12 @@
  * here instead of in Lambda), and API bundles stay small.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_BUNDLE_LIMIT_BYTES, type ColdStartResult, coldStart, coldStartEnv } from '../../bench/cold-start';
+import {
+  API_BUNDLE_LIMIT_BYTES,
+  type ColdStartResult,
+  coldStart,
+  coldStartEnv,
+} from '../../bench/cold-start';
 
 let result: ColdStartResult;
 
