@@ -20,6 +20,12 @@ export class ConnectionFailure extends Error {
   constructor(
     readonly reason: FailureReason,
     message: string,
+    /**
+     * A complete, secret-free sentence replacing the generic `describeFailure` text, for
+     * failures at a step other than the connection itself (an identity provider, a token
+     * endpoint, a cloud API). Built only from fixed text, host names and configured names.
+     */
+    readonly detail?: string,
   ) {
     super(message);
   }
@@ -91,6 +97,11 @@ export function describeFailure(reason: FailureReason, host: string, port: numbe
     case 'other':
       return `connecting to ${host}:${port} failed`;
   }
+}
+
+/** The validation message for a connection failure: its own detail, else the generic text for the target. */
+export function failureMessage(failure: ConnectionFailure, host: string, port: number): string {
+  return failure.detail ?? describeFailure(failure.reason, host, port);
 }
 
 /** Classifies a Node.js network error by its code. */

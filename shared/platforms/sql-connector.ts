@@ -9,7 +9,7 @@ import { CLUSTER_SCHEMAS, CLUSTER_SYSTEM_GROUP } from './cluster-warehouse/scrip
 import {
   ConnectionFailure,
   type ConnectTarget,
-  describeFailure,
+  failureMessage,
   type PlatformDriver,
   type PlatformSession,
   type RemoteObject,
@@ -213,7 +213,7 @@ async function connectForOperation(driver: PlatformDriver, target: ConnectTarget
     return await driver.connect(target);
   } catch (error) {
     if (error instanceof ConnectionFailure) {
-      const message = describeFailure(error.reason, target.host, target.port);
+      const message = failureMessage(error, target.host, target.port);
       if (error.reason === 'timeout' || error.reason === 'unreachable' || error.reason === 'refused')
         throw new TransientPlatformError(message);
       throw new PlatformOperationError(message);
@@ -234,7 +234,7 @@ async function tryConnect(driver: PlatformDriver, target: ConnectTarget, name: s
     if (error instanceof ConnectionFailure)
       return {
         session: undefined,
-        test: failed(name, describeFailure(error.reason, target.host, target.port)),
+        test: failed(name, failureMessage(error, target.host, target.port)),
       };
     return { session: undefined, test: failed(name, `connecting to ${target.host}:${target.port} failed`) };
   }

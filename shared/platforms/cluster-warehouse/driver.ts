@@ -2,9 +2,9 @@
  * ClusterWarehouse driver (`pg`; the PostgreSQL wire protocol that Redshift speaks). Catalog
  * queries use views both dialects have (`pg_database`, `pg_user`, `pg_group`, `pg_namespace`).
  * `connectArgs` accepts `sslmode=disable|require|verify-full` (default verify-full: TLS with
- * certificate checks). Access-key and idp authentication need the cloud's credential exchange
- * (GetClusterCredentials / SAML), which this driver does not perform: the connection test
- * reports that clearly instead of trying.
+ * certificate checks). Access-key and idp authentication first obtain temporary database
+ * credentials from the cloud (`./iam-auth`: GetClusterCredentials / GetCredentials, after the
+ * SAML federation for idp), then connect as the returned user with the returned password.
  */
 import pg from 'pg';
 import {
@@ -17,6 +17,7 @@ import {
   withTimeout,
 } from '../driver';
 import { normalizeIdentifier } from '../sql/quote';
+import type { AccessKeyCredentials, ClusterAuthOptions, DatabaseLogin, IdpCredentials } from './iam-auth';
 
 function sslOption(connectArgs: string | undefined): pg.ClientConfig['ssl'] {
   const mode = new URLSearchParams(connectArgs ?? '').get('sslmode') ?? 'verify-full';
@@ -36,72 +37,101 @@ export function classifyPgError(error: unknown): ConnectionFailure {
   return new ConnectionFailure(classifyNetworkError(error) ?? 'other', 'connect');
 }
 
-export const clusterDriver: PlatformDriver = {
-  isMissingObjectError: (error) =>
-    ['3D000', '42704', '3F000'].includes((error as { code?: string })?.code ?? ''),
-  async connect(target: ConnectTarget): Promise<PlatformSession> {
-    const creds = target.credentials as { authenticationType?: string; username?: string; password?: string };
-    if (creds.authenticationType !== undefined && creds.authenticationType !== 'userPassword')
+/** The user and password pg presents: configured, or temporary ones from the cloud. */
+async function loginFor(target: ConnectTarget, options: ClusterAuthOptions): Promise<DatabaseLogin> {
+  const creds = target.credentials as { authenticationType?: string; username?: string; password?: string };
+  const where = { host: target.host, database: target.database, connectArgs: target.connectArgs };
+  switch (creds.authenticationType ?? 'userPassword') {
+    case 'userPassword':
+      return { user: creds.username ?? '', password: creds.password ?? '' };
+    case 'accessKey':
+      return (await import('./iam-auth')).accessKeyLogin(
+        target.credentials as unknown as AccessKeyCredentials,
+        where,
+        options,
+      );
+    case 'idp':
+      return (await import('./iam-auth')).idpLogin(
+        target.credentials as unknown as IdpCredentials,
+        where,
+        options,
+      );
+    default:
       throw new ConnectionFailure('authentication', 'unsupported');
-    const client = new pg.Client({
-      host: target.host,
-      port: target.port,
-      database: target.database ?? 'dev',
-      user: creds.username,
-      password: creds.password,
-      ssl: sslOption(target.connectArgs),
-      connectionTimeoutMillis: connectTimeoutMs(),
-      application_name: 'causeway',
-    });
-    client.on('error', () => undefined);
-    try {
-      await withTimeout(client.connect());
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      throw error instanceof ConnectionFailure ? error : classifyPgError(error);
-    }
-    const one = async (sql: string, value: string) => ((await client.query(sql, [value])).rowCount ?? 0) > 0;
-    const norm = (v: string) => normalizeIdentifier('cluster', v);
-    return {
-      async run(statement) {
-        await client.query(statement);
-      },
-      async exists(object) {
-        switch (object.kind) {
-          case 'database':
-            return one('SELECT 1 FROM pg_database WHERE datname = $1', norm(object.name));
-          case 'schema':
-            return one('SELECT 1 FROM pg_namespace WHERE nspname = $1', norm(object.name));
-          case 'group':
-          case 'role':
-            return one('SELECT 1 FROM pg_group WHERE groname = $1', norm(object.name));
-          default:
-            return one('SELECT 1 FROM pg_user WHERE usename = $1', norm(object.name));
-        }
-      },
-      async missingBootstrapRights() {
-        const me = await client.query<{ usesuper: boolean; usecreatedb: boolean }>(
-          'SELECT usesuper, usecreatedb FROM pg_user WHERE usename = current_user',
+  }
+}
+
+/** A ClusterWarehouse driver; `options` point the credential exchange at loopback fakes in tests. */
+export function createClusterDriver(options: ClusterAuthOptions = {}): PlatformDriver {
+  return {
+    isMissingObjectError: (error) =>
+      ['3D000', '42704', '3F000'].includes((error as { code?: string })?.code ?? ''),
+    connect: (target) => connectCluster(target, options),
+  };
+}
+
+export const clusterDriver: PlatformDriver = createClusterDriver();
+
+async function connectCluster(target: ConnectTarget, options: ClusterAuthOptions): Promise<PlatformSession> {
+  const login = await loginFor(target, options);
+  const client = new pg.Client({
+    host: target.host,
+    port: target.port,
+    database: target.database ?? 'dev',
+    user: login.user,
+    password: login.password,
+    ssl: sslOption(target.connectArgs),
+    connectionTimeoutMillis: connectTimeoutMs(),
+    application_name: 'causeway',
+  });
+  client.on('error', () => undefined);
+  try {
+    await withTimeout(client.connect());
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error instanceof ConnectionFailure ? error : classifyPgError(error);
+  }
+  const one = async (sql: string, value: string) => ((await client.query(sql, [value])).rowCount ?? 0) > 0;
+  const norm = (v: string) => normalizeIdentifier('cluster', v);
+  return {
+    async run(statement) {
+      await client.query(statement);
+    },
+    async exists(object) {
+      switch (object.kind) {
+        case 'database':
+          return one('SELECT 1 FROM pg_database WHERE datname = $1', norm(object.name));
+        case 'schema':
+          return one('SELECT 1 FROM pg_namespace WHERE nspname = $1', norm(object.name));
+        case 'group':
+        case 'role':
+          return one('SELECT 1 FROM pg_group WHERE groname = $1', norm(object.name));
+        default:
+          return one('SELECT 1 FROM pg_user WHERE usename = $1', norm(object.name));
+      }
+    },
+    async missingBootstrapRights() {
+      const me = await client.query<{ usesuper: boolean; usecreatedb: boolean }>(
+        'SELECT usesuper, usecreatedb FROM pg_user WHERE usename = current_user',
+      );
+      const row = me.rows[0];
+      if (row?.usesuper) return [];
+      const missing = row?.usecreatedb ? [] : ['CREATEDB'];
+      try {
+        const r = await client.query<{ rolcreaterole: boolean }>(
+          'SELECT rolcreaterole FROM pg_roles WHERE rolname = current_user',
         );
-        const row = me.rows[0];
-        if (row?.usesuper) return [];
-        const missing = row?.usecreatedb ? [] : ['CREATEDB'];
-        try {
-          const r = await client.query<{ rolcreaterole: boolean }>(
-            'SELECT rolcreaterole FROM pg_roles WHERE rolname = current_user',
-          );
-          if (!r.rows[0]?.rolcreaterole) missing.push('CREATEUSER');
-        } catch {
-          missing.push('CREATEUSER');
-        }
-        return missing;
-      },
-      canUseWarehouse: async () => false,
-      canUseRole: async () => false,
-      metastore: async () => undefined,
-      async close() {
-        await client.end().catch(() => undefined);
-      },
-    };
-  },
-};
+        if (!r.rows[0]?.rolcreaterole) missing.push('CREATEUSER');
+      } catch {
+        missing.push('CREATEUSER');
+      }
+      return missing;
+    },
+    canUseWarehouse: async () => false,
+    canUseRole: async () => false,
+    metastore: async () => undefined,
+    async close() {
+      await client.end().catch(() => undefined);
+    },
+  };
+}
