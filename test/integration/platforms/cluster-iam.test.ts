@@ -132,7 +132,7 @@ async function fakeAws(req: ReceivedRequest): Promise<Reply> {
   const target = String(req.headers['x-amz-target'] ?? '');
   if (target === 'RedshiftServerless.GetCredentials') {
     const signed = verifySigV4(req, (id) => (id === ACCESS_KEY.id ? ACCESS_KEY.secret : undefined));
-    if (!signed || signed.service !== 'redshift-serverless' || signed.region !== REGION)
+    if (signed?.service !== 'redshift-serverless' || signed.region !== REGION)
       return {
         status: 400,
         headers: { 'content-type': 'application/x-amz-json-1.1' },
@@ -167,7 +167,7 @@ async function fakeAws(req: ReceivedRequest): Promise<Reply> {
     const signed = verifySigV4(req, (id) =>
       id === ACCESS_KEY.id ? ACCESS_KEY.secret : id === TEMP_KEY.id ? TEMP_KEY.secret : undefined,
     );
-    if (!signed || signed.service !== 'redshift' || signed.region !== REGION)
+    if (signed?.service !== 'redshift' || signed.region !== REGION)
       return {
         status: 403,
         ...xml(queryError('SignatureDoesNotMatch', 'The request signature does not match')),
