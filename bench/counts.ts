@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { CreateQueueCommand } from '@aws-sdk/client-sqs';
 import { ensureTables, localDynamoClient } from '../infra/local/dynamodb';
 import { clientEnvironment } from '../infra/local/env';
-import { localSqsClient, startSqs } from '../infra/local/sqs';
+import { localQueueUrl, localSqsClient, startSqs } from '../infra/local/sqs';
 import { loadStage, stageEnvironment } from '../infra/stages';
 import { fanOutCost, historyCost } from './cost';
 import { startMemoryDynamo } from './lib/memory-dynamo';
@@ -31,7 +31,10 @@ try {
   ddb.destroy();
   const sqs = localSqsClient(sqsServer.endpoint);
   const queue = async (name: string) =>
-    (await sqs.send(new CreateQueueCommand({ QueueName: `bench-${name}` }))).QueueUrl as string;
+    localQueueUrl(
+      sqsServer.endpoint,
+      (await sqs.send(new CreateQueueCommand({ QueueName: `bench-${name}` }))).QueueUrl as string,
+    );
   const queues = {
     notifications: { url: await queue('notifications'), dlqUrl: await queue('notifications-dlq') },
     deliveries: { url: await queue('deliveries'), dlqUrl: await queue('deliveries-dlq') },

@@ -14,6 +14,7 @@ import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { dlqEnvVar, queueEnvVar } from '../../infra/catalog/queues';
 import { clientEnvironment } from '../../infra/local/env';
+import { localQueueUrl } from '../../infra/local/sqs';
 import { loadStage, stageEnvironment } from '../../infra/stages';
 import { type RunningCloud, startCloudProcess } from '../../test/support/local-cloud-process';
 
@@ -47,11 +48,14 @@ export async function startBenchCloud(): Promise<BenchCloud> {
   );
   const sqs = new SQSClient({});
   const make = async (name: string) =>
-    (
-      await sqs.send(
-        new CreateQueueCommand({ QueueName: `causeway-bench-${name}-${randomUUID().slice(0, 8)}` }),
-      )
-    ).QueueUrl as string;
+    localQueueUrl(
+      cloud.endpoints.sqs,
+      (
+        await sqs.send(
+          new CreateQueueCommand({ QueueName: `causeway-bench-${name}-${randomUUID().slice(0, 8)}` }),
+        )
+      ).QueueUrl as string,
+    );
   const deliveriesUrl = await make('deliveries');
   process.env[queueEnvVar('deliveries')] = deliveriesUrl;
   process.env[dlqEnvVar('deliveries')] = await make('deliveries-dlq');

@@ -8,6 +8,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join, resolve } from 'node:path';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { type InternalFunctionDef, internalFunctions } from '../catalog/functions';
+import { visibilityTimeoutSeconds } from '../catalog/queues';
 import { loadStage, stageEnvironment } from '../stages';
 import { ensureTables, localDynamoClient, startDynamoDbLocal } from './dynamodb';
 import { type ClientEndpoints, clientEnvironment } from './env';
@@ -80,7 +81,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const sqsClient = localSqsClient(sqs.endpoint);
     const [tableNames, queueList] = await Promise.all([
       ensureTables(ddbClient, LOCAL_PREFIX),
-      ensureQueues(sqsClient, LOCAL_PREFIX, sqs.endpoint),
+      ensureQueues(sqsClient, LOCAL_PREFIX, sqs.endpoint, (def) =>
+        Number(process.env.LOCAL_QUEUE_VISIBILITY_SECONDS || visibilityTimeoutSeconds(def)),
+      ),
     ]);
     ddbClient.destroy();
 

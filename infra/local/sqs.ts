@@ -4,7 +4,12 @@
  * and visibility timeout that CDK gives it in AWS.
  */
 import { mkdirSync } from 'node:fs';
-import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  CreateQueueCommand,
+  GetQueueAttributesCommand,
+  SetQueueAttributesCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { startFauxqs } from 'fauxqs';
 import { type QueueDef, queues, visibilityTimeoutSeconds } from '../catalog/queues';
 
@@ -46,11 +51,17 @@ export function localQueueUrl(endpoint: string, queueUrl: string): string {
   return new URL(queueUrl.replace(/^[a-z]+:\/\/[^/]+/, ''), endpoint).href;
 }
 
-/** Creates (or finds) every catalogued queue and its DLQ. */
+/**
+ * Creates (or finds) every catalogued queue and its DLQ and sets their attributes from the
+ * catalogue, so a changed catalogue applies to an existing state directory as a deploy would.
+ * `visibilitySeconds` lets the local cloud shorten the visibility timeout (for example so that a
+ * crash-and-restart test sees in-flight messages return within seconds rather than minutes).
+ */
 export async function ensureQueues(
   client: SQSClient,
   prefix: string,
   endpoint: string,
+  visibilitySeconds: (def: QueueDef) => number = visibilityTimeoutSeconds,
 ): Promise<LocalQueue[]> {
   return Promise.all(
     (queues as readonly QueueDef[]).map(async (def) => {
@@ -68,10 +79,15 @@ export async function ensureQueues(
         }),
       );
       const queue = await client.send(
-        new CreateQueueCommand({
-          QueueName: physicalQueueName(prefix, def.name),
+        new CreateQueueCommand({ QueueName: physicalQueueName(prefix, def.name) }),
+      );
+      if (!queue.QueueUrl) throw new Error(`no URL for the ${def.name} queue`);
+      const url = localQueueUrl(endpoint, queue.QueueUrl);
+      await client.send(
+        new SetQueueAttributesCommand({
+          QueueUrl: url,
           Attributes: {
-            VisibilityTimeout: String(visibilityTimeoutSeconds(def)),
+            VisibilityTimeout: String(visibilitySeconds(def)),
             MessageRetentionPeriod: String(def.retentionSeconds),
             RedrivePolicy: JSON.stringify({
               deadLetterTargetArn: dlqAttributes.Attributes?.QueueArn,
@@ -80,12 +96,7 @@ export async function ensureQueues(
           },
         }),
       );
-      if (!queue.QueueUrl) throw new Error(`no URL for the ${def.name} queue`);
-      return {
-        def,
-        url: localQueueUrl(endpoint, queue.QueueUrl),
-        dlqUrl: localQueueUrl(endpoint, dlq.QueueUrl),
-      };
+      return { def, url, dlqUrl: localQueueUrl(endpoint, dlq.QueueUrl) };
     }),
   );
 }
