@@ -34,6 +34,21 @@ export const internalFunctions = [
     memoryMb: 1024,
     usesSecrets: true,
   },
+  {
+    name: 'webhookSender',
+    description:
+      'Re-sends a webhook history record on behalf of POST /webhooks/history/retry/{id} (HTTP client, SSRF guard, secrets).',
+    handler: 'functions/webhooks/send.ts',
+    // Below API Gateway's 30 s integration limit for the route that waits on it.
+    timeoutSeconds: 28,
+    memoryMb: 512,
+    tables: [
+      { table: 'webhooks', access: 'read' },
+      { table: 'webhookHistory', access: 'readWrite' },
+      { table: 'webhookHistoryCounts', access: 'readWrite' },
+    ],
+    usesSecrets: true,
+  },
 ] as const satisfies readonly InternalFunctionDef[];
 
 export const schedules = [

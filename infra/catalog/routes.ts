@@ -279,12 +279,8 @@ export const routes = [
     summary: "Re-send a history record's request to its webhook now; returns the new history record.",
     tag: 'webhooks',
     timeoutSeconds: 30,
-    tables: [
-      { table: 'webhooks', access: 'read' },
-      { table: 'webhookHistory', access: 'readWrite' },
-      { table: 'webhookHistoryCounts', access: 'readWrite' },
-    ],
-    usesSecrets: true,
+    tables: [{ table: 'webhookHistory', access: 'read' }],
+    invokes: ['webhookSender'],
   },
 ] as const satisfies readonly RouteDef[];
 

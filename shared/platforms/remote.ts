@@ -5,9 +5,7 @@
  * Payloads travel with their secrets encrypted (`encryptSecrets`, `sealCredentials`); only the
  * connector function decrypts them.
  */
-import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import { functionEnvVar } from '../../infra/catalog/functions';
-import { requireEnv } from '../config/env';
+import { InternalInvocationError, invokeInternal } from '../store/invoke';
 import type { ValidateRequest, ValidationTest } from './port';
 
 /** A ValidateRequest whose configs hold ciphertext secrets and whose credentials are sealed. */
@@ -24,26 +22,11 @@ export interface ConnectorResponse {
   validationTests: ValidationTest[];
 }
 
-export class ConnectorInvocationError extends Error {
-  override name = 'ConnectorInvocationError';
-}
-
-const lambda = new LambdaClient({});
+/** The connector function failed to run (its own error text is not shown to callers). */
+export { InternalInvocationError as ConnectorInvocationError };
 
 export async function validateRemotely(request: SealedValidateRequest): Promise<ValidationTest[]> {
   const payload: ConnectorInvocation = { action: 'validate', request };
-  const out = await lambda.send(
-    new InvokeCommand({
-      FunctionName: requireEnv(functionEnvVar('platformConnector')),
-      InvocationType: 'RequestResponse',
-      Payload: new TextEncoder().encode(JSON.stringify(payload)),
-    }),
-  );
-  const text = out.Payload ? new TextDecoder().decode(out.Payload) : '';
-  if (out.FunctionError) {
-    // The connector's own error text is not shown to callers (it could quote remote details).
-    throw new ConnectorInvocationError(`the platform connector failed (${out.FunctionError})`);
-  }
-  const response = JSON.parse(text) as ConnectorResponse;
+  const response = await invokeInternal<ConnectorResponse>('platformConnector', payload);
   return response.validationTests;
 }

@@ -177,12 +177,13 @@ export async function processDelivery(sqsRecord: SQSRecord): Promise<void> {
 }
 
 /**
- * `POST /webhooks/history/retry/{id}`: re-sends the record's request to its webhook now (same
- * webhook-id, so receivers can de-duplicate), records a new history record and returns it.
+ * Re-sends a stored record's request to its webhook now (same `webhook-id`) and records the
+ * attempt as a new history record. Runs in the webhook sender function; the API route has
+ * already checked that the caller may see the record (`shared/webhooks/retry-request.ts`).
  */
-export async function retryHistoryRecord(caller: Principal, id: number): Promise<HistoryRecord> {
+export async function resendHistoryRecord(id: number): Promise<HistoryRecord> {
   const original = await getHistoryRecord(id);
-  if (!original || !canSeeRecord(caller, original)) throw new NotFoundError(`history record ${id} not found`);
+  if (!original) throw new NotFoundError(`history record ${id} not found`);
   const webhook = await getWebhookItem(original.webhooksId);
   if (!webhook)
     throw new NotFoundError(`webhook ${original.webhooksId} of history record ${id} no longer exists`);

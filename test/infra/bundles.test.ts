@@ -30,10 +30,7 @@ describe('Lambda bundles', () => {
 
   it('keep API handlers lean (no database drivers in API bundles)', () => {
     for (const row of result.rows.filter((r) => r.kind === 'api' || r.kind === 'authorizer')) {
-      // The one route that makes outbound HTTP calls itself (retrying a webhook delivery)
-      // carries the HTTP client; every other API bundle is within the benchmark target.
-      const limit = row.handler === 'functions/webhooks/retry.ts' ? 1024 * 1024 : API_BUNDLE_LIMIT_BYTES;
-      expect(row.bundleBytes, row.handler).toBeLessThanOrEqual(limit);
+      expect(row.bundleBytes, row.handler).toBeLessThanOrEqual(API_BUNDLE_LIMIT_BYTES);
     }
   });
 });

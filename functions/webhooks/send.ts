@@ -1,0 +1,20 @@
+/**
+ * The webhook sender (internal function): re-sends a history record's request on behalf of
+ * `POST /webhooks/history/retry/{id}`, which has already authorized the caller.
+ */
+import * as z from 'zod';
+import { NotFoundError } from '../../shared/http/errors';
+import { resendHistoryRecord } from '../../shared/webhooks/delivery';
+import type { ResendResult } from '../../shared/webhooks/retry-request';
+
+const ResendRequestSchema = z.strictObject({ historyId: z.number().int().positive() });
+
+export async function handler(event: unknown): Promise<ResendResult> {
+  const { historyId } = ResendRequestSchema.parse(event);
+  try {
+    return { ok: true, record: await resendHistoryRecord(historyId) };
+  } catch (error) {
+    if (error instanceof NotFoundError) return { ok: false, notFound: error.message };
+    throw error;
+  }
+}
