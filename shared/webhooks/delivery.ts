@@ -5,7 +5,6 @@
 import { createHash } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
-import type { Principal } from '../auth/permissions';
 import { NotFoundError } from '../http/errors';
 import { logger } from '../http/logger';
 import { describeIssues } from '../http/validation';
@@ -13,13 +12,7 @@ import { NOTIFICATION_NAMES } from '../notifications/catalogue';
 import { NotificationMetadataSchema } from '../notifications/message';
 import { retrySchedule } from './config';
 import { claim } from './dedup';
-import {
-  canSeeRecord,
-  getHistoryRecord,
-  historyView,
-  type StoredHistoryRecord,
-  writeHistoryRecord,
-} from './history';
+import { getHistoryRecord, historyView, type StoredHistoryRecord, writeHistoryRecord } from './history';
 import { type AttemptOutcome, postWebhook } from './http';
 import type { DeliveryPayload, HistoryRecord, WebhookItem } from './model';
 import { delayRetry, sendToDeadLetter } from './queue';
