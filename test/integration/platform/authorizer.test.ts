@@ -1,0 +1,63 @@
+/**
+ * The Lambda authorizer called directly (as API Gateway would) against the local cloud's
+ * DynamoDB: it authenticates keys and passes the principal on; it never denies, so the handler
+ * can answer 401/403 in the service's error shape.
+ */
+import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { adminKey, createKey, revokeKeys, useLocalCloudEnv } from '../../support/api';
+
+type Handler = typeof import('../../../functions/authorizer').handler;
+let authorize: Handler;
+
+beforeAll(async () => {
+  useLocalCloudEnv();
+  ({ handler: authorize } = await import('../../../functions/authorizer'));
+});
+
+function event(authorization?: string): APIGatewayRequestAuthorizerEventV2 {
+  return {
+    version: '2.0',
+    type: 'REQUEST',
+    routeArn: 'arn:aws:execute-api:us-east-1:000000000000:api/$default/GET/me',
+    identitySource: authorization ? [authorization] : [],
+    routeKey: 'GET /me',
+    rawPath: '/me',
+    rawQueryString: '',
+    headers: authorization ? { authorization } : {},
+    requestContext: {} as APIGatewayRequestAuthorizerEventV2['requestContext'],
+  } as APIGatewayRequestAuthorizerEventV2;
+}
+
+describe('authorizer', () => {
+  it('authenticates an admin key, bare or with Bearer', async () => {
+    for (const header of [adminKey(), `Bearer ${adminKey()}`]) {
+      const result = await authorize(event(header));
+      expect(result.isAuthorized).toBe(true);
+      expect(result.context).toMatchObject({ authenticated: true, permissions: 'APPLICATION_ADMIN' });
+      expect(result.context.userId).toBeTypeOf('number');
+    }
+  });
+
+  it('passes a non-admin principal with no permissions', async () => {
+    const { userId, apiKey } = await createKey('authorizer-user');
+    const result = await authorize(event(apiKey));
+    expect(result.context).toEqual({ authenticated: true, userId, name: 'authorizer-user', permissions: '' });
+  });
+
+  it('marks missing, unknown and revoked keys unauthenticated with a reason, without denying', async () => {
+    expect((await authorize(event())).context).toEqual({
+      authenticated: false,
+      reason: 'a valid API key is required in the Authorization header',
+    });
+    expect((await authorize(event('cw_unknown'))).context).toEqual({
+      authenticated: false,
+      reason: 'the API key is not recognised',
+    });
+    const { userId, apiKey } = await createKey('authorizer-revoked');
+    await revokeKeys(userId);
+    const revoked = await authorize(event(`Bearer ${apiKey}`));
+    expect(revoked.isAuthorized).toBe(true);
+    expect(revoked.context).toEqual({ authenticated: false, reason: 'the API key has been revoked' });
+  });
+});
