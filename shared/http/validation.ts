@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import * as z from 'zod';
 import { BadRequestError } from './errors';
 
 /** Formats zod issues as `path: message; …` without echoing input values (they may be secrets). */
@@ -20,3 +20,16 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what =
   }
   return result.data;
 }
+
+/**
+ * A path id: a positive integer in canonical form (no sign, leading zeros or exponent) that
+ * fits a safe integer. Larger values would lose precision and DynamoDB's marshaller refuses
+ * them, so they must be a 400 here rather than a 500 later.
+ */
+export const idParam = () =>
+  z
+    .string()
+    .regex(/^[1-9][0-9]{0,15}$/, 'must be a positive integer')
+    .refine((v) => Number.isSafeInteger(Number(v)), {
+      message: `must be a positive integer no larger than ${Number.MAX_SAFE_INTEGER}`,
+    });

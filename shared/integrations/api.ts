@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import type { RouteContract } from '../../infra/openapi/contracts';
+import { idParam } from '../http/validation';
 import { ValidationResultsSchema } from '../platforms/port';
 import { IntegrationStatusSchema } from './lifecycle';
 import { IntegrationPayloadSchema, IntegrationTypeSchema } from './schemas';
@@ -11,9 +12,7 @@ import { AnalyticsWarehouseDeleteSchema } from './schemas/analytics-warehouse';
 import { CloudWarehouseDeleteSchema } from './schemas/cloud-warehouse';
 import { ClusterWarehouseDeleteSchema } from './schemas/cluster-warehouse';
 
-export const IntegrationIdParamsSchema = z.object({
-  id: z.string().regex(/^[1-9][0-9]{0,15}$/, 'must be a positive integer'),
-});
+export const IntegrationIdParamsSchema = z.object({ id: idParam() });
 
 const flag = z
   .enum(['true', 'false'], { error: 'must be true or false' })

@@ -6,7 +6,7 @@ import * as z from 'zod';
 import type { RouteContract } from '../../infra/openapi/contracts';
 import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../http/errors';
 import type { ApiRequest, ApiResult } from '../http/handler';
-import { describeIssues, parseWith } from '../http/validation';
+import { describeIssues, idParam, parseWith } from '../http/validation';
 import { IntegrationPayloadSchema, TYPE_FACTS } from '../integrations/schemas';
 import { decryptSecrets, restorePlaceholders } from '../integrations/secrets';
 import { SCRIPT_TYPES, type ScriptKind, SQL_TYPES, type SqlPayload, scriptFor } from './scripts';
@@ -31,7 +31,7 @@ const ScriptBodySchema = z.object({
   config: z.record(z.string(), z.unknown()),
 });
 
-const IdParamsSchema = z.object({ id: z.string().regex(/^[1-9][0-9]{0,15}$/, 'must be a positive integer') });
+const IdParamsSchema = z.object({ id: idParam() });
 
 /** Whether the caller's Accept header prefers text/plain over JSON (JSON wins ties and by default). */
 export function prefersText(accept: string | undefined): boolean {

@@ -3,6 +3,7 @@
  * Types derive from these schemas; the OpenAPI contracts (`api.ts`) reuse them.
  */
 import * as z from 'zod';
+import { idParam } from '../http/validation';
 import { NOTIFICATION_NAMES, SUBSCRIBABLE_NAMES } from '../notifications/catalogue';
 import { NotificationMetadataSchema } from '../notifications/message';
 
@@ -150,4 +151,4 @@ export const HistoryPageSchema = z.object({
 });
 export type HistoryPage = z.infer<typeof HistoryPageSchema>;
 
-export const IdParamSchema = z.object({ id: z.string().regex(/^\d{1,16}$/, 'an integer id') });
+export const IdParamSchema = z.object({ id: idParam() });
