@@ -7,7 +7,12 @@ import type { RouteContract } from '../../infra/openapi/contracts';
 import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../http/errors';
 import type { ApiRequest, ApiResult } from '../http/handler';
 import { describeIssues, idParam, parseWith } from '../http/validation';
-import { IntegrationPayloadSchema, TYPE_FACTS } from '../integrations/schemas';
+import {
+  IntegrationPayloadSchema,
+  type IntegrationType,
+  REDACTED,
+  TYPE_FACTS,
+} from '../integrations/schemas';
 import { decryptSecrets, restorePlaceholders } from '../integrations/secrets';
 import { SCRIPT_TYPES, type ScriptKind, SQL_TYPES, type SqlPayload, scriptFor } from './scripts';
 import { UnsafeSqlValueError } from './sql/quote';
@@ -138,7 +143,49 @@ export async function editScriptFor(request: ApiRequest): Promise<ApiResult> {
     throw new BadRequestError(`these attributes cannot be edited: ${changed.join(', ')}`);
   // The script follows how the integration was set up (the body's autoBootstrap is always false).
   const auto = record.autoBootstrap ?? false;
-  return respond(request, build('edit', { ...next, autoBootstrap: auto } as SqlPayload, previous));
+  const script = build('edit', { ...next, autoBootstrap: auto } as SqlPayload, previous);
+  assertNoRestoredSecret(script, restoredSecrets(record.type, envelope.config, next.config));
+  return respond(request, script);
+}
+
+/**
+ * Credentials (user names aside) the caller sent as the redaction placeholder, with the stored
+ * values that were put back for them.
+ */
+function restoredSecrets(
+  type: IntegrationType,
+  sent: Record<string, unknown>,
+  restored: object,
+): { path: string; value: string }[] {
+  const out: { path: string; value: string }[] = [];
+  for (const path of TYPE_FACTS[type].secretPaths) {
+    if (path === 'username' || path.endsWith('.username')) continue;
+    const value = valueAt(restored, path);
+    if (valueAt(sent, path) === REDACTED && typeof value === 'string' && value !== REDACTED)
+      out.push({ path, value });
+  }
+  return out;
+}
+
+/**
+ * A script that sets a credential the caller sent as the placeholder (renaming a password user
+ * re-sets its password, for instance) would hand the stored secret back in the response: such a
+ * script needs the value itself. Secrets appear in scripts only as quoted literals.
+ */
+function assertNoRestoredSecret(script: Script, restored: readonly { path: string; value: string }[]) {
+  if (restored.length === 0) return;
+  const rendered = renderScript(script);
+  const quoted = (v: string) => [
+    `'${v.replaceAll("'", "''")}'`,
+    `'${v.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`,
+    `'${v.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`,
+  ];
+  const leaking = restored.filter(({ value }) => quoted(value).some((q) => rendered.includes(q)));
+  if (leaking.length > 0)
+    throw new BadRequestError(
+      `the edit script sets ${leaking.map((l) => `config.${l.path}`).join(', ')}, sent as the redaction placeholder ${REDACTED}; ` +
+        'stored secrets are never returned: send the value itself',
+    );
 }
 
 export async function deleteScriptFor(request: ApiRequest): Promise<ApiResult> {

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { call, createKey, eventually } from '../../support/api';
+import { runManualSetup } from '../integrations/helpers';
 
 const cluster = (extra: Record<string, unknown> = {}) => ({
   type: 'ClusterWarehouse',
@@ -177,5 +178,63 @@ describe('POST /integrations/{id}/scripts/*', () => {
     expect(removal.status).toBe(200);
     expect(removal.text).toContain('DROP DATABASE "managed";');
     expect(removal.text).not.toContain('pw');
+  });
+
+  it('never writes a stored secret into an edit script: a script that sets it needs the value sent', async () => {
+    const stamp = Date.now();
+    const password = `stored-pw-${stamp}`;
+    const payload = {
+      type: 'ClusterWarehouse',
+      autoBootstrap: false,
+      config: {
+        host: `manual-${stamp}.example.com`,
+        database: 'managed',
+        authenticationType: 'userPassword',
+        username: 'svc_old',
+        password,
+      },
+    };
+    await runManualSetup(payload);
+    const created = await call('POST', '/integrations', { body: payload });
+    expect(created.status, created.text).toBe(202);
+    const id = created.body.id as string;
+    await eventually(
+      () => call('GET', `/integrations/${id}/status`),
+      (r) => r.body.status === 'enabled',
+    );
+    const stored = await call('GET', `/integrations/${id}`);
+    expect(stored.body.config.password).toBe('[REDACTED]');
+    // Renaming the user re-sets its password: with the placeholder, that would be the stored one.
+    const renamed = await call('POST', `/integrations/${id}/scripts/edit`, {
+      body: {
+        type: 'ClusterWarehouse',
+        autoBootstrap: false,
+        config: { ...stored.body.config, username: 'svc_new' },
+      },
+    });
+    expect(renamed.text).not.toContain(password);
+    expect(renamed.body).toMatchObject({
+      statusCode: 400,
+      message: expect.stringContaining('config.password'),
+    });
+    // Sending the password itself is fine, and an edit that does not set it keeps working.
+    const explicit = await call('POST', `/integrations/${id}/scripts/edit`, {
+      body: {
+        type: 'ClusterWarehouse',
+        autoBootstrap: false,
+        config: { ...stored.body.config, username: 'svc_new', password: 'new-pw' },
+      },
+    });
+    expect(explicit.status, explicit.text).toBe(200);
+    expect(explicit.body.statements).toContain(`ALTER USER "svc_new" PASSWORD 'new-pw'`);
+    const unchanged = await call('POST', `/integrations/${id}/scripts/edit`, {
+      body: {
+        type: 'ClusterWarehouse',
+        autoBootstrap: false,
+        config: { ...stored.body.config, impersonation: { enabled: true } },
+      },
+    });
+    expect(unchanged.status, unchanged.text).toBe(200);
+    expect(unchanged.text).not.toContain(password);
   });
 });
