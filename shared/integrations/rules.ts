@@ -34,7 +34,7 @@ export function assertNoPlaceholders(payload: IntegrationPayload): void {
   if (left.length > 0) {
     throw new BadRequestError(
       `invalid integration: ${left.map((p) => `config.${p}`).join(', ')}: the redaction placeholder ${REDACTED} ` +
-        'keeps a stored secret, and no value is stored for it; send the secret itself',
+        'keeps a stored secret only where one is stored and the endpoint it is sent to is unchanged; send the secret itself',
     );
   }
 }

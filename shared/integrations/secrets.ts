@@ -60,9 +60,14 @@ export function redactSecrets(type: IntegrationType, config: Json | undefined): 
   return mapSecrets(type, config, () => REDACTED);
 }
 
+/** Endpoint values compare as the schemas normalise hostnames (trimmed, case-insensitive). */
+const endpointValue = (value: unknown) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
+
 /**
  * For a PUT: wherever the incoming config holds the placeholder, put back the stored value
- * (still encrypted), so callers can send a read config back unchanged.
+ * (decrypted), so callers can send a read config back unchanged. A secret whose endpoint
+ * (`TYPE_FACTS[type].secretEndpoints`) changed keeps the placeholder, which the caller's
+ * validation then refuses: a stored secret is never sent somewhere new.
  */
 export async function restorePlaceholders(
   type: IntegrationType,
@@ -71,7 +76,12 @@ export async function restorePlaceholders(
 ): Promise<Json | undefined> {
   if (!incoming) return incoming;
   const copy = structuredClone(incoming);
+  const endpoints = TYPE_FACTS[type].secretEndpoints ?? {};
   for (const path of TYPE_FACTS[type].secretPaths) {
+    const moved = (endpoints[path] ?? []).some(
+      (p) => endpointValue(getPath(copy, p)) !== endpointValue(stored ? getPath(stored, p) : undefined),
+    );
+    if (moved) continue;
     if (getPath(copy, path) === REDACTED) {
       const previous = stored ? getPath(stored, path) : undefined;
       if (typeof previous === 'string')

@@ -101,6 +101,12 @@ export const UPDATABLE_TYPES = [
  */
 export interface TypeFacts {
   secretPaths: readonly string[];
+  /**
+   * Secret path → the editable config paths naming where that secret is sent. A PUT (or an edit
+   * script request) that sends the placeholder keeps the stored secret only while these are
+   * unchanged; otherwise a caller could point the stored secret at a server of their own.
+   */
+  secretEndpoints?: Readonly<Record<string, readonly string[]>>;
   nonEditable: readonly string[];
   supportsAutoBootstrap: boolean;
   deleteSchema?: z.ZodType;
@@ -120,6 +126,7 @@ export const TYPE_FACTS: Record<IntegrationType, TypeFacts> = {
   },
   Lakehouse: {
     secretPaths: ['token', 'oAuthClientConfig.clientSecret'],
+    secretEndpoints: { 'oAuthClientConfig.clientSecret': ['oAuthClientConfig.authorityUrl'] },
     nonEditable: ['workspaceUrl', 'catalog'],
     supportsAutoBootstrap: true,
   },
@@ -138,6 +145,7 @@ export const TYPE_FACTS: Record<IntegrationType, TypeFacts> = {
       'idp.username',
       'idp.password',
     ],
+    secretEndpoints: { 'idp.username': ['idp.idpHost'], 'idp.password': ['idp.idpHost'] },
     nonEditable: ['host', 'database'],
     supportsAutoBootstrap: true,
     deleteSchema: ClusterWarehouseDeleteSchema,
@@ -150,6 +158,10 @@ export const TYPE_FACTS: Record<IntegrationType, TypeFacts> = {
       'oAuthClientConfig.clientSecret',
       'oAuthClientConfig.oauthPrivateKey',
     ],
+    secretEndpoints: {
+      'oAuthClientConfig.clientSecret': ['oAuthClientConfig.authorityUrl'],
+      'oAuthClientConfig.oauthPrivateKey': ['oAuthClientConfig.authorityUrl'],
+    },
     nonEditable: ['host', 'database'],
     supportsAutoBootstrap: true,
     deleteSchema: CloudWarehouseDeleteSchema,
