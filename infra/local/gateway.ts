@@ -28,10 +28,18 @@ export interface GatewayOptions {
   authorizerCacheSeconds: number;
   /** Called with every request's outcome (for the access log). */
   onRequest?: (line: { method: string; path: string; status: number; ms: number }) => void;
+  /** How long `close()` lets requests in flight finish before cutting their connections. */
+  drainMs?: number;
 }
+
+/** Below main.ts's 15 s forced exit, above the default handler timeout of 10 s. */
+const DEFAULT_DRAIN_MS = 12_000;
 
 export class LocalGateway {
   private server: Server | undefined;
+  private inFlight = 0;
+  private closing = false;
+  private drained: (() => void) | undefined;
   private readonly authCache = new Map<
     string,
     { expires: number; result: APIGatewaySimpleAuthorizerWithContextResult<Record<string, unknown>> }
@@ -42,6 +50,13 @@ export class LocalGateway {
   async listen(port: number): Promise<string> {
     this.server = createServer((req, res) => {
       const started = Date.now();
+      this.inFlight++;
+      // While draining, answered connections are not kept alive for further requests.
+      if (this.closing) res.setHeader('connection', 'close');
+      res.once('close', () => {
+        this.inFlight--;
+        if (this.inFlight === 0) this.drained?.();
+      });
       this.handle(req, res)
         .catch(() => send(res, { statusCode: 500, body: JSON.stringify(errorBody(500, 'internal error')) }))
         .finally(() =>
@@ -63,13 +78,30 @@ export class LocalGateway {
     return `http://127.0.0.1:${address.port}`;
   }
 
+  /**
+   * Stops accepting connections, lets requests in flight finish (up to `drainMs`), then closes
+   * every connection that is left.
+   */
   async close(): Promise<void> {
     const server = this.server;
     if (!server) return;
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
+    this.closing = true;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    if (this.inFlight > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        new Promise<void>((resolve) => {
+          this.drained = resolve;
+        }),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, this.options.drainMs ?? DEFAULT_DRAIN_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
+    server.closeAllConnections();
+    await closed;
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
