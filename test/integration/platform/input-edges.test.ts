@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type RouteDef, routeKey, routes } from '../../../infra/catalog/routes';
-import { call } from '../../support/api';
+import { adminKey, baseUrl, call } from '../../support/api';
 
 const errorShape = (status: number) => ({
   statusCode: status,
@@ -87,5 +87,36 @@ describe('query strings', () => {
     }
     const ok = await call('GET', '/webhooks/history?sortOrder=ASC&pageSize=100&offset=0');
     expect(ok.status).toBe(200);
+  });
+});
+
+describe('methods and bodies the routes do not expect', () => {
+  it('answers HEAD and OPTIONS with a 4xx and no 5xx', async () => {
+    for (const path of ['/webhooks', '/integrations', '/webhooks/1', '/nope']) {
+      for (const method of ['HEAD', 'OPTIONS']) {
+        const res = await call(method, path);
+        expect(res.status, `${method} ${path}`).toBeGreaterThanOrEqual(400);
+        expect(res.status, `${method} ${path}`).toBeLessThan(500);
+        if (method === 'HEAD') expect(res.text).toBe('');
+        else expect(res.body).toEqual(errorShape(res.status));
+      }
+    }
+  });
+
+  it('answers a body that is not UTF-8 with a 400 and the error shape', async () => {
+    const bytes = new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]);
+    for (const [method, path] of [
+      ['POST', '/webhooks'],
+      ['POST', '/integrations'],
+      ['POST', '/integrations/scripts/create'],
+    ] as const) {
+      const res = await fetch(`${baseUrl()}${path}`, {
+        method,
+        headers: { authorization: adminKey(), 'content-type': 'application/json' },
+        body: bytes,
+      });
+      expect(res.status, path).toBe(400);
+      expect(await res.json()).toEqual(errorShape(400));
+    }
   });
 });
