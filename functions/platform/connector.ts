@@ -5,7 +5,7 @@
  * validation. Configs and credentials are never logged.
  */
 import type { Context } from 'aws-lambda';
-import { logger } from '../../shared/http/logger';
+import { describeError, logger } from '../../shared/http/logger';
 import { decryptSecrets, openCredentials } from '../../shared/integrations/secrets';
 import type { PlatformPayload, ValidateRequest } from '../../shared/platforms/port';
 import { connectorFor } from '../../shared/platforms/registry';
@@ -16,7 +16,7 @@ async function open(payload: PlatformPayload): Promise<PlatformPayload> {
   return { ...payload, config } as PlatformPayload;
 }
 
-export async function handler(event: ConnectorInvocation, context?: Context): Promise<ConnectorResponse> {
+async function validate(event: ConnectorInvocation, context?: Context): Promise<ConnectorResponse> {
   if (event?.action !== 'validate') throw new Error('unsupported connector action');
   const sealed = event.request;
   const request: ValidateRequest = {
@@ -37,4 +37,18 @@ export async function handler(event: ConnectorInvocation, context?: Context): Pr
     failed: validationTests.filter((t) => t.status === 'failed').map((t) => t.name),
   });
   return { validationTests };
+}
+
+/**
+ * Unexpected failures are logged with a scrubbed message and re-thrown by name only: the Lambda
+ * runtime would otherwise log the raw message (a driver error can quote a connection string).
+ * Remote failures never get here: connectors report them as failed validation tests.
+ */
+export async function handler(event: ConnectorInvocation, context?: Context): Promise<ConnectorResponse> {
+  try {
+    return await validate(event, context);
+  } catch (error) {
+    logger.error('connector failed', describeError(error));
+    throw new Error(`the platform connector failed (${error instanceof Error ? error.name : 'Error'})`);
+  }
 }

@@ -1,5 +1,6 @@
 /** Lifecycle workflow task: see shared/integrations/tasks.ts. */
-import { applyEditTask } from '../../shared/integrations/tasks';
+import { applyEditTask, guardTask } from '../../shared/integrations/tasks';
 import { WorkflowInputSchema } from '../../shared/integrations/workflow-events';
 
-export const handler = async (event: unknown) => applyEditTask(WorkflowInputSchema.parse(event));
+export const handler = async (event: unknown) =>
+  guardTask(() => applyEditTask(WorkflowInputSchema.parse(event)));

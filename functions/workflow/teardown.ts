@@ -1,5 +1,6 @@
 /** Lifecycle workflow task: see shared/integrations/tasks.ts. */
-import { teardownTask } from '../../shared/integrations/tasks';
+import { guardTask, teardownTask } from '../../shared/integrations/tasks';
 import { WorkflowInputSchema } from '../../shared/integrations/workflow-events';
 
-export const handler = async (event: unknown) => teardownTask(WorkflowInputSchema.parse(event));
+export const handler = async (event: unknown) =>
+  guardTask(() => teardownTask(WorkflowInputSchema.parse(event)));

@@ -5,7 +5,8 @@
  * Connector failures propagate by name: TransientPlatformError is retried by the state
  * machine, anything else is caught into the operation's error status.
  */
-import { PlatformOperationError, type PlatformPayload } from '../platforms/port';
+import { describeError, logger } from '../http/logger';
+import { PlatformOperationError, type PlatformPayload, TransientPlatformError } from '../platforms/port';
 import { IN_FLIGHT_OF } from './lifecycle';
 import type { IntegrationRecord, StoredConfig, WorkflowInput } from './model';
 import { getIntegration, getTransientSecret } from './repository';
@@ -36,6 +37,32 @@ async function plainPayload(
 ): Promise<PlatformPayload> {
   const plain = await decryptSecrets(record.type, config);
   return { type: record.type, autoBootstrap: record.autoBootstrap, config: plain } as PlatformPayload;
+}
+
+/** An unexpected failure of a task, reduced to the error's name. */
+export class TaskFailedError extends Error {
+  override name = 'TaskFailedError';
+}
+
+/**
+ * What a task throws becomes the execution's error `Cause`, which Step Functions keeps in the
+ * execution history: connector errors (written to be shown) pass through by name; anything else
+ * is logged with its message scrubbed and re-thrown with its name only, so a driver or SDK
+ * message quoting a connection string can never land in the history. SDK errors that the SDK
+ * itself marks retryable become TransientPlatformError, which the state machine retries.
+ */
+export async function guardTask<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof PlatformOperationError || error instanceof TransientPlatformError) throw error;
+    logger.error('workflow task failed', describeError(error));
+    const name = error instanceof Error ? error.name : 'Error';
+    if ((error as { $retryable?: unknown })?.$retryable) {
+      throw new TransientPlatformError(`a retryable service error occurred (${name})`);
+    }
+    throw new TaskFailedError(`the task failed unexpectedly (${name})`);
+  }
 }
 
 export async function bootstrapTask(input: WorkflowInput): Promise<TaskResult> {
