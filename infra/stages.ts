@@ -6,6 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
+import { queues } from './catalog/queues';
+
+const MAX_DELIVERY_RETRIES = (queues.find((q) => q.name === 'deliveries')?.maxReceiveCount ?? 1) - 1;
 
 export const StageConfigSchema = z
   .object({
@@ -15,7 +18,8 @@ export const StageConfigSchema = z
     removalPolicy: z.enum(['destroy', 'retain']),
     alarmEmail: z.email().nullable(),
     webhookTimeoutMs: z.number().int().min(100).max(60_000),
-    webhookRetryScheduleSeconds: z.array(z.number().int().min(0).max(43_200)).max(11),
+    /** Delays between delivery attempts; the deliveries queue's maxReceiveCount bounds the count. */
+    webhookRetryScheduleSeconds: z.array(z.number().int().min(0).max(43_200)).max(MAX_DELIVERY_RETRIES),
     historyRetentionDays: z.number().int().positive(),
     throttling: z.strictObject({ rateLimit: z.number().positive(), burstLimit: z.number().int().positive() }),
     /** How long API Gateway may cache an authorizer answer (a revoked key may live this long). */
