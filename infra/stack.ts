@@ -126,6 +126,8 @@ export interface CausewayAppOptions {
    * @default true
    */
   readonly sharedBundles?: boolean;
+  /** @default a temporary directory removed when the process exits */
+  readonly bundlesDir?: string;
 }
 
 export interface CausewayApp {
@@ -143,7 +145,10 @@ export function createCausewayApp(options: CausewayAppOptions = {}): CausewayApp
   const stages = parseStages(app.node.tryGetContext(STAGES_CONTEXT_KEY));
   const requested = options.stage ?? (app.node.tryGetContext('stage') as string | undefined);
   const selected = selectStages(stages, requested);
-  const bundles = options.sharedBundles === false ? undefined : new HandlerBundles();
+  const bundles =
+    options.sharedBundles === false
+      ? undefined
+      : new HandlerBundles(options.bundlesDir ? { outDir: options.bundlesDir } : {});
   bundles?.prepare(catalogueHandlers(), 'catalogue');
   const env =
     process.env.CDK_DEFAULT_ACCOUNT && process.env.CDK_DEFAULT_REGION

@@ -3,8 +3,7 @@
  * for a missing handler module, access → env vars + grants, the NodejsFunction bundling path,
  * and stage selection.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
@@ -17,6 +16,7 @@ import { HandlerBundles } from '../../infra/constructs/bundles';
 import { CausewayFunction, PlatformResources, type StageContext } from '../../infra/constructs/function';
 import { selectStages } from '../../infra/stack';
 import { loadStages } from '../../infra/stages';
+import { tempDir } from '../support/temp';
 
 const HANDLER = 'functions/platform/not-found.ts';
 const stages = loadStages();
@@ -51,10 +51,10 @@ describe('CausewayFunction with shared bundles', () => {
   let template: Template;
   let bundles: HandlerBundles;
   beforeAll(() => {
-    const app = new App({ outdir: mkdtempSync(join(tmpdir(), 'causeway-fn-')) });
+    const app = new App({ outdir: tempDir('causeway-fn-') });
     const stack = new Stack(app, 'Fn');
     const resources = platform(stack);
-    bundles = new HandlerBundles();
+    bundles = new HandlerBundles({ outDir: tempDir('causeway-bundles-') });
     const target = new CausewayFunction(stack, 'Target', {
       handler: HANDLER,
       stage: dev,
@@ -164,7 +164,7 @@ describe('CausewayFunction with shared bundles', () => {
 
 describe('CausewayFunction failures and fallback bundling', () => {
   it('fails synth with a clear message when the handler module does not exist', () => {
-    const stack = new Stack(new App(), 'Missing');
+    const stack = new Stack(new App({ outdir: tempDir('causeway-fn-') }), 'Missing');
     expect(
       () =>
         new CausewayFunction(stack, 'Ghost', {
@@ -176,20 +176,20 @@ describe('CausewayFunction failures and fallback bundling', () => {
   });
 
   it('fails synth when access names a resource the stack does not have', () => {
-    const stack = new Stack(new App(), 'Unbound');
+    const stack = new Stack(new App({ outdir: tempDir('causeway-fn-') }), 'Unbound');
     const resources = new PlatformResources();
     new CausewayFunction(stack, 'Fn', {
       handler: HANDLER,
       stage: dev,
       resources,
-      bundles: new HandlerBundles(),
+      bundles: new HandlerBundles({ outDir: tempDir('causeway-bundles-') }),
       access: { tables: [{ table: 'counters', access: 'read' }] },
     });
     expect(() => resources.bindAll()).toThrow(/table counters is not part of this stack/);
   });
 
   it('bundles with NodejsFunction’s local esbuild (no Docker) when no shared bundles are given', () => {
-    const outdir = mkdtempSync(join(tmpdir(), 'causeway-fn-own-'));
+    const outdir = tempDir('causeway-fn-own-');
     const app = new App({ outdir });
     const stack = new Stack(app, 'Own');
     const resources = new PlatformResources();

@@ -8,6 +8,7 @@ import { App, Stack, Validations } from 'aws-cdk-lib';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/temp';
 import { type SynthesizedApp, synthesizeApp } from './synth';
 
 let synth: SynthesizedApp;
@@ -64,7 +65,7 @@ describe('cdk-nag AwsSolutions', () => {
   });
 
   it('is a live check: the same plugin fails an unencrypted queue without a DLQ', () => {
-    const app = new App();
+    const app = new App({ outdir: tempDir('causeway-nag-') });
     const stack = new Stack(app, 'Probe');
     new sqs.Queue(stack, 'Plain', { encryption: sqs.QueueEncryption.UNENCRYPTED });
     const nag = new AwsSolutionsChecks(app);

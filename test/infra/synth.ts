@@ -3,13 +3,13 @@
  * deployable stage, shared in-process bundles, cdk-nag AwsSolutions) into a temporary
  * directory. Call it once per test file, in `beforeAll`.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { type CausewayApp, type CausewayStack, createCausewayApp } from '../../infra/stack';
 import { loadStages, type StageConfig } from '../../infra/stages';
+import { tempDir } from '../support/temp';
 
 export const repoRoot = join(import.meta.dirname, '..', '..');
 
@@ -28,8 +28,12 @@ export interface SynthesizedApp extends CausewayApp {
 }
 
 export function synthesizeApp(): SynthesizedApp {
-  const outdir = mkdtempSync(join(tmpdir(), 'causeway-infra-test-'));
-  const built = createCausewayApp({ context: cdkContext(), outdir });
+  const outdir = tempDir('causeway-infra-test-');
+  const built = createCausewayApp({
+    context: cdkContext(),
+    outdir,
+    bundlesDir: tempDir('causeway-bundles-'),
+  });
   const assembly = built.app.synth();
   const templates = new Map<string, Template>();
   const stages = loadStages();

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import type { Endpoints } from '../../infra/local/cloud';
 import { type RunningCloud, startCloudProcess } from './local-cloud-process';
@@ -24,4 +25,5 @@ export async function setup(project: TestProject) {
 export async function teardown() {
   const code = await cloud?.stop();
   if (code !== 0 && code !== undefined) throw new Error(`local cloud exited with code ${code}`);
+  if (cloud) rmSync(cloud.stateDir, { recursive: true, force: true });
 }

@@ -5,10 +5,10 @@
  * every log line the handlers wrote.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Endpoints } from '../../infra/local/cloud';
+import { tempDir } from './temp';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 
@@ -34,7 +34,8 @@ export const TEST_CLOUD_ENV: Record<string, string> = {
 export async function startCloudProcess(
   options: { stateDir?: string; env?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<RunningCloud> {
-  const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'causeway-test-'));
+  // A fresh state directory, removed after the test file (or by the caller, see global-setup).
+  const stateDir = options.stateDir ?? tempDir('causeway-test-');
   const logFile = join(stateDir, 'cloud.log');
   const endpointsFile = join(stateDir, 'endpoints.json');
   // A cloud that was killed leaves its endpoints behind; wait for the new process's file.

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type * as Secrets from '../../../shared/integrations/secrets';
+import { tempDir } from '../../support/temp';
 import { payloads } from './fixtures';
 
 let secrets: typeof Secrets;
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'causeway-secrets-'));
+  const dir = tempDir('causeway-secrets-');
   const file = join(dir, 'master.key');
   writeFileSync(file, randomBytes(32).toString('base64'));
   process.env.LOCAL_MASTER_KEY_FILE = file;

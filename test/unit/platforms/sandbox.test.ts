@@ -1,21 +1,14 @@
-/**
- * The sandbox platform at the connector level: documented triggers, automatic setup and
- * teardown leaving nothing behind, a failure half-way cleaned up by teardown, and the manual
- * flow (an operator runs the generated script, then validation and bootstrap find it).
- */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PlatformConnector, PlatformPayload } from '../../../shared/platforms/port';
 import { sandboxConnector } from '../../../shared/platforms/sandbox/connectors';
 import { runOnSandbox } from '../../../shared/platforms/sandbox/run-script';
 import { readState } from '../../../shared/platforms/sandbox/store';
 import { type SqlPayload, scriptFor } from '../../../shared/platforms/scripts';
+import { tempDir } from '../../support/temp';
 import { analytics, cloud, cluster, lakehouse, lakehouseOAuth, PRIVATE_KEY, payload } from './fixtures';
 
 beforeAll(() => {
-  process.env.SANDBOX_DIR = mkdtempSync(join(tmpdir(), 'sandbox-'));
+  process.env.SANDBOX_DIR = tempDir('causeway-sandbox-');
 });
 
 let hostCounter = 0;
