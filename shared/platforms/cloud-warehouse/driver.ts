@@ -18,7 +18,9 @@ import {
 import { normalizeIdentifier, quoteIdent, quoteLiteral } from '../sql/quote';
 import { fetchAccessToken, type OAuthClientConfig, type OAuthOptions } from './oauth';
 
-snowflake.configure({ logLevel: 'ERROR', additionalLogToConsole: false } as Parameters<
+// The SDK's own logger writes a file in the working directory (read-only in Lambda) and its
+// messages can quote connection details; our classified failures are what we report and log.
+snowflake.configure({ logLevel: 'OFF', additionalLogToConsole: false } as Parameters<
   typeof snowflake.configure
 >[0]);
 
