@@ -13,14 +13,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import { internalFunctions, schedules } from '../infra/catalog/functions';
+import { internalFunctions } from '../infra/catalog/functions';
+import { type HandlerKind as CataloguedKind, catalogueHandlers } from '../infra/catalog/handlers';
 import { queues } from '../infra/catalog/queues';
-import { routes } from '../infra/catalog/routes';
 import { tables } from '../infra/catalog/tables';
 import { workflows } from '../infra/catalog/workflows';
 import { HandlerBundles, repoRoot } from '../infra/constructs/bundles';
 import { clientEnvironment } from '../infra/local/env';
-import { AUTHORIZER_HANDLER, DEFAULT_ROUTE_HANDLER } from '../infra/local/gateway';
 import { loadStage, stageEnvironment } from '../infra/stages';
 import { median, round } from './lib/stats';
 
@@ -30,14 +29,8 @@ export const EMPTY_HANDLER = 'bench/fixtures/empty-handler.ts';
 export const API_BUNDLE_LIMIT_BYTES = 300 * 1024;
 export const INIT_RATIO_LIMIT = 2;
 
-export type HandlerKind =
-  | 'api'
-  | 'authorizer'
-  | 'consumer'
-  | 'workflow'
-  | 'internal'
-  | 'schedule'
-  | 'baseline';
+/** A catalogued handler's kind, or the empty handler every figure is measured against. */
+export type HandlerKind = CataloguedKind | 'baseline';
 
 export interface ColdStartRow {
   handler: string;
@@ -61,25 +54,6 @@ export interface ColdStartResult {
   maxApiBundleBytes: number;
   maxInitRatio: number;
   targets: { apiBundlesWithinLimit: boolean; initRatioWithinLimit: boolean };
-}
-
-export function catalogueHandlers(): { handler: string; kind: HandlerKind }[] {
-  const list: { handler: string; kind: HandlerKind }[] = [
-    { handler: AUTHORIZER_HANDLER, kind: 'authorizer' },
-    { handler: DEFAULT_ROUTE_HANDLER, kind: 'api' },
-    ...routes.map((r) => ({ handler: r.handler as string, kind: 'api' as const })),
-    ...queues.map((q) => ({ handler: q.consumer.handler as string, kind: 'consumer' as const })),
-    ...workflows.flatMap((w) =>
-      Object.values(w.tasks).map((t) => ({ handler: t.handler as string, kind: 'workflow' as const })),
-    ),
-    ...internalFunctions.map((f) => ({ handler: f.handler as string, kind: 'internal' as const })),
-    ...(schedules as readonly { handler: string }[]).map((s) => ({
-      handler: s.handler,
-      kind: 'schedule' as const,
-    })),
-  ];
-  const seen = new Set<string>();
-  return list.filter((h) => !seen.has(h.handler) && seen.add(h.handler));
 }
 
 const PROBE = `

@@ -5,11 +5,8 @@
 import { App, CfnOutput, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { internalFunctions, schedules } from './catalog/functions';
-import { queues } from './catalog/queues';
-import { routes } from './catalog/routes';
-import { workflows } from './catalog/workflows';
-import { Api, AUTHORIZER_HANDLER, NOT_FOUND_HANDLER } from './constructs/api';
+import { catalogueHandlers } from './catalog/handlers';
+import { Api } from './constructs/api';
 import { HandlerBundles } from './constructs/bundles';
 import { Data } from './constructs/data';
 import { PlatformResources, type StageContext } from './constructs/function';
@@ -84,19 +81,6 @@ export class CausewayStack extends Stack {
   }
 }
 
-/** Every handler module any catalogue names (what one app bundles). */
-export function catalogueHandlers(): string[] {
-  return [
-    AUTHORIZER_HANDLER,
-    NOT_FOUND_HANDLER,
-    ...routes.map((r) => r.handler),
-    ...queues.map((q) => q.consumer.handler),
-    ...workflows.flatMap((w) => Object.values(w.tasks).map((t) => t.handler)),
-    ...internalFunctions.map((f) => f.handler),
-    ...(schedules as readonly { handler: string }[]).map((s) => s.handler),
-  ];
-}
-
 export { stackName };
 
 /** The stages `cdk.json` marks deployable, or the one `-c stage=…` selects. */
@@ -149,7 +133,10 @@ export function createCausewayApp(options: CausewayAppOptions = {}): CausewayApp
     options.sharedBundles === false
       ? undefined
       : new HandlerBundles(options.bundlesDir ? { outDir: options.bundlesDir } : {});
-  bundles?.prepare(catalogueHandlers(), 'catalogue');
+  bundles?.prepare(
+    catalogueHandlers().map((h) => h.handler),
+    'catalogue',
+  );
   const env =
     process.env.CDK_DEFAULT_ACCOUNT && process.env.CDK_DEFAULT_REGION
       ? { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION }

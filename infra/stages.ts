@@ -6,9 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
-import { queues } from './catalog/queues';
-
-const MAX_DELIVERY_RETRIES = (queues.find((q) => q.name === 'deliveries')?.maxReceiveCount ?? 1) - 1;
+import { MAX_DELIVERY_RETRIES } from './catalog/queues';
 
 export const StageConfigSchema = z
   .object({

@@ -101,3 +101,9 @@ export function dlqEnvVar(name: QueueName): string {
 export function visibilityTimeoutSeconds(def: QueueDef): number {
   return def.consumer.timeoutSeconds * 6;
 }
+
+/**
+ * Retries a delivery may be scheduled for: attempts are 1 + the retry schedule, and the
+ * deliveries queue dead-letters a message after `maxReceiveCount` receives.
+ */
+export const MAX_DELIVERY_RETRIES = (queues.find((q) => q.name === 'deliveries')?.maxReceiveCount ?? 1) - 1;

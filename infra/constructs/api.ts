@@ -16,6 +16,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { FunctionAccess } from '../catalog/access';
+import { AUTHORIZER_HANDLER, DEFAULT_ROUTE_HANDLER } from '../catalog/handlers';
 import { type RouteDef, routeFunctionId, routeKey, routes } from '../catalog/routes';
 import type { HandlerBundles } from './bundles';
 import {
@@ -34,9 +35,6 @@ export const AUTHORIZER_ACCESS: FunctionAccess = {
     { table: 'principals', access: 'read' },
   ],
 };
-
-export const AUTHORIZER_HANDLER = 'functions/authorizer.ts';
-export const NOT_FOUND_HANDLER = 'functions/platform/not-found.ts';
 
 /** One JSON line per request; never bodies or headers (the Authorization header holds the key). */
 const ACCESS_LOG_FORMAT = JSON.stringify({
@@ -93,7 +91,7 @@ export class Api extends Construct {
 
     this.notFoundFunction = new CausewayFunction(this, 'NotFound', {
       ...common,
-      handler: NOT_FOUND_HANDLER,
+      handler: DEFAULT_ROUTE_HANDLER,
       description: 'The $default route: 404/405 in the service error shape',
     });
 

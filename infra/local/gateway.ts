@@ -14,14 +14,12 @@ import type {
 } from 'aws-lambda';
 import { errorBody } from '../../shared/http/errors';
 import { matchRoute } from '../../shared/http/route-match';
+import { AUTHORIZER_HANDLER, DEFAULT_ROUTE_HANDLER } from '../catalog/handlers';
 import { type RouteDef, routeFunctionId, routeKey } from '../catalog/routes';
 import { invoke } from './lambda';
 
 /** Lambda's synchronous invocation payload limit; API Gateway would refuse larger bodies. */
 export const MAX_BODY_BYTES = 6 * 1024 * 1024;
-
-export const AUTHORIZER_HANDLER = 'functions/authorizer.ts';
-export const DEFAULT_ROUTE_HANDLER = 'functions/platform/not-found.ts';
 
 export interface GatewayOptions {
   prefix: string;

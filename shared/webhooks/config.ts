@@ -2,7 +2,7 @@
  * Delivery settings from the stage configuration (`infra/stages.ts` → env). Read on use, so a
  * test or a local run can change them without rebuilding anything.
  */
-import { queues } from '../../infra/catalog/queues';
+import { MAX_DELIVERY_RETRIES } from '../../infra/catalog/queues';
 import { boolEnv, ConfigurationError, intEnv, intListEnv } from '../config/env';
 
 /** Svix's schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (seconds). */
@@ -17,17 +17,11 @@ export const RESPONSE_BODY_CAP_BYTES = 16 * 1024;
 export const webhookTimeoutMs = (): number => intEnv('WEBHOOK_TIMEOUT_MS', 10_000);
 export const connectTimeoutMs = (): number =>
   Math.min(intEnv('CONNECT_TIMEOUT_MS', 5_000), webhookTimeoutMs());
-/**
- * Attempts = 1 + the schedule's length; the deliveries queue's maxReceiveCount is the backstop
- * that dead-letters a message after that many receives, so the schedule must fit under it.
- */
-export const MAX_RETRIES = (queues.find((q) => q.name === 'deliveries')?.maxReceiveCount ?? 1) - 1;
-
 export const retrySchedule = (): number[] => {
   const schedule = intListEnv('WEBHOOK_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE);
-  if (schedule.length > MAX_RETRIES) {
+  if (schedule.length > MAX_DELIVERY_RETRIES) {
     throw new ConfigurationError(
-      `WEBHOOK_RETRY_SCHEDULE has ${schedule.length} retries; the deliveries queue allows at most ${MAX_RETRIES}`,
+      `WEBHOOK_RETRY_SCHEDULE has ${schedule.length} retries; the deliveries queue allows at most ${MAX_DELIVERY_RETRIES}`,
     );
   }
   return schedule;

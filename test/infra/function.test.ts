@@ -12,13 +12,14 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_ROUTE_HANDLER } from '../../infra/catalog/handlers';
 import { HandlerBundles } from '../../infra/constructs/bundles';
 import { CausewayFunction, PlatformResources, type StageContext } from '../../infra/constructs/function';
 import { selectStages } from '../../infra/stack';
 import { loadStages } from '../../infra/stages';
 import { tempDir } from '../support/temp';
 
-const HANDLER = 'functions/platform/not-found.ts';
+const HANDLER = DEFAULT_ROUTE_HANDLER;
 const stages = loadStages();
 const dev: StageContext = { name: 'dev', config: stages.dev ?? (undefined as never) };
 

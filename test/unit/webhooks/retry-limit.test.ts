@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_RETRIES, retrySchedule } from '../../../shared/webhooks/config';
+import { MAX_DELIVERY_RETRIES as MAX_RETRIES } from '../../../infra/catalog/queues';
+import { retrySchedule } from '../../../shared/webhooks/config';
 
 describe('retry schedule bound', () => {
   const saved = process.env.WEBHOOK_RETRY_SCHEDULE;
