@@ -13,9 +13,9 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyStructuredResultV2, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { queues } from '../infra/catalog/queues';
-import { findRoute } from '../infra/catalog/routes';
 import { lambdaContext } from '../infra/local/lambda';
+import { queues } from '../shared/catalog/queues';
+import { findRoute } from '../shared/catalog/routes';
 import type { ApiEvent } from '../shared/http/handler';
 import { apiEvent } from '../test/support/events';
 import { sqsEvent, sqsRecord } from './lib/cloud';

@@ -5,7 +5,7 @@
 import { App, CfnOutput, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { catalogueHandlers } from './catalog/handlers';
+import { catalogueHandlers } from '../shared/catalog/handlers';
 import { Api } from './constructs/api';
 import { HandlerBundles } from './constructs/bundles';
 import { Data } from './constructs/data';

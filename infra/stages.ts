@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
-import { MAX_DELIVERY_RETRIES } from './catalog/queues';
+import { MAX_DELIVERY_RETRIES } from '../shared/catalog/queues';
 
 export const StageConfigSchema = z
   .object({

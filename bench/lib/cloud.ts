@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { dlqEnvVar, queueEnvVar } from '../../infra/catalog/queues';
 import { clientEnvironment } from '../../infra/local/env';
 import { localQueueUrl } from '../../infra/local/sqs';
 import { loadStage, stageEnvironment } from '../../infra/stages';
+import { dlqEnvVar, queueEnvVar } from '../../shared/catalog/queues';
 import { type RunningCloud, startCloudProcess } from '../../test/support/local-cloud-process';
 
 export interface BenchCloud {

@@ -5,8 +5,8 @@
  * same code as the functions.
  */
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { queueEnvVar, queues } from '../catalog/queues';
-import { tableEnvVar, tables } from '../catalog/tables';
+import { queueEnvVar, queues } from '../../shared/catalog/queues';
+import { tableEnvVar, tables } from '../../shared/catalog/tables';
 import { clientEnvironment, readEndpoints } from '../local/env';
 import { queueOutputName, SECRETS_KEY_OUTPUT, stackName, tableOutputName } from '../outputs';
 import { loadStages } from '../stages';

@@ -15,9 +15,9 @@ import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-ap
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { FunctionAccess } from '../catalog/access';
-import { AUTHORIZER_HANDLER, DEFAULT_ROUTE_HANDLER } from '../catalog/handlers';
-import { type RouteDef, routeFunctionId, routeKey, routes } from '../catalog/routes';
+import type { FunctionAccess } from '../../shared/catalog/access';
+import { AUTHORIZER_HANDLER, DEFAULT_ROUTE_HANDLER } from '../../shared/catalog/handlers';
+import { type RouteDef, routeFunctionId, routeKey, routes } from '../../shared/catalog/routes';
 import type { HandlerBundles } from './bundles';
 import {
   acknowledge,
@@ -57,7 +57,7 @@ export interface ApiProps {
   readonly resources: PlatformResources;
   /** @default - each function bundles itself */
   readonly bundles?: HandlerBundles;
-  /** @default every row of the route table (`infra/catalog/routes.ts`) */
+  /** @default every row of the route table (`shared/catalog/routes.ts`) */
   readonly routes?: readonly RouteDef[];
 }
 

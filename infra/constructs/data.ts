@@ -12,7 +12,7 @@ import { Duration } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
-import { type IndexDef, type KeyAttribute, type TableDef, tables } from '../catalog/tables';
+import { type IndexDef, type KeyAttribute, type TableDef, tables } from '../../shared/catalog/tables';
 import { type PlatformResources, removalPolicy, type StageContext } from './function';
 
 export interface DataProps {
@@ -21,7 +21,7 @@ export interface DataProps {
   readonly resources: PlatformResources;
   /**
    * The tables to create.
-   * @default every entry of the table catalogue (`infra/catalog/tables.ts`)
+   * @default every entry of the table catalogue (`shared/catalog/tables.ts`)
    */
   readonly tables?: readonly TableDef[];
   /**

@@ -18,11 +18,11 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference';
 import { Construct } from 'constructs';
-import type { FunctionAccess } from '../catalog/access';
-import { functionEnvVar } from '../catalog/functions';
-import { dlqEnvVar, type QueueName, queueEnvVar } from '../catalog/queues';
-import { type TableName, tableDef, tableEnvVar } from '../catalog/tables';
-import { type WorkflowName, workflowEnvVar } from '../catalog/workflows';
+import type { FunctionAccess } from '../../shared/catalog/access';
+import { functionEnvVar } from '../../shared/catalog/functions';
+import { dlqEnvVar, type QueueName, queueEnvVar } from '../../shared/catalog/queues';
+import { type TableName, tableDef, tableEnvVar } from '../../shared/catalog/tables';
+import { type WorkflowName, workflowEnvVar } from '../../shared/catalog/workflows';
 import { type StageConfig, stageEnvironment } from '../stages';
 import {
   BUNDLE_TARGET,

@@ -1,7 +1,7 @@
 /**
  * Messaging and background functions: every queue of the queue catalogue with its dead-letter
  * queue and Lambda consumer, the internal functions other functions invoke, and the scheduled
- * functions (`infra/catalog/functions.ts`).
+ * functions (`shared/catalog/functions.ts`).
  *
  * Queues use SQS managed server-side encryption (SSE-SQS): messages are encrypted at rest with
  * keys SQS owns, with no KMS key policy to extend to every producer and consumer and no KMS
@@ -18,8 +18,8 @@ import {
   internalFunctions,
   type ScheduleDef,
   schedules,
-} from '../catalog/functions';
-import { type QueueDef, queues, visibilityTimeoutSeconds } from '../catalog/queues';
+} from '../../shared/catalog/functions';
+import { type QueueDef, queues, visibilityTimeoutSeconds } from '../../shared/catalog/queues';
 import type { HandlerBundles } from './bundles';
 import { CausewayFunction, type PlatformResources, removalPolicy, type StageContext } from './function';
 

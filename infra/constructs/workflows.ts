@@ -7,7 +7,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { type WorkflowDef, workflows } from '../catalog/workflows';
+import { type WorkflowDef, workflows } from '../../shared/catalog/workflows';
 import { type AslDefinition, mappingProblems, readDefinitionText } from '../workflows/definition';
 import type { HandlerBundles } from './bundles';
 import {

@@ -18,7 +18,7 @@ import {
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
-import { type TableDef, tables } from '../catalog/tables';
+import { type TableDef, tables } from '../../shared/catalog/tables';
 import { freePort, waitFor } from './ports';
 
 const require = createRequire(import.meta.url);

@@ -6,10 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { functionEnvVar } from '../catalog/functions';
-import { dlqEnvVar, type QueueName, queueEnvVar } from '../catalog/queues';
-import { type TableName, tableEnvVar } from '../catalog/tables';
-import { type WorkflowName, workflowEnvVar } from '../catalog/workflows';
+import { functionEnvVar } from '../../shared/catalog/functions';
+import { dlqEnvVar, type QueueName, queueEnvVar } from '../../shared/catalog/queues';
+import { type TableName, tableEnvVar } from '../../shared/catalog/tables';
+import { type WorkflowName, workflowEnvVar } from '../../shared/catalog/workflows';
 
 export interface ClientEndpoints {
   dynamodb: string;

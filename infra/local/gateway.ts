@@ -12,10 +12,10 @@ import type {
   APIGatewayRequestAuthorizerEventV2,
   APIGatewaySimpleAuthorizerWithContextResult,
 } from 'aws-lambda';
+import { AUTHORIZER_HANDLER, DEFAULT_ROUTE_HANDLER } from '../../shared/catalog/handlers';
+import { type RouteDef, routeFunctionId, routeKey } from '../../shared/catalog/routes';
 import { errorBody } from '../../shared/http/errors';
 import { matchRoute } from '../../shared/http/route-match';
-import { AUTHORIZER_HANDLER, DEFAULT_ROUTE_HANDLER } from '../catalog/handlers';
-import { type RouteDef, routeFunctionId, routeKey } from '../catalog/routes';
 import { invoke } from './lambda';
 
 /** Lambda's synchronous invocation payload limit; API Gateway would refuse larger bodies. */

@@ -5,7 +5,7 @@
  * reports them: status 200, `X-Amz-Function-Error: Unhandled`, `{errorType, errorMessage}`.
  */
 import { createServer, type Server } from 'node:http';
-import { type InternalFunctionDef, internalFunctions } from '../catalog/functions';
+import { type InternalFunctionDef, internalFunctions } from '../../shared/catalog/functions';
 import { invoke } from './lambda';
 
 export function localFunctionName(prefix: string, name: string): string {

@@ -4,7 +4,7 @@
  * skipped rather than overlapped.
  */
 import { randomUUID } from 'node:crypto';
-import { type ScheduleDef, schedules } from '../catalog/functions';
+import { type ScheduleDef, schedules } from '../../shared/catalog/functions';
 import { invoke } from './lambda';
 
 export class LocalScheduler {

@@ -11,7 +11,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { startFauxqs } from 'fauxqs';
-import { type QueueDef, queues, visibilityTimeoutSeconds } from '../catalog/queues';
+import { type QueueDef, queues, visibilityTimeoutSeconds } from '../../shared/catalog/queues';
 
 export interface LocalSqs {
   endpoint: string;

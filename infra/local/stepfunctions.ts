@@ -18,7 +18,7 @@ type RunOptions = NonNullable<Parameters<StateMachine['run']>[1]>;
 type LocalHandlers = NonNullable<NonNullable<RunOptions['overrides']>['taskResourceLocalHandlers']>;
 type JSONValue = Awaited<ReturnType<LocalHandlers[string]>>;
 
-import { type WorkflowDef, workflows } from '../catalog/workflows';
+import { type WorkflowDef, workflows } from '../../shared/catalog/workflows';
 import {
   type AslDefinition,
   mappingProblems,

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { WorkflowDef } from '../catalog/workflows';
+import type { WorkflowDef } from '../../shared/catalog/workflows';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 

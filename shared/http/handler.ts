@@ -15,8 +15,8 @@ import type {
   APIGatewayProxyStructuredResultV2,
   Context,
 } from 'aws-lambda';
-import { findRoute, type RouteDef } from '../../infra/catalog/routes';
 import { type AuthorizerContext, isAdmin, type Principal, principalFromContext } from '../auth/permissions';
+import { findRoute, type RouteDef } from '../catalog/routes';
 import { type BodyFormat, decodeBody, JSON_BODY } from './body';
 import { ForbiddenError, HttpError, NotFoundError, statusText, UnauthorizedError } from './errors';
 import { describeError, logger } from './logger';

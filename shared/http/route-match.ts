@@ -2,7 +2,7 @@
  * Route matching by API Gateway's rules (literal segments beat `{param}` segments), shared by
  * the local gateway and the `$default` function that answers unmatched requests.
  */
-import { type RouteDef, routes } from '../../infra/catalog/routes';
+import { type RouteDef, routes } from '../catalog/routes';
 
 interface CompiledRoute {
   route: RouteDef;

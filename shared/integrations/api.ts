@@ -1,9 +1,9 @@
 /**
  * The integrations routes' request and response shapes (the handlers validate with the same
- * schemas the OpenAPI document shows). Spread into `contracts` in infra/openapi/contracts.ts.
+ * schemas the OpenAPI document shows). Spread into `contracts` in shared/openapi/contracts.ts.
  */
 import * as z from 'zod';
-import type { RouteContract } from '../../infra/openapi/contracts';
+import type { RouteContract } from '../catalog/contract';
 import { idParam } from '../http/validation';
 import { ValidationResultsSchema } from '../platforms/port';
 import { IntegrationStatusSchema } from './lifecycle';

@@ -10,7 +10,7 @@ import {
   SFNClient,
   StartExecutionCommand,
 } from '@aws-sdk/client-sfn';
-import { workflowEnvVar } from '../../infra/catalog/workflows';
+import { workflowEnvVar } from '../catalog/workflows';
 import { requireEnv } from '../config/env';
 import type { ExecutionState } from './lifecycle';
 import { executionName, type WorkflowInput } from './model';

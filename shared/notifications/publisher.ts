@@ -4,7 +4,7 @@
  * command) publish through this module only.
  */
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { queueEnvVar } from '../../infra/catalog/queues';
+import { queueEnvVar } from '../catalog/queues';
 import { requireEnv } from '../config/env';
 import { describeIssues } from '../http/validation';
 import {

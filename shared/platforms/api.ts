@@ -3,7 +3,7 @@
  * negotiation (text/plain script or JSON), and their OpenAPI contracts (`scriptContracts`).
  */
 import * as z from 'zod';
-import type { RouteContract } from '../../infra/openapi/contracts';
+import type { RouteContract } from '../catalog/contract';
 import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../http/errors';
 import type { ApiRequest, ApiResult } from '../http/handler';
 import { describeIssues, idParam, parseWith } from '../http/validation';

@@ -5,7 +5,7 @@
  * and the webhook sender (HTTP client, webhook secrets).
  */
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import { functionEnvVar, type InternalFunctionName } from '../../infra/catalog/functions';
+import { functionEnvVar, type InternalFunctionName } from '../catalog/functions';
 import { requireEnv } from '../config/env';
 
 export class InternalInvocationError extends Error {

@@ -1,4 +1,4 @@
-import { type TableName, tableEnvVar } from '../../infra/catalog/tables';
+import { type TableName, tableEnvVar } from '../catalog/tables';
 import { requireEnv } from '../config/env';
 
 /** The physical name of a catalogued table, from the env var the CDK wrapper / local cloud sets. */

@@ -1,9 +1,9 @@
 /**
  * The webhooks routes' request and response contracts (the handlers validate with the same
- * schemas). Spread into `contracts` in infra/openapi/contracts.ts.
+ * schemas). Spread into `contracts` in shared/openapi/contracts.ts.
  */
 import * as z from 'zod';
-import type { RouteContract } from '../../infra/openapi/contracts';
+import type { RouteContract } from '../catalog/contract';
 import {
   CreateWebhooksBodySchema,
   CreateWebhooksResponseSchema,

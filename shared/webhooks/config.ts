@@ -2,7 +2,7 @@
  * Delivery settings from the stage configuration (`infra/stages.ts` → env). Read on use, so a
  * test or a local run can change them without rebuilding anything.
  */
-import { MAX_DELIVERY_RETRIES } from '../../infra/catalog/queues';
+import { MAX_DELIVERY_RETRIES } from '../catalog/queues';
 import { boolEnv, ConfigurationError, intEnv, intListEnv } from '../config/env';
 
 /** Svix's schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (seconds). */

@@ -8,7 +8,7 @@ import {
   SendMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import { dlqEnvVar, type QueueName, queueEnvVar } from '../../infra/catalog/queues';
+import { dlqEnvVar, type QueueName, queueEnvVar } from '../catalog/queues';
 import { requireEnv } from '../config/env';
 
 // Queue URLs come from the catalogue env; the client's own endpoint is authoritative.

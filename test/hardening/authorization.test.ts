@@ -6,7 +6,7 @@
  * inventory test makes adding one a conscious step (a new `{id}` route needs an owner fixture).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type RouteDef, routeKey, routes } from '../../infra/catalog/routes';
+import { type RouteDef, routeKey, routes } from '../../shared/catalog/routes';
 import { baseUrl, createKey, revokeKeys, useLocalCloudEnv } from '../support/api';
 import { expectErrorShape, request } from './support';
 

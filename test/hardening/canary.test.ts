@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type RouteDef, routes } from '../../infra/catalog/routes';
+import { type RouteDef, routes } from '../../shared/catalog/routes';
 import { type Receiver, startReceiver } from '../integration/webhooks/receiver';
 import { adminKey, baseUrl, createKey, eventually, useLocalCloudEnv } from '../support/api';
 import { deleteBodies, type Payload, payloads, serviceAccount, uid } from '../unit/integrations/fixtures';

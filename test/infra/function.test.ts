@@ -12,11 +12,11 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_ROUTE_HANDLER } from '../../infra/catalog/handlers';
 import { HandlerBundles } from '../../infra/constructs/bundles';
 import { CausewayFunction, PlatformResources, type StageContext } from '../../infra/constructs/function';
 import { selectStages } from '../../infra/stack';
 import { loadStages } from '../../infra/stages';
+import { DEFAULT_ROUTE_HANDLER } from '../../shared/catalog/handlers';
 import { tempDir } from '../support/temp';
 
 const HANDLER = DEFAULT_ROUTE_HANDLER;

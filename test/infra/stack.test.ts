@@ -7,14 +7,19 @@ import { Match } from 'aws-cdk-lib/assertions';
 import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { FunctionAccess } from '../../infra/catalog/access';
+import { AUTHORIZER_ACCESS } from '../../infra/constructs/api';
+import type { CausewayFunction } from '../../infra/constructs/function';
+import { API_URL_OUTPUT, queueOutputName, SECRETS_KEY_OUTPUT, tableOutputName } from '../../infra/outputs';
+import type { CausewayStack } from '../../infra/stack';
+import { stageEnvironment } from '../../infra/stages';
+import type { FunctionAccess } from '../../shared/catalog/access';
 import {
   functionEnvVar,
   type InternalFunctionDef,
   internalFunctions,
   type ScheduleDef,
   schedules,
-} from '../../infra/catalog/functions';
+} from '../../shared/catalog/functions';
 import {
   dlqEnvVar,
   type QueueDef,
@@ -22,15 +27,10 @@ import {
   queueEnvVar,
   queues,
   visibilityTimeoutSeconds,
-} from '../../infra/catalog/queues';
-import { type RouteDef, routeKey, routes } from '../../infra/catalog/routes';
-import { type TableDef, tableEnvVar, tables } from '../../infra/catalog/tables';
-import { type WorkflowDef, workflows } from '../../infra/catalog/workflows';
-import { AUTHORIZER_ACCESS } from '../../infra/constructs/api';
-import type { CausewayFunction } from '../../infra/constructs/function';
-import { API_URL_OUTPUT, queueOutputName, SECRETS_KEY_OUTPUT, tableOutputName } from '../../infra/outputs';
-import type { CausewayStack } from '../../infra/stack';
-import { stageEnvironment } from '../../infra/stages';
+} from '../../shared/catalog/queues';
+import { type RouteDef, routeKey, routes } from '../../shared/catalog/routes';
+import { type TableDef, tableEnvVar, tables } from '../../shared/catalog/tables';
+import { type WorkflowDef, workflows } from '../../shared/catalog/workflows';
 import { type SynthesizedApp, synthesizeApp } from './synth';
 
 const routeList = routes as readonly RouteDef[];

@@ -8,7 +8,6 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type WorkflowDef, workflows } from '../../infra/catalog/workflows';
 import {
   type AslDefinition,
   mappingProblems,
@@ -16,6 +15,7 @@ import {
   substitute,
   taskStates,
 } from '../../infra/workflows/definition';
+import { type WorkflowDef, workflows } from '../../shared/catalog/workflows';
 
 type AslValidator = (
   definition: unknown,

@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { describe, expect, it } from 'vitest';
-import { workflows } from '../../../infra/catalog/workflows';
 import { type AslDefinition, mappingProblems } from '../../../infra/workflows/definition';
+import { workflows } from '../../../shared/catalog/workflows';
 
 const def = workflows[0];
 const text = readFileSync(join(import.meta.dirname, '..', '..', '..', def.definition), 'utf8');

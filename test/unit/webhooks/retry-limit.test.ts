@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_DELIVERY_RETRIES as MAX_RETRIES } from '../../../infra/catalog/queues';
+import { MAX_DELIVERY_RETRIES as MAX_RETRIES } from '../../../shared/catalog/queues';
 import { retrySchedule } from '../../../shared/webhooks/config';
 
 describe('retry schedule bound', () => {

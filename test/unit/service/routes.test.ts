@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findRoute, type RouteDef, routeFunctionId, routeKey, routes } from '../../../infra/catalog/routes';
+import { findRoute, type RouteDef, routeFunctionId, routeKey, routes } from '../../../shared/catalog/routes';
 import { allowedMethods, matchRoute } from '../../../shared/http/route-match';
 
 const all = routes as readonly RouteDef[];

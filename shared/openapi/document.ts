@@ -21,7 +21,7 @@ export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
   for (const route of routes) {
     const key = routeKey(route);
     const contract = contracts[key];
-    if (!contract) throw new Error(`route ${key} has no contract in infra/openapi/contracts.ts`);
+    if (!contract) throw new Error(`route ${key} has no contract in shared/openapi/contracts.ts`);
     const responses: Record<string, ZodOpenApiResponseObject> = {};
     for (const [status, response] of Object.entries(contract.responses)) {
       const types = response.contentTypes ?? ['application/json'];

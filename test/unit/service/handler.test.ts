@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type RouteDef, routeKey, routes } from '../../../infra/catalog/routes';
+import { type RouteDef, routeKey, routes } from '../../../shared/catalog/routes';
 import { BadRequestError, UnprocessableEntityError } from '../../../shared/http/errors';
 import { apiHandler } from '../../../shared/http/handler';
 import { apiEvent, lambdaContext } from '../../support/events';

@@ -4,7 +4,7 @@
  * to reach DynamoDB's marshaller (which refuses unsafe numbers) and answer 500.
  */
 import { describe, expect, it } from 'vitest';
-import { type RouteDef, routeKey, routes } from '../../../infra/catalog/routes';
+import { type RouteDef, routeKey, routes } from '../../../shared/catalog/routes';
 import { adminKey, baseUrl, call } from '../../support/api';
 
 const errorShape = (status: number) => ({

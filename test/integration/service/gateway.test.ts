@@ -1,6 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
-import { type RouteDef, routeKey, routes } from '../../../infra/catalog/routes';
+import { type RouteDef, routeKey, routes } from '../../../shared/catalog/routes';
 import { adminKey, baseUrl, call, createKey, revokeKeys } from '../../support/api';
 
 const all = routes as readonly RouteDef[];

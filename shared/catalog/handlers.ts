@@ -10,7 +10,7 @@ import { workflows } from './workflows';
 /** The HTTP API's Lambda request authorizer. */
 export const AUTHORIZER_HANDLER = 'functions/authorizer.ts';
 /** The `$default` route: answers requests no route matches (404/405 in the service's shape). */
-export const DEFAULT_ROUTE_HANDLER = 'functions/platform/not-found.ts';
+export const DEFAULT_ROUTE_HANDLER = 'functions/service/not-found.ts';
 
 export type HandlerKind = 'api' | 'authorizer' | 'consumer' | 'workflow' | 'internal' | 'schedule';
 

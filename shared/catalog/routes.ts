@@ -26,38 +26,38 @@ export interface RouteDef extends FunctionAccess {
   readonly handler: string;
   readonly auth: RouteAuth;
   readonly summary: string;
-  readonly tag: 'platform' | 'integrations' | 'scripts' | 'webhooks';
+  readonly tag: 'service' | 'integrations' | 'scripts' | 'webhooks';
   /** Overrides of the function defaults (timeout 10 s, memory 512 MB). */
   readonly timeoutSeconds?: number;
   readonly memoryMb?: number;
 }
 
 export const routes = [
-  // ── platform ─────────────────────────────────────────────────────────────────────────
+  // ── service ──────────────────────────────────────────────────────────────────────────
   {
     method: 'GET',
     path: '/health',
-    handler: 'functions/platform/health.ts',
+    handler: 'functions/service/health.ts',
     auth: 'public',
     summary: 'Liveness and readiness: 200 with JSON once the service can reach its tables.',
-    tag: 'platform',
+    tag: 'service',
     tables: [{ table: 'counters', access: 'read' }],
   },
   {
     method: 'GET',
     path: '/openapi.json',
-    handler: 'functions/platform/openapi.ts',
+    handler: 'functions/service/openapi.ts',
     auth: 'public',
     summary: 'The OpenAPI 3.1 document of this API, generated from the route table and zod schemas.',
-    tag: 'platform',
+    tag: 'service',
   },
   {
     method: 'GET',
     path: '/me',
-    handler: 'functions/platform/me.ts',
+    handler: 'functions/service/me.ts',
     auth: 'user',
     summary: 'The principal behind the API key: user id, name and permissions.',
-    tag: 'platform',
+    tag: 'service',
   },
   // ── integrations (issue: integrations API) ───────────────────────────────────────────
   {

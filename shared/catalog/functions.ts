@@ -29,7 +29,7 @@ export const internalFunctions = [
   {
     name: 'platformConnector',
     description: 'Runs connector validations against a remote platform (real drivers or the sandbox).',
-    handler: 'functions/platform/connector.ts',
+    handler: 'functions/connector/validate.ts',
     timeoutSeconds: 60,
     memoryMb: 1024,
     usesSecrets: true,

@@ -1,5 +1,5 @@
-import { buildOpenApiDocument } from '../../infra/openapi/document';
 import { apiHandler } from '../../shared/http/handler';
+import { buildOpenApiDocument } from '../../shared/openapi/document';
 
 // Built once per container: the document only changes with a deploy.
 const document = buildOpenApiDocument();

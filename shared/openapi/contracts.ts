@@ -4,11 +4,12 @@
  * zod schemas the handlers validate with.
  */
 import * as z from 'zod';
-import { PrincipalSchema } from '../../shared/auth/permissions';
-import { integrationContracts } from '../../shared/integrations/api';
-import { scriptContracts } from '../../shared/platforms/api';
-import { webhookContracts } from '../../shared/webhooks/api';
+import { PrincipalSchema } from '../auth/permissions';
+import type { RouteContract } from '../catalog/contract';
 import type { RouteKey } from '../catalog/routes';
+import { integrationContracts } from '../integrations/api';
+import { scriptContracts } from '../platforms/api';
+import { webhookContracts } from '../webhooks/api';
 
 export const ErrorBodySchema = z
   .object({
@@ -17,24 +18,6 @@ export const ErrorBodySchema = z
     message: z.string(),
   })
   .meta({ id: 'Error', description: 'Every error response: status, status text and a message.' });
-
-export interface ResponseContract {
-  description: string;
-  schema?: z.ZodType;
-  /** Defaults to application/json. */
-  contentTypes?: readonly string[];
-}
-
-export interface RouteContract {
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  body?: z.ZodType;
-  /** Media types accepted for the body (default application/json). */
-  bodyTypes?: readonly string[];
-  /** Whether the body must be sent (default true). */
-  bodyRequired?: boolean;
-  responses: Record<number, ResponseContract>;
-}
 
 const platformContracts: Record<string, RouteContract> = {
   'GET /health': {
