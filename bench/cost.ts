@@ -16,7 +16,7 @@ import type { APIGatewayProxyStructuredResultV2, SQSBatchResponse, SQSEvent } fr
 import { lambdaContext } from '../infra/local/lambda';
 import { queues } from '../shared/catalog/queues';
 import { findRoute } from '../shared/catalog/routes';
-import type { ApiEvent } from '../shared/http/handler';
+import type { ApiEvent } from '../shared/edge/handler';
 import { apiEvent } from '../test/support/events';
 import { sqsEvent, sqsRecord } from './lib/cloud';
 import type { ReadMeter, ReadTally } from './lib/reads';

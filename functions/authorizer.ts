@@ -3,7 +3,7 @@
  * hands the principal to the route in the authorizer context; it does not decide routes.
  * Unknown or revoked keys are passed on as unauthenticated so the handler answers 401 with the
  * service's error shape (an HTTP API authorizer can only deny with a bare 403). Authorization
- * per route happens in the handler middleware (`shared/http/handler.ts`), so a cached answer
+ * per route happens in the handler middleware (`shared/edge/handler.ts`), so a cached answer
  * for one route can never open another.
  */
 import type {
@@ -12,7 +12,7 @@ import type {
 } from 'aws-lambda';
 import { authenticate } from '../shared/auth/keys';
 import { type AuthorizerContext, contextFromPrincipal } from '../shared/auth/permissions';
-import { logger } from '../shared/http/logger';
+import { logger } from '../shared/edge/logger';
 
 export async function handler(
   event: APIGatewayRequestAuthorizerEventV2,

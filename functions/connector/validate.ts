@@ -5,7 +5,7 @@
  * validation. Configs and credentials are never logged.
  */
 import type { Context } from 'aws-lambda';
-import { describeError, logger } from '../../shared/http/logger';
+import { describeError, logger } from '../../shared/edge/logger';
 import { decryptSecrets, openCredentials } from '../../shared/integrations/secrets';
 import type { PlatformPayload, ValidateRequest } from '../../shared/platforms/port';
 import { connectorFor } from '../../shared/platforms/registry';

@@ -1,5 +1,5 @@
-import { apiHandler } from '../../shared/http/handler';
-import { JSON_OR_YAML } from '../../shared/http/yaml';
+import { apiHandler } from '../../shared/edge/handler';
+import { JSON_OR_YAML } from '../../shared/edge/yaml';
 import { deleteQuery, operationResult } from '../../shared/integrations/http';
 import { deleteIntegration, parseIntegrationId } from '../../shared/integrations/service';
 

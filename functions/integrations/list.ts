@@ -1,4 +1,4 @@
-import { apiHandler } from '../../shared/http/handler';
+import { apiHandler } from '../../shared/edge/handler';
 import { listAll } from '../../shared/integrations/service';
 
 export const handler = apiHandler(async () => ({ body: await listAll() }));

@@ -1,4 +1,4 @@
-import { apiHandler } from '../../shared/http/handler';
+import { apiHandler } from '../../shared/edge/handler';
 import { serviceUrl } from '../../shared/integrations/http';
 import { parseIntegrationId, regenerateKey } from '../../shared/integrations/service';
 

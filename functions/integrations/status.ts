@@ -1,4 +1,4 @@
-import { apiHandler } from '../../shared/http/handler';
+import { apiHandler } from '../../shared/edge/handler';
 import { getStatus, parseIntegrationId } from '../../shared/integrations/service';
 
 export const handler = apiHandler(async (req) => ({

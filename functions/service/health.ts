@@ -1,5 +1,5 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
-import { apiHandler } from '../../shared/http/handler';
+import { apiHandler } from '../../shared/edge/handler';
 import { dynamodb } from '../../shared/store/clients';
 import { tableName } from '../../shared/store/tables';
 

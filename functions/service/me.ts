@@ -1,3 +1,3 @@
-import { apiHandler } from '../../shared/http/handler';
+import { apiHandler } from '../../shared/edge/handler';
 
 export const handler = apiHandler(async ({ principal }) => ({ body: principal }));

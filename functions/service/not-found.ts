@@ -3,9 +3,9 @@
  * shape — 405 (with `Allow`) when the path exists under another method, else 404.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { errorBody } from '../../shared/http/errors';
-import { jsonResponse } from '../../shared/http/handler';
-import { allowedMethods } from '../../shared/http/route-match';
+import { errorBody } from '../../shared/edge/errors';
+import { jsonResponse } from '../../shared/edge/handler';
+import { allowedMethods } from '../../shared/edge/route-match';
 
 export async function handler(event: APIGatewayProxyEventV2) {
   const path = event.rawPath;

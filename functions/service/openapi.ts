@@ -1,4 +1,4 @@
-import { apiHandler } from '../../shared/http/handler';
+import { apiHandler } from '../../shared/edge/handler';
 import { buildOpenApiDocument } from '../../shared/openapi/document';
 
 // Built once per container: the document only changes with a deploy.

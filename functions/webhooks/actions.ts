@@ -1,4 +1,4 @@
-import { apiHandler } from '../../shared/http/handler';
+import { apiHandler } from '../../shared/edge/handler';
 import { validActions } from '../../shared/notifications/catalogue';
 
 export const handler = apiHandler(async () => ({ body: validActions() }));

@@ -1,5 +1,5 @@
-import { apiHandler } from '../../shared/http/handler';
-import { parseWith } from '../../shared/http/validation';
+import { apiHandler } from '../../shared/edge/handler';
+import { parseWith } from '../../shared/edge/validation';
 import { CreateWebhooksBodySchema } from '../../shared/webhooks/model';
 import { createWebhooks } from '../../shared/webhooks/service';
 

@@ -1,4 +1,4 @@
-import { apiHandler } from '../../shared/http/handler';
+import { apiHandler } from '../../shared/edge/handler';
 import { listWebhooks } from '../../shared/webhooks/service';
 
 export const handler = apiHandler(async ({ principal }) => ({ body: await listWebhooks(principal) }));

@@ -14,8 +14,8 @@ import type {
 } from 'aws-lambda';
 import { AUTHORIZER_HANDLER, DEFAULT_ROUTE_HANDLER } from '../../shared/catalog/handlers';
 import { type RouteDef, routeFunctionId, routeKey } from '../../shared/catalog/routes';
-import { errorBody } from '../../shared/http/errors';
-import { matchRoute } from '../../shared/http/route-match';
+import { errorBody } from '../../shared/edge/errors';
+import { matchRoute } from '../../shared/edge/route-match';
 import { invoke } from './lambda';
 
 /** Lambda's synchronous invocation payload limit; API Gateway would refuse larger bodies. */

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import type { RouteContract } from '../catalog/contract';
-import { idParam } from '../http/validation';
+import { idParam } from '../edge/validation';
 import { ValidationResultsSchema } from '../platforms/port';
 import { IntegrationStatusSchema } from './lifecycle';
 import { IntegrationPayloadSchema, IntegrationTypeSchema } from './schemas';

@@ -1,6 +1,6 @@
 /** Helpers the integrations route handlers share: query flags, service URL, result mapping. */
-import type { ApiRequest, ApiResult } from '../http/handler';
-import { parseWith } from '../http/validation';
+import type { ApiRequest, ApiResult } from '../edge/handler';
+import { parseWith } from '../edge/validation';
 import { DeleteQuerySchema, DryRunQuerySchema } from './api';
 import type { Accepted, DryRunResult } from './service';
 

@@ -2,8 +2,8 @@
  * Request rules that need no storage: placeholders sent where nothing is stored, attributes a
  * PUT may not change, and the delete payload each type and bootstrap mode accepts.
  */
-import { BadRequestError } from '../http/errors';
-import { parseWith } from '../http/validation';
+import { BadRequestError } from '../edge/errors';
+import { parseWith } from '../edge/validation';
 import type { IntegrationRecord } from './model';
 import { type IntegrationPayload, REDACTED, TYPE_FACTS } from './schemas';
 

@@ -12,9 +12,9 @@ import {
   HttpError,
   NotFoundError,
   UnprocessableEntityError,
-} from '../http/errors';
-import { logger } from '../http/logger';
-import { parseWith } from '../http/validation';
+} from '../edge/errors';
+import { logger } from '../edge/logger';
+import { parseWith } from '../edge/validation';
 import type { PlatformPayload, ValidationResults } from '../platforms/port';
 import { summarize } from '../platforms/port';
 import { ConnectorInvocationError, type SealedValidateRequest, validateRemotely } from '../platforms/remote';

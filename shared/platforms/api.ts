@@ -4,9 +4,9 @@
  */
 import * as z from 'zod';
 import type { RouteContract } from '../catalog/contract';
-import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../http/errors';
-import type { ApiRequest, ApiResult } from '../http/handler';
-import { describeIssues, idParam, parseWith } from '../http/validation';
+import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../edge/errors';
+import type { ApiRequest, ApiResult } from '../edge/handler';
+import { describeIssues, idParam, parseWith } from '../edge/validation';
 import {
   IntegrationPayloadSchema,
   type IntegrationType,

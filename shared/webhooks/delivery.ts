@@ -5,9 +5,9 @@
 import { createHash } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
-import { NotFoundError } from '../http/errors';
-import { logger } from '../http/logger';
-import { describeIssues } from '../http/validation';
+import { NotFoundError } from '../edge/errors';
+import { logger } from '../edge/logger';
+import { describeIssues } from '../edge/validation';
 import { NOTIFICATION_NAMES } from '../notifications/catalogue';
 import { NotificationMetadataSchema } from '../notifications/message';
 import { retrySchedule } from './config';

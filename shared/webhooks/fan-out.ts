@@ -4,8 +4,8 @@
  * and enqueue one delivery message per (notification, webhook).
  */
 import type { SQSRecord } from 'aws-lambda';
-import { logger } from '../http/logger';
-import { describeIssues } from '../http/validation';
+import { logger } from '../edge/logger';
+import { describeIssues } from '../edge/validation';
 import { type NotificationMessage, NotificationMessageSchema, pertainsTo } from '../notifications/message';
 import { claim, exists } from './dedup';
 import { activityIdFor, type DeliveryMessage, deliveryIdFor, notificationDigest } from './delivery';

@@ -3,7 +3,7 @@
  * Types derive from these schemas; the OpenAPI contracts (`api.ts`) reuse them.
  */
 import * as z from 'zod';
-import { idParam } from '../http/validation';
+import { idParam } from '../edge/validation';
 import { NOTIFICATION_NAMES, SUBSCRIBABLE_NAMES } from '../notifications/catalogue';
 import { NotificationMetadataSchema } from '../notifications/message';
 

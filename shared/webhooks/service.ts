@@ -7,8 +7,8 @@
  */
 import { isAdmin, type Principal } from '../auth/permissions';
 import { SecretBox } from '../crypto/envelope';
-import { NotFoundError, UnprocessableEntityError } from '../http/errors';
-import { describeIssues } from '../http/validation';
+import { NotFoundError, UnprocessableEntityError } from '../edge/errors';
+import { describeIssues } from '../edge/validation';
 import { requiresAdmin } from '../notifications/catalogue';
 import { nextId } from '../store/counters';
 import { isPublicAddress, literalIp } from './addresses';

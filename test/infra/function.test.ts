@@ -95,7 +95,7 @@ describe('CausewayFunction with shared bundles', () => {
     );
     expect(bundle).toMatch(/export\s*\{[^}]*as handler\s*\}/);
     expect(bundle).toContain('//# sourceMappingURL=index.mjs.map');
-    // Minified: top-level function names from shared/http/route-match.ts are mangled.
+    // Minified: top-level function names from shared/edge/route-match.ts are mangled.
     expect(bundle).not.toContain('function allowedMethods(');
     expect(existsSync(join(dir, 'index.mjs.map'))).toBe(true);
     // Both functions run the same handler: one asset.

@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import type { ApiEvent } from '../../shared/http/handler';
+import type { ApiEvent } from '../../shared/edge/handler';
 
 /** A minimal API Gateway v2 event for unit-testing handlers without the gateway. */
 export function apiEvent(

@@ -1,4 +1,4 @@
-import { apiHandler } from '../../../shared/http/handler';
+import { apiHandler } from '../../../shared/edge/handler';
 import { deleteScriptFor } from '../../../shared/platforms/api';
 
 export const handler = apiHandler((request) => deleteScriptFor(request));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../../shared/http/errors';
+import { HttpError } from '../../../shared/edge/errors';
 import {
   configurationSnippet,
   hashClusterKey,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBody, JSON_BODY, MAX_BODY_DEPTH } from '../../../shared/http/body';
-import { HttpError } from '../../../shared/http/errors';
-import { JSON_OR_YAML, parseYamlBody, YAML_BODY } from '../../../shared/http/yaml';
+import { decodeBody, JSON_BODY, MAX_BODY_DEPTH } from '../../../shared/edge/body';
+import { HttpError } from '../../../shared/edge/errors';
+import { JSON_OR_YAML, parseYamlBody, YAML_BODY } from '../../../shared/edge/yaml';
 
 function statusOf(fn: () => unknown): number | undefined {
   try {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type RouteDef, routeKey, routes } from '../../../shared/catalog/routes';
-import { BadRequestError, UnprocessableEntityError } from '../../../shared/http/errors';
-import { apiHandler } from '../../../shared/http/handler';
+import { BadRequestError, UnprocessableEntityError } from '../../../shared/edge/errors';
+import { apiHandler } from '../../../shared/edge/handler';
 import { apiEvent, lambdaContext } from '../../support/events';
 
 const admin = { authenticated: true, userId: 1, name: 'admin', permissions: 'APPLICATION_ADMIN' };
@@ -103,7 +103,7 @@ describe('apiHandler', () => {
 
 describe('describeError', () => {
   it('removes URL credentials and key-like values from logged messages', async () => {
-    const { describeError } = await import('../../../shared/http/logger');
+    const { describeError } = await import('../../../shared/edge/logger');
     const out = describeError(
       new Error('connect postgres://admin:hunter2@db:5432 failed; password=abc token: xyz'),
     );

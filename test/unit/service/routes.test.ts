@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findRoute, type RouteDef, routeFunctionId, routeKey, routes } from '../../../shared/catalog/routes';
-import { allowedMethods, matchRoute } from '../../../shared/http/route-match';
+import { allowedMethods, matchRoute } from '../../../shared/edge/route-match';
 
 const all = routes as readonly RouteDef[];
 
