@@ -12,7 +12,7 @@ import type {
 } from 'aws-lambda';
 import { authenticate } from '../shared/auth/keys';
 import { type AuthorizerContext, contextFromPrincipal } from '../shared/auth/permissions';
-import { logger } from '../shared/edge/logger';
+import { logger } from '../shared/observability/logger';
 
 export async function handler(
   event: APIGatewayRequestAuthorizerEventV2,

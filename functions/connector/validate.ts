@@ -5,8 +5,8 @@
  * validation. Configs and credentials are never logged.
  */
 import type { Context } from 'aws-lambda';
-import { describeError, logger } from '../../shared/edge/logger';
 import { decryptSecrets, openCredentials } from '../../shared/integrations/secrets';
+import { describeError, logger } from '../../shared/observability/logger';
 import type { PlatformPayload, ValidateRequest } from '../../shared/platforms/port';
 import { connectorFor } from '../../shared/platforms/registry';
 import type { ConnectorInvocation, ConnectorResponse } from '../../shared/platforms/remote';

@@ -1,10 +1,10 @@
 import { apiHandler } from '../../shared/edge/handler';
-import { JSON_OR_YAML } from '../../shared/edge/yaml';
-import { dryRunQuery, operationResult, serviceUrl } from '../../shared/integrations/http';
+import { serviceUrl } from '../../shared/edge/request';
+import { integrationContracts, operationResult } from '../../shared/integrations/api';
 import { createIntegration } from '../../shared/integrations/service';
 
-export const handler = apiHandler(
-  async (req) =>
-    operationResult(await createIntegration(req.body, { ...dryRunQuery(req), serviceUrl: serviceUrl(req) })),
-  { bodyFormats: JSON_OR_YAML },
+export const handler = apiHandler(integrationContracts['POST /integrations'], async (req) =>
+  operationResult(
+    await createIntegration(req.body, { dryRun: req.query.dryRun, serviceUrl: serviceUrl(req) }),
+  ),
 );

@@ -1,10 +1,8 @@
 import { apiHandler } from '../../shared/edge/handler';
-import { JSON_OR_YAML } from '../../shared/edge/yaml';
-import { deleteQuery, operationResult } from '../../shared/integrations/http';
-import { deleteIntegration, parseIntegrationId } from '../../shared/integrations/service';
+import { integrationContracts, operationResult } from '../../shared/integrations/api';
+import { deleteIntegration } from '../../shared/integrations/service';
 
 export const handler = apiHandler(
-  async (req) =>
-    operationResult(await deleteIntegration(parseIntegrationId(req.params.id), req.body, deleteQuery(req))),
-  { bodyFormats: JSON_OR_YAML },
+  integrationContracts['DELETE /integrations/{id}'],
+  async ({ params, query, body }) => operationResult(await deleteIntegration(params.id, body, query)),
 );

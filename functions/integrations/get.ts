@@ -1,4 +1,7 @@
 import { apiHandler } from '../../shared/edge/handler';
-import { getOne, parseIntegrationId } from '../../shared/integrations/service';
+import { integrationContracts } from '../../shared/integrations/api';
+import { getOne } from '../../shared/integrations/service';
 
-export const handler = apiHandler(async (req) => ({ body: await getOne(parseIntegrationId(req.params.id)) }));
+export const handler = apiHandler(integrationContracts['GET /integrations/{id}'], async ({ params }) => ({
+  body: await getOne(params.id),
+}));

@@ -1,4 +1,7 @@
 import { apiHandler } from '../../shared/edge/handler';
+import { integrationContracts } from '../../shared/integrations/api';
 import { listAll } from '../../shared/integrations/service';
 
-export const handler = apiHandler(async () => ({ body: await listAll() }));
+export const handler = apiHandler(integrationContracts['GET /integrations'], async () => ({
+  body: await listAll(),
+}));

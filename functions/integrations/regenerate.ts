@@ -1,7 +1,11 @@
 import { apiHandler } from '../../shared/edge/handler';
-import { serviceUrl } from '../../shared/integrations/http';
-import { parseIntegrationId, regenerateKey } from '../../shared/integrations/service';
+import { serviceUrl } from '../../shared/edge/request';
+import { integrationContracts } from '../../shared/integrations/api';
+import { regenerateKey } from '../../shared/integrations/service';
 
-export const handler = apiHandler(async (req) => ({
-  body: await regenerateKey(parseIntegrationId(req.params.id), serviceUrl(req)),
-}));
+export const handler = apiHandler(
+  integrationContracts['POST /integrations/{id}/regenerate'],
+  async (req) => ({
+    body: await regenerateKey(req.params.id, serviceUrl(req)),
+  }),
+);

@@ -1,6 +1,10 @@
 import { apiHandler } from '../../shared/edge/handler';
-import { getStatus, parseIntegrationId } from '../../shared/integrations/service';
+import { integrationContracts } from '../../shared/integrations/api';
+import { getStatus } from '../../shared/integrations/service';
 
-export const handler = apiHandler(async (req) => ({
-  body: await getStatus(parseIntegrationId(req.params.id)),
-}));
+export const handler = apiHandler(
+  integrationContracts['GET /integrations/{id}/status'],
+  async ({ params }) => ({
+    body: await getStatus(params.id),
+  }),
+);

@@ -1,10 +1,8 @@
 import { apiHandler } from '../../shared/edge/handler';
-import { JSON_OR_YAML } from '../../shared/edge/yaml';
-import { dryRunQuery, operationResult } from '../../shared/integrations/http';
-import { parseIntegrationId, updateIntegration } from '../../shared/integrations/service';
+import { integrationContracts, operationResult } from '../../shared/integrations/api';
+import { updateIntegration } from '../../shared/integrations/service';
 
 export const handler = apiHandler(
-  async (req) =>
-    operationResult(await updateIntegration(parseIntegrationId(req.params.id), req.body, dryRunQuery(req))),
-  { bodyFormats: JSON_OR_YAML },
+  integrationContracts['PUT /integrations/{id}'],
+  async ({ params, query, body }) => operationResult(await updateIntegration(params.id, body, query)),
 );

@@ -1,4 +1,7 @@
 import { apiHandler } from '../../shared/edge/handler';
 import { validActions } from '../../shared/notifications/catalogue';
+import { webhookContracts } from '../../shared/webhooks/api';
 
-export const handler = apiHandler(async () => ({ body: validActions() }));
+export const handler = apiHandler(webhookContracts['GET /webhooks/actions'], async () => ({
+  body: validActions(),
+}));

@@ -1,9 +1,8 @@
 import { apiHandler } from '../../shared/edge/handler';
-import { parseWith } from '../../shared/edge/validation';
-import { CreateWebhooksBodySchema } from '../../shared/webhooks/model';
+import { webhookContracts } from '../../shared/webhooks/api';
 import { createWebhooks } from '../../shared/webhooks/service';
 
-export const handler = apiHandler(async ({ principal, body }) => {
-  const { webhooks } = parseWith(CreateWebhooksBodySchema, body, 'request body');
-  return { statusCode: 201, body: await createWebhooks(principal, webhooks) };
-});
+export const handler = apiHandler(webhookContracts['POST /webhooks'], async ({ principal, body }) => ({
+  statusCode: 201,
+  body: await createWebhooks(principal, body.webhooks),
+}));

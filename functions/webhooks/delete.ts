@@ -1,9 +1,10 @@
 import { apiHandler } from '../../shared/edge/handler';
-import { parseWith } from '../../shared/edge/validation';
-import { IdParamSchema } from '../../shared/webhooks/model';
+import { webhookContracts } from '../../shared/webhooks/api';
 import { deleteWebhook } from '../../shared/webhooks/service';
 
-export const handler = apiHandler(async ({ principal, params }) => {
-  const { id } = parseWith(IdParamSchema, params, 'path');
-  return { body: await deleteWebhook(principal, Number(id)) };
-});
+export const handler = apiHandler(
+  webhookContracts['DELETE /webhooks/{id}'],
+  async ({ principal, params }) => ({
+    body: await deleteWebhook(principal, params.id),
+  }),
+);

@@ -1,9 +1,7 @@
 import { apiHandler } from '../../shared/edge/handler';
-import { parseWith } from '../../shared/edge/validation';
-import { IdParamSchema } from '../../shared/webhooks/model';
+import { webhookContracts } from '../../shared/webhooks/api';
 import { getWebhook } from '../../shared/webhooks/service';
 
-export const handler = apiHandler(async ({ principal, params }) => {
-  const { id } = parseWith(IdParamSchema, params, 'path');
-  return { body: await getWebhook(principal, Number(id)) };
-});
+export const handler = apiHandler(webhookContracts['GET /webhooks/{id}'], async ({ principal, params }) => ({
+  body: await getWebhook(principal, params.id),
+}));

@@ -1,8 +1,10 @@
 import { apiHandler } from '../../shared/edge/handler';
-import { parseWith } from '../../shared/edge/validation';
+import { webhookContracts } from '../../shared/webhooks/api';
 import { queryHistory } from '../../shared/webhooks/history';
-import { HistoryQuerySchema } from '../../shared/webhooks/model';
 
-export const handler = apiHandler(async ({ principal, query }) => ({
-  body: await queryHistory(principal, parseWith(HistoryQuerySchema, query, 'query')),
-}));
+export const handler = apiHandler(
+  webhookContracts['GET /webhooks/history'],
+  async ({ principal, query }) => ({
+    body: await queryHistory(principal, query),
+  }),
+);

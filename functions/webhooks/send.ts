@@ -3,7 +3,7 @@
  * `POST /webhooks/history/retry/{id}`, which has already authorized the caller.
  */
 import * as z from 'zod';
-import { NotFoundError } from '../../shared/edge/errors';
+import { NotFoundError } from '../../shared/errors';
 import { resendHistoryRecord } from '../../shared/webhooks/delivery';
 import type { ResendResult } from '../../shared/webhooks/retry-request';
 

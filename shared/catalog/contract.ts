@@ -1,12 +1,23 @@
 /**
  * The shape of a route's contract: what its path, query and body must look like and what it
  * answers. Each capability declares the contracts of its routes next to its schemas
- * (`shared/<capability>/api.ts`); the API edge validates every request against them before a
- * handler runs, and the OpenAPI document is generated from the same objects.
+ * (`shared/<capability>/api.ts`, declared with `satisfies` so their schema types survive); the
+ * API edge (`shared/edge/handler.ts`) validates every request against them before a handler
+ * runs and hands the handler the parsed, typed values; the OpenAPI document is generated from
+ * the same objects.
  *
  * Types only: every Lambda bundle may import this file.
  */
 import type * as z from 'zod';
+
+/** A request body format: which media types select it and how to parse it. */
+export interface BodyFormat {
+  /** The media type named in the OpenAPI document and in 415 messages. */
+  readonly mediaType: string;
+  /** Whether a request's media type (undefined when absent) selects this format. */
+  accepts(mediaType: string | undefined): boolean;
+  parse(text: string): unknown;
+}
 
 export interface ResponseContract {
   description: string;
@@ -16,12 +27,21 @@ export interface ResponseContract {
 }
 
 export interface RouteContract {
+  /** Path parameters (strings as they arrive; the schema converts them). */
   params?: z.ZodObject;
+  /** Query string parameters (strings as they arrive; the schema converts them). */
   query?: z.ZodObject;
+  /** The body the edge validates before the handler runs. */
   body?: z.ZodType;
-  /** Media types accepted for the body (default application/json). */
-  bodyTypes?: readonly string[];
-  /** Whether the body must be sent (default true). */
+  /**
+   * The body as documented, when the route checks part of it itself: POST /webhooks validates
+   * the envelope at the edge and each entry on its own, so invalid entries are reported one by
+   * one while the valid ones are still created.
+   */
+  documentedBody?: z.ZodType;
+  /** Body formats accepted (default JSON only). Formats are objects so only routes that accept YAML bundle its parser. */
+  bodyFormats?: readonly BodyFormat[];
+  /** Whether the body must be sent (default true when there is a body schema). */
   bodyRequired?: boolean;
   responses: Record<number, ResponseContract>;
 }

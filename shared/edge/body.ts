@@ -3,7 +3,8 @@
  * (`./yaml.ts`, kept apart so only those routes bundle the YAML parser). Parse errors never
  * echo the source text: it may contain secrets.
  */
-import { BadRequestError, UnsupportedMediaTypeError } from './errors';
+import { InvalidInputError } from '../errors';
+import { UnsupportedMediaTypeError } from './errors';
 
 /** A body format a route accepts: which media types select it and how to parse it. */
 export interface BodyFormat {
@@ -37,7 +38,7 @@ export function parseJsonBody(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new BadRequestError('request body is not valid JSON');
+    throw new InvalidInputError('request body is not valid JSON');
   }
 }
 
@@ -52,7 +53,7 @@ export const JSON_BODY: BodyFormat = {
 export function assertSafeStructure(value: unknown, depth = 0): void {
   if (value === null || typeof value !== 'object') return;
   if (depth >= MAX_BODY_DEPTH) {
-    throw new BadRequestError(`request body is nested deeper than ${MAX_BODY_DEPTH} levels`);
+    throw new InvalidInputError(`request body is nested deeper than ${MAX_BODY_DEPTH} levels`);
   }
   if (Array.isArray(value)) {
     for (const item of value) assertSafeStructure(item, depth + 1);
@@ -60,7 +61,7 @@ export function assertSafeStructure(value: unknown, depth = 0): void {
   }
   for (const key of Object.keys(value)) {
     if (FORBIDDEN_KEYS.has(key))
-      throw new BadRequestError(`request body contains the forbidden key "${key}"`);
+      throw new InvalidInputError(`request body contains the forbidden key "${key}"`);
     assertSafeStructure((value as Record<string, unknown>)[key], depth + 1);
   }
 }

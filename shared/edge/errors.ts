@@ -1,8 +1,23 @@
 /**
- * HTTP-facing errors. Domain code throws these (or its own subclasses); the error middleware
- * turns them into `{statusCode, error, message, ...details}` in exactly one place. Anything
- * else becomes a 500 with a generic message — raw upstream errors never reach a client.
+ * Errors to HTTP, in one place. Domain code throws the classes of `shared/errors.ts`; the edge
+ * itself throws the protocol errors below (media type, size). `HTTP_STATUS` is the only table
+ * that turns an error into a status; every answer is `{statusCode, error, message, ...details}`.
+ * Anything not in the table becomes a 500 with a generic message: raw upstream errors never
+ * reach a client.
  */
+import * as z from 'zod';
+import {
+  ConflictError,
+  DependencyFailedError,
+  DomainError,
+  InvalidInputError,
+  LimitExceededError,
+  NotAuthenticatedError,
+  NotFoundError,
+  NotPermittedError,
+  RemoteUnavailableError,
+  UnprocessableError,
+} from '../errors';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
@@ -25,6 +40,15 @@ export function statusText(statusCode: number): string {
   return STATUS_TEXT[statusCode] ?? 'Error';
 }
 
+/** The body of every error answer (documented once in the OpenAPI document). */
+export const ErrorBodySchema = z
+  .object({
+    statusCode: z.number().int(),
+    error: z.string(),
+    message: z.string(),
+  })
+  .meta({ id: 'Error', description: 'Every error response: status, status text and a message.' });
+
 export interface ErrorBody {
   statusCode: number;
   error: string;
@@ -32,84 +56,55 @@ export interface ErrorBody {
   [detail: string]: unknown;
 }
 
-export class HttpError extends Error {
-  override name = 'HttpError';
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    /** Extra JSON fields for the body (e.g. `validationResults` on a 422). Never secrets. */
-    readonly details?: Record<string, unknown>,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-  }
-
-  toBody(): ErrorBody {
-    return {
-      ...this.details,
-      statusCode: this.statusCode,
-      error: statusText(this.statusCode),
-      message: this.message,
-    };
-  }
-}
-
-export class BadRequestError extends HttpError {
-  override name = 'BadRequestError';
-  constructor(message: string, details?: Record<string, unknown>, options?: ErrorOptions) {
-    super(400, message, details, options);
-  }
-}
-
-export class UnauthorizedError extends HttpError {
-  override name = 'UnauthorizedError';
-  constructor(message = 'a valid API key is required in the Authorization header') {
-    super(401, message);
-  }
-}
-
-export class ForbiddenError extends HttpError {
-  override name = 'ForbiddenError';
-  constructor(message = 'this operation requires the APPLICATION_ADMIN permission') {
-    super(403, message);
-  }
-}
-
-export class NotFoundError extends HttpError {
-  override name = 'NotFoundError';
-  constructor(message: string) {
-    super(404, message);
-  }
-}
-
-export class ConflictError extends HttpError {
-  override name = 'ConflictError';
-  constructor(message: string, details?: Record<string, unknown>) {
-    super(409, message, details);
-  }
-}
-
-export class PayloadTooLargeError extends HttpError {
+/** The request body is larger than the edge accepts. */
+export class PayloadTooLargeError extends DomainError {
   override name = 'PayloadTooLargeError';
   constructor(limitBytes: number) {
-    super(413, `request body exceeds the limit of ${limitBytes} bytes`);
+    super(`request body exceeds the limit of ${limitBytes} bytes`);
   }
 }
 
-export class UnsupportedMediaTypeError extends HttpError {
+/** The request's Content-Type is not one the route accepts. */
+export class UnsupportedMediaTypeError extends DomainError {
   override name = 'UnsupportedMediaTypeError';
-  constructor(message: string) {
-    super(415, message);
-  }
 }
 
-export class UnprocessableEntityError extends HttpError {
-  override name = 'UnprocessableEntityError';
-  constructor(message: string, details?: Record<string, unknown>) {
-    super(422, message, details);
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+/** Error class → HTTP status. Subclasses inherit their parent's status. */
+const HTTP_STATUS: ReadonlyMap<ErrorClass, number> = new Map<ErrorClass, number>([
+  [InvalidInputError, 400],
+  [NotAuthenticatedError, 401],
+  [NotPermittedError, 403],
+  [NotFoundError, 404],
+  [ConflictError, 409],
+  [PayloadTooLargeError, 413],
+  [UnsupportedMediaTypeError, 415],
+  [UnprocessableError, 422],
+  [LimitExceededError, 429],
+  [DependencyFailedError, 502],
+  [RemoteUnavailableError, 503],
+]);
+
+/** The status an error maps to, or undefined when it is not a known error (→ a generic 500). */
+export function httpStatusOf(error: unknown): number | undefined {
+  if (!(error instanceof DomainError)) return undefined;
+  for (let proto = Object.getPrototypeOf(error); proto && proto !== Error.prototype; ) {
+    const status = HTTP_STATUS.get(proto.constructor as ErrorClass);
+    if (status !== undefined) return status;
+    proto = Object.getPrototypeOf(proto);
   }
+  return undefined;
 }
 
-export function errorBody(statusCode: number, message: string): ErrorBody {
-  return { statusCode, error: statusText(statusCode), message };
+export function errorBody(statusCode: number, message: string, details?: Record<string, unknown>): ErrorBody {
+  return { ...details, statusCode, error: statusText(statusCode), message };
+}
+
+/** The answer for a known error, or undefined for anything else. */
+export function knownErrorBody(error: unknown): ErrorBody | undefined {
+  const status = httpStatusOf(error);
+  if (status === undefined) return undefined;
+  const domain = error as DomainError;
+  return errorBody(status, domain.message, domain.details);
 }

@@ -1,12 +1,16 @@
 /**
- * The middy stack every API route uses. A route module supplies only its business logic:
+ * The one edge every API route goes through. A route module supplies its contract and its
+ * business logic only:
  *
- *   export const handler = apiHandler(async ({ principal, body, params }) => ({ body: ... }));
+ *   export const handler = apiHandler(webhookContracts['GET /webhooks/{id}'], async ({ principal, params }) =>
+ *     ({ body: await getWebhook(principal, params.id) }));
  *
- * The stack normalises headers, authenticates and authorizes from the route table row that
- * matches `event.routeKey` (so a cached authorizer answer can never open an admin route to a
- * non-admin), decodes the body (JSON, or YAML where the route accepts it), and maps every
- * thrown error to `{statusCode, error, message}` in one place.
+ * Before the logic runs, the middy stack normalises headers, authenticates and authorizes from
+ * the route table row that matches `event.routeKey` (so a cached authorizer answer can never
+ * open an admin route to a non-admin), decodes the body in a format the contract accepts, and
+ * validates path, query and body against the contract's zod schemas — the same objects the
+ * OpenAPI document is built from. The logic receives typed values. Every thrown error is mapped
+ * to `{statusCode, error, message}` in one place (`./errors.ts`).
  */
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
@@ -15,24 +19,36 @@ import type {
   APIGatewayProxyStructuredResultV2,
   Context,
 } from 'aws-lambda';
+import type * as z from 'zod';
 import { type AuthorizerContext, isAdmin, type Principal, principalFromContext } from '../auth/permissions';
+import type { RouteContract } from '../catalog/contract';
 import { findRoute, type RouteDef } from '../catalog/routes';
-import { type BodyFormat, decodeBody, JSON_BODY } from './body';
-import { ForbiddenError, HttpError, NotFoundError, statusText, UnauthorizedError } from './errors';
-import { describeError, logger } from './logger';
+import { InvalidInputError, NotAuthenticatedError, NotFoundError, NotPermittedError } from '../errors';
+import { describeError, logger } from '../observability/logger';
+import { describeIssues } from '../validation';
+import { decodeBody, JSON_BODY } from './body';
+import { errorBody, knownErrorBody } from './errors';
 
 export type ApiEvent = APIGatewayProxyEventV2WithLambdaAuthorizer<Partial<AuthorizerContext>>;
 export type ApiResponse = APIGatewayProxyStructuredResultV2;
 
-export interface ApiRequest {
+type Parsed<S, Fallback> = S extends z.ZodType ? z.output<S> : Fallback;
+
+/** What the route's logic receives: the caller and the request, validated against the contract. */
+export interface ApiRequest<C extends RouteContract = RouteContract> {
   event: ApiEvent;
   route: RouteDef;
   /** Present on every route whose `auth` is not `public`. */
   principal: Principal;
-  /** Decoded body (undefined when empty); validate it with a zod schema. */
-  body: unknown;
-  params: Record<string, string>;
-  query: Record<string, string>;
+  params: Parsed<C['params'], Record<string, string>>;
+  query: Parsed<C['query'], Record<string, string>>;
+  /** The validated body; undefined when the contract takes none, or it is optional and absent. */
+  body: C['body'] extends z.ZodType
+    ? C extends { bodyRequired: false }
+      ? z.output<C['body']> | undefined
+      : z.output<C['body']>
+    : undefined;
+  /** Header names in lower case. */
   headers: Record<string, string>;
 }
 
@@ -42,11 +58,6 @@ export interface ApiResult {
   body?: unknown;
   contentType?: string;
   headers?: Record<string, string>;
-}
-
-export interface ApiHandlerOptions {
-  /** Body formats the route accepts (default JSON only). */
-  bodyFormats?: readonly BodyFormat[];
 }
 
 const SECURITY_HEADERS = {
@@ -67,10 +78,11 @@ export function jsonResponse(
 }
 
 export function errorResponse(error: unknown): ApiResponse {
-  if (error instanceof HttpError) return jsonResponse(error.statusCode, error.toBody());
+  const known = knownErrorBody(error);
+  if (known) return jsonResponse(known.statusCode, known);
   // Never leak internals: log the error's name and a scrubbed message, answer generically.
   logger.error('unhandled error', describeError(error));
-  return jsonResponse(500, { statusCode: 500, error: statusText(500), message: 'internal error' });
+  return jsonResponse(500, errorBody(500, 'internal error'));
 }
 
 function toResponse(result: ApiResult | undefined): ApiResponse {
@@ -89,17 +101,43 @@ function toResponse(result: ApiResult | undefined): ApiResponse {
 function authorize(route: RouteDef, event: ApiEvent): Principal | undefined {
   if (route.auth === 'public') return undefined;
   const principal = principalFromContext(event.requestContext.authorizer?.lambda);
-  if (!principal) throw new UnauthorizedError(event.requestContext.authorizer?.lambda?.reason);
-  if (route.auth === 'admin' && !isAdmin(principal)) throw new ForbiddenError();
+  if (!principal) throw new NotAuthenticatedError(event.requestContext.authorizer?.lambda?.reason);
+  if (route.auth === 'admin' && !isAdmin(principal)) throw new NotPermittedError();
   return principal;
 }
 
-export function apiHandler(
-  fn: (request: ApiRequest, context: Context) => Promise<ApiResult | undefined>,
-  options: ApiHandlerOptions = {},
-) {
-  const formats = options.bodyFormats ?? [JSON_BODY];
-  return middy<ApiEvent, ApiResponse>()
+/**
+ * Parses one part of the request. Issues name their field: `path.<name>`, `query.<name>`, and
+ * body fields by their path inside the body (`config.host`).
+ */
+function validated(schema: z.ZodType | undefined, value: unknown, part: 'path' | 'query' | 'body'): unknown {
+  if (!schema) return value;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const described =
+    part === 'body'
+      ? describeIssues(result.error.issues)
+      : describeIssues(result.error.issues, { root: part, prefix: `${part}.` });
+  throw new InvalidInputError(`invalid ${part === 'body' ? 'request body' : part}: ${described}`);
+}
+
+function definedValues(record: Record<string, string | undefined> | undefined): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(record ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
+  );
+}
+
+export type ApiHandler<C extends RouteContract> = middy.MiddyfiedHandler<ApiEvent, ApiResponse> & {
+  /** The contract this handler validates against (a test checks it is the route's catalogued one). */
+  readonly contract: C;
+};
+
+export function apiHandler<const C extends RouteContract>(
+  contract: C,
+  fn: (request: ApiRequest<C>, context: Context) => Promise<ApiResult | undefined>,
+): ApiHandler<C> {
+  const formats = contract.bodyFormats ?? [JSON_BODY];
+  const handler = middy<ApiEvent, ApiResponse>()
     .use(httpHeaderNormalizer())
     .use({
       onError: (request) => {
@@ -114,26 +152,27 @@ export function apiHandler(
       for (const [k, v] of Object.entries((event.headers ?? {}) as Record<string, string | undefined>)) {
         if (typeof v === 'string') headers[k.toLowerCase()] = v;
       }
-      const body = decodeBody(event.body, event.isBase64Encoded, headers['content-type'], formats);
-      const request: ApiRequest = {
+      const params = validated(contract.params, definedValues(event.pathParameters), 'path');
+      const query = validated(contract.query, definedValues(event.queryStringParameters), 'query');
+      const decoded = decodeBody(event.body, event.isBase64Encoded, headers['content-type'], formats);
+      if (contract.body && decoded === undefined && contract.bodyRequired !== false)
+        throw new InvalidInputError('a request body is required');
+      const body =
+        contract.body && decoded !== undefined ? validated(contract.body, decoded, 'body') : undefined;
+      const request = {
         event,
         route,
         get principal(): Principal {
           // Only public routes have no principal, and they must not ask for one.
-          if (!principal) throw new UnauthorizedError();
+          if (!principal) throw new NotAuthenticatedError();
           return principal;
         },
+        params,
+        query,
         body,
-        params: definedValues(event.pathParameters),
-        query: definedValues(event.queryStringParameters),
         headers,
-      };
+      } as ApiRequest<C>;
       return toResponse(await fn(request, context));
     });
-}
-
-function definedValues(record: Record<string, string | undefined> | undefined): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(record ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
-  );
+  return Object.assign(handler, { contract });
 }

@@ -5,8 +5,8 @@
  * never echo the source text.
  */
 import { isNode, parseDocument, visit } from 'yaml';
+import { InvalidInputError } from '../errors';
 import { type BodyFormat, JSON_BODY } from './body';
-import { BadRequestError } from './errors';
 
 const YAML_TYPES = new Set(['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml']);
 
@@ -22,7 +22,7 @@ export function parseYamlBody(text: string): unknown {
   });
   if (doc.errors.length > 0) {
     const codes = [...new Set(doc.errors.map((e) => e.code))].join(', ');
-    throw new BadRequestError(`request body is not valid YAML (${codes})`);
+    throw new InvalidInputError(`request body is not valid YAML (${codes})`);
   }
   let tagged = false;
   visit(doc, (_key, node) => {
@@ -33,16 +33,16 @@ export function parseYamlBody(text: string): unknown {
     }
     return undefined;
   });
-  if (tagged) throw new BadRequestError('request body uses YAML tags, which are not accepted');
+  if (tagged) throw new InvalidInputError('request body uses YAML tags, which are not accepted');
   if (doc.warnings.length > 0) {
     // Unresolved tags such as !!binary or !custom arrive as warnings: refuse them.
     const codes = [...new Set(doc.warnings.map((e) => e.code))].join(', ');
-    throw new BadRequestError(`request body uses YAML features that are not accepted (${codes})`);
+    throw new InvalidInputError(`request body uses YAML features that are not accepted (${codes})`);
   }
   try {
     return doc.toJS({ maxAliasCount: 0 });
   } catch {
-    throw new BadRequestError('request body uses YAML aliases, which are not accepted');
+    throw new InvalidInputError('request body uses YAML aliases, which are not accepted');
   }
 }
 

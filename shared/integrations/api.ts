@@ -4,7 +4,9 @@
  */
 import * as z from 'zod';
 import type { RouteContract } from '../catalog/contract';
+import type { ApiResult } from '../edge/handler';
 import { idParam } from '../edge/validation';
+import { JSON_OR_YAML } from '../edge/yaml';
 import { ValidationResultsSchema } from '../platforms/port';
 import { IntegrationStatusSchema } from './lifecycle';
 import { IntegrationPayloadSchema, IntegrationTypeSchema } from './schemas';
@@ -18,6 +20,9 @@ const flag = z
   .enum(['true', 'false'], { error: 'must be true or false' })
   .optional()
   .transform((v) => v === 'true');
+
+/** A JSON (or YAML) object: PUT and DELETE check it against the stored integration's type in the use case. */
+const ObjectBodySchema = z.record(z.string(), z.unknown(), { error: 'the request body must be an object' });
 
 export const DryRunQuerySchema = z.object({ dryRun: flag });
 export const DeleteQuerySchema = z.object({ dryRun: flag, forceDisable: flag });
@@ -68,16 +73,14 @@ export const RegenerateResponseSchema = z
   .meta({ id: 'FederatedSqlKey' });
 export type RegenerateResponse = z.infer<typeof RegenerateResponseSchema>;
 
-const YAML_OR_JSON = ['application/json', 'application/yaml'] as const;
-
-export const integrationContracts: Record<string, RouteContract> = {
+export const integrationContracts = {
   'GET /integrations': {
     responses: { 200: { description: 'Every integration.', schema: z.array(IntegrationResponseSchema) } },
   },
   'POST /integrations': {
     query: DryRunQuerySchema,
     body: IntegrationPayloadSchema,
-    bodyTypes: YAML_OR_JSON,
+    bodyFormats: JSON_OR_YAML,
     responses: {
       200: { description: 'Dry run: nothing created; the validation results.', schema: DryRunResponseSchema },
       202: {
@@ -98,8 +101,11 @@ export const integrationContracts: Record<string, RouteContract> = {
   'PUT /integrations/{id}': {
     params: IntegrationIdParamsSchema,
     query: DryRunQuerySchema,
-    body: IntegrationPayloadSchema,
-    bodyTypes: YAML_OR_JSON,
+    // Secrets sent as the redaction placeholder are restored from the stored integration before
+    // the type's schema can apply: the use case validates the restored payload.
+    body: ObjectBodySchema,
+    documentedBody: IntegrationPayloadSchema,
+    bodyFormats: JSON_OR_YAML,
     responses: {
       200: { description: 'Dry run: nothing changed; the validation results.', schema: DryRunResponseSchema },
       202: {
@@ -116,9 +122,15 @@ export const integrationContracts: Record<string, RouteContract> = {
     query: DeleteQuerySchema,
     // Privileged credentials of the integration's type; only automatic AnalyticsWarehouse,
     // ClusterWarehouse and CloudWarehouse integrations take (and need) them.
-    body: z.union([AnalyticsWarehouseDeleteSchema, ClusterWarehouseDeleteSchema, CloudWarehouseDeleteSchema]),
+    // Which credentials (if any) a DELETE takes depends on the stored integration: the use case checks them.
+    body: ObjectBodySchema.or(z.null()),
+    documentedBody: z.union([
+      AnalyticsWarehouseDeleteSchema,
+      ClusterWarehouseDeleteSchema,
+      CloudWarehouseDeleteSchema,
+    ]),
     bodyRequired: false,
-    bodyTypes: YAML_OR_JSON,
+    bodyFormats: JSON_OR_YAML,
     responses: {
       200: {
         description: 'Dry run (validation results) or forceDisable (status disabled, no remote cleanup).',
@@ -153,4 +165,15 @@ export const integrationContracts: Record<string, RouteContract> = {
       409: { description: 'The integration is not enabled.' },
     },
   },
-};
+} satisfies Record<string, RouteContract>;
+
+/**
+ * Dry runs answer 200 with the validation results; accepted asynchronous operations answer 202
+ * (a force-disable, which finishes at once, answers 200).
+ */
+export function operationResult(
+  result: { dryRun: true; validationResults: unknown } | { dryRun: false; response: AcceptedResponse },
+): ApiResult {
+  if (result.dryRun) return { statusCode: 200, body: { validationResults: result.validationResults } };
+  return { statusCode: result.response.status === 'disabled' ? 200 : 202, body: result.response };
+}

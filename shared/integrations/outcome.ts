@@ -4,7 +4,7 @@
  * task (Step Functions retry, reconciler, redelivery) records at most once and a stale
  * execution can never overwrite a newer request.
  */
-import { logger } from '../edge/logger';
+import { logger } from '../observability/logger';
 import { IN_FLIGHT_OF, type IntegrationStatus, type LifecycleOperation, outcomeStatus } from './lifecycle';
 import type { IntegrationRecord } from './model';
 import {

@@ -4,7 +4,7 @@
  * error status, so no integration stays in flight — and locked against PUT/DELETE — forever.
  */
 import { intEnv } from '../config/env';
-import { logger } from '../edge/logger';
+import { logger } from '../observability/logger';
 import { IN_FLIGHT_STATUSES, type LifecycleOperation, reconcileVerdict } from './lifecycle';
 import { recordOutcome } from './outcome';
 import { listInFlight } from './repository';

@@ -2,8 +2,8 @@
  * Request rules that need no storage: placeholders sent where nothing is stored, attributes a
  * PUT may not change, and the delete payload each type and bootstrap mode accepts.
  */
-import { BadRequestError } from '../edge/errors';
-import { parseWith } from '../edge/validation';
+import { InvalidInputError } from '../errors';
+import { parseWith } from '../validation';
 import type { IntegrationRecord } from './model';
 import { type IntegrationPayload, REDACTED, TYPE_FACTS } from './schemas';
 
@@ -32,7 +32,7 @@ export function assertNoPlaceholders(payload: IntegrationPayload): void {
     (path) => getPath(payload.config, path) === REDACTED,
   );
   if (left.length > 0) {
-    throw new BadRequestError(
+    throw new InvalidInputError(
       `invalid integration: ${left.map((p) => `config.${p}`).join(', ')}: the redaction placeholder ${REDACTED} ` +
         'keeps a stored secret only where one is stored and the endpoint it is sent to is unchanged; send the secret itself',
     );
@@ -103,7 +103,7 @@ export function deleteCredentials(
   const schema = facts.deleteSchema;
   if (!schema) {
     if (empty) return undefined;
-    throw new BadRequestError(
+    throw new InvalidInputError(
       `credentials were sent for a ${record.type} integration (id ${record.id}); they must be removed: ` +
         `DELETE of a ${record.type} integration takes no body`,
     );
@@ -118,13 +118,13 @@ export function deleteCredentials(
     ) {
       return undefined;
     }
-    throw new BadRequestError(
+    throw new InvalidInputError(
       `credentials were sent for integration ${record.id}, which was bootstrapped manually (autoBootstrap false); they must be removed`,
     );
   }
   if (empty) {
     if (forceDisable) return undefined;
-    throw new BadRequestError(
+    throw new InvalidInputError(
       `integration ${record.id} was created with autoBootstrap true and no privileged credentials were sent; ` +
         'send them in the DELETE body so the service can remove what it created',
     );
@@ -133,7 +133,7 @@ export function deleteCredentials(
   if (record.type === 'AnalyticsWarehouse') {
     const missing = ['username', 'password'].filter((k) => typeof credentials[k] !== 'string');
     if (missing.length > 0) {
-      throw new BadRequestError(
+      throw new InvalidInputError(
         `invalid delete payload: ${missing.join(', ')}: required because integration ${record.id} was created with autoBootstrap true`,
       );
     }

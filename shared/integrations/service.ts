@@ -7,18 +7,19 @@
 import { randomUUID } from 'node:crypto';
 import { intEnv } from '../config/env';
 import {
-  BadRequestError,
   ConflictError,
-  HttpError,
+  DependencyFailedError,
+  InvalidInputError,
   NotFoundError,
-  UnprocessableEntityError,
-} from '../edge/errors';
-import { logger } from '../edge/logger';
-import { parseWith } from '../edge/validation';
+  RemoteUnavailableError,
+  UnprocessableError,
+} from '../errors';
+import { logger } from '../observability/logger';
 import type { PlatformPayload, ValidationResults } from '../platforms/port';
 import { summarize } from '../platforms/port';
 import { ConnectorInvocationError, type SealedValidateRequest, validateRemotely } from '../platforms/remote';
 import { nextId } from '../store/counters';
+import { parseWith } from '../validation';
 import type {
   AcceptedResponse,
   IntegrationResponse,
@@ -64,13 +65,6 @@ export type DryRunResult = { dryRun: true; validationResults: ValidationResults 
 export type Accepted = { dryRun: false; response: AcceptedResponse };
 
 const now = () => new Date().toISOString();
-
-export function parseIntegrationId(raw: string | undefined): number {
-  if (!raw || !/^[1-9][0-9]{0,15}$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
-    throw new BadRequestError('invalid integration id: must be a positive integer');
-  }
-  return Number(raw);
-}
 
 async function load(id: number): Promise<IntegrationRecord> {
   const record = await getIntegration(id);
@@ -122,12 +116,12 @@ async function runValidation(
   } catch (error) {
     if (!(error instanceof ConnectorInvocationError)) throw error;
     logger.error('the platform connector failed', { errorMessage: error.message });
-    throw new HttpError(502, 'the platform connector could not run the validation tests; retry');
+    throw new DependencyFailedError('the platform connector could not run the validation tests; retry');
   }
   if (results.status === 'failed') {
     await beforeFailing?.();
     const failed = results.validationTests.filter((t) => t.status === 'failed').map((t) => t.name);
-    throw new UnprocessableEntityError(`validation failed: ${failed.join('; ')}`, {
+    throw new UnprocessableError(`validation failed: ${failed.join('; ')}`, {
       validationResults: results,
     });
   }
@@ -151,7 +145,7 @@ async function assertClaimsFree(payload: IntegrationPayload, ownId?: number): Pr
       continue;
     }
     if (existing.status === 'createError') {
-      throw new BadRequestError(
+      throw new InvalidInputError(
         `integration ${holder} for ${describe} previously failed to create; use PUT /integrations/${holder} to update it and retry the creation`,
       );
     }
@@ -164,10 +158,9 @@ async function assertClaimsFree(payload: IntegrationPayload, ownId?: number): Pr
 // ── create ──────────────────────────────────────────────────────────────────────────────
 
 export async function createIntegration(
-  body: unknown,
+  payload: IntegrationPayload,
   options: { dryRun: boolean; serviceUrl: string },
 ): Promise<DryRunResult | Accepted> {
-  const payload = parseWith(IntegrationPayloadSchema, body, 'integration');
   assertNoPlaceholders(payload);
   await assertClaimsFree(payload);
 
@@ -260,7 +253,9 @@ async function start(
       outcome: 'failed',
       reason: 'the lifecycle workflow could not be started',
     });
-    throw new HttpError(503, `the ${operation} of integration ${record.id} could not be started; retry`);
+    throw new RemoteUnavailableError(
+      `the ${operation} of integration ${record.id} could not be started; retry`,
+    );
   }
 }
 
@@ -288,7 +283,7 @@ async function lostRace(id: number, request: 'update' | 'delete' | 'regenerate')
 
 export async function updateIntegration(
   id: number,
-  body: unknown,
+  body: Record<string, unknown>,
   options: { dryRun: boolean },
 ): Promise<DryRunResult | Accepted> {
   const record = await load(id);
@@ -296,36 +291,35 @@ export async function updateIntegration(
   const operation = updateOperation(record.status) as LifecycleOperation;
   const creationRetry = operation === 'create';
 
-  const raw =
-    body !== null && typeof body === 'object' && !Array.isArray(body)
-      ? (body as Record<string, unknown>)
-      : {};
-  if (raw.type !== undefined && raw.type !== record.type) {
-    throw new BadRequestError(
+  if (body.type !== undefined && body.type !== record.type) {
+    throw new InvalidInputError(
       `attributes that cannot be edited were changed: type (integration ${id} is ${record.type})`,
     );
   }
   if (!creationRetry && !(UPDATABLE_TYPES as readonly IntegrationType[]).includes(record.type)) {
-    throw new BadRequestError(
+    throw new InvalidInputError(
       `${record.type} integrations cannot be updated (only a failed creation can be retried with PUT); delete and re-create it`,
     );
   }
   // Put stored secrets back where the caller sent the placeholder, then validate as usual.
   const restored =
-    raw.config !== null && typeof raw.config === 'object'
-      ? { ...raw, config: await restorePlaceholders(record.type, raw.config as StoredConfig, record.config) }
+    body.config !== null && typeof body.config === 'object'
+      ? {
+          ...body,
+          config: await restorePlaceholders(record.type, body.config as StoredConfig, record.config),
+        }
       : body;
   const payload = parseWith(IntegrationPayloadSchema, restored, 'integration');
   assertNoPlaceholders(payload);
   const claims = uniquenessClaims(payload).map((c) => c.claim);
   const changed = nonEditableChanges(record, payload, claims, creationRetry);
   if (changed.length > 0) {
-    throw new BadRequestError(`attributes that cannot be edited were changed: ${changed.join(', ')}`, {
+    throw new InvalidInputError(`attributes that cannot be edited were changed: ${changed.join(', ')}`, {
       attributes: changed,
     });
   }
   if (payload.type === 'FederatedSql') {
-    throw new BadRequestError('FederatedSql integrations have no configuration to update');
+    throw new InvalidInputError('FederatedSql integrations have no configuration to update');
   }
 
   const sealed = await encryptedPayload(payload);
@@ -377,7 +371,7 @@ export async function updateIntegration(
 
 export async function deleteIntegration(
   id: number,
-  body: unknown,
+  body: Record<string, unknown> | null | undefined,
   options: { dryRun: boolean; forceDisable: boolean },
 ): Promise<DryRunResult | Accepted> {
   const record = await load(id);
@@ -457,7 +451,7 @@ export async function deleteIntegration(
 export async function regenerateKey(id: number, serviceUrl: string): Promise<RegenerateResponse> {
   const record = await load(id);
   if (record.type !== 'FederatedSql') {
-    throw new BadRequestError(
+    throw new InvalidInputError(
       `integration ${id} is ${record.type}; only FederatedSql integrations have an API key`,
     );
   }

@@ -5,7 +5,7 @@
  * Connector failures propagate by name: TransientPlatformError is retried by the state
  * machine, anything else is caught into the operation's error status.
  */
-import { describeError, logger } from '../edge/logger';
+import { describeError, logger } from '../observability/logger';
 import { PlatformOperationError, type PlatformPayload, TransientPlatformError } from '../platforms/port';
 import { IN_FLIGHT_OF } from './lifecycle';
 import type { IntegrationRecord, StoredConfig, WorkflowInput } from './model';

@@ -6,7 +6,7 @@
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { queueEnvVar } from '../catalog/queues';
 import { requireEnv } from '../config/env';
-import { describeIssues } from '../edge/validation';
+import { describeIssues } from '../validation';
 import {
   type NotificationMessage,
   type NotificationMessageInput,

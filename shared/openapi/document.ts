@@ -8,7 +8,9 @@ import {
   type ZodOpenApiResponseObject,
 } from 'zod-openapi';
 import { routeKey, routes } from '../catalog/routes';
-import { contracts, ErrorBodySchema } from './contracts';
+import { JSON_BODY } from '../edge/body';
+import { ErrorBodySchema } from '../edge/errors';
+import { contracts } from './contracts';
 
 const ERROR_STATUSES: Record<string, number[]> = {
   public: [],
@@ -32,6 +34,7 @@ export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
           : {}),
       };
     }
+    const documentedBody = contract.documentedBody ?? contract.body;
     const errorStatuses = [...(ERROR_STATUSES[route.auth] ?? []), ...(contract.body ? [400, 413, 415] : [])];
     for (const status of errorStatuses) {
       responses[String(status)] ??= {
@@ -52,14 +55,14 @@ export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
             },
           }
         : {}),
-      ...(contract.body
+      ...(documentedBody
         ? {
             requestBody: {
               required: contract.bodyRequired ?? true,
               content: Object.fromEntries(
-                (contract.bodyTypes ?? ['application/json']).map((t) => [
-                  t,
-                  { schema: contract.body as never },
+                (contract.bodyFormats ?? [JSON_BODY]).map((f) => [
+                  f.mediaType,
+                  { schema: documentedBody as never },
                 ]),
               ),
             },

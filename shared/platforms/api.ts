@@ -4,9 +4,10 @@
  */
 import * as z from 'zod';
 import type { RouteContract } from '../catalog/contract';
-import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../edge/errors';
-import type { ApiRequest, ApiResult } from '../edge/handler';
-import { describeIssues, idParam, parseWith } from '../edge/validation';
+import type { ApiResult } from '../edge/handler';
+import { idParam } from '../edge/validation';
+import { JSON_OR_YAML } from '../edge/yaml';
+import { ConflictError, InvalidInputError, NotFoundError } from '../errors';
 import {
   IntegrationPayloadSchema,
   type IntegrationType,
@@ -14,6 +15,7 @@ import {
   TYPE_FACTS,
 } from '../integrations/schemas';
 import { decryptSecrets, restorePlaceholders } from '../integrations/secrets';
+import { describeIssues } from '../validation';
 import { SCRIPT_TYPES, type ScriptKind, SQL_TYPES, type SqlPayload, scriptFor } from './scripts';
 import { UnsafeSqlValueError } from './sql/quote';
 import { renderScript, type Script, ScriptInputError, statementsOf } from './sql/script';
@@ -30,7 +32,8 @@ export const ScriptResponseSchema = z
   .meta({ id: 'Script' });
 export type ScriptResponse = z.infer<typeof ScriptResponseSchema>;
 
-const ScriptBodySchema = z.object({
+/** The edge checks the envelope; unknown fields are kept so the type's strict schema refuses them. */
+export const ScriptBodySchema = z.looseObject({
   type: z.string(),
   autoBootstrap: z.boolean(),
   config: z.record(z.string(), z.unknown()),
@@ -64,10 +67,10 @@ export function prefersText(accept: string | undefined): boolean {
   return text > json;
 }
 
-function respond(request: ApiRequest, script: Script): ApiResult {
+/** The answer of a script route: the script as text/plain when the Accept header prefers it, else JSON. */
+export function scriptAnswer(script: Script, accept: string | undefined): ApiResult {
   const rendered = renderScript(script);
-  if (prefersText(request.headers.accept))
-    return { body: rendered, contentType: 'text/plain; charset=utf-8' };
+  if (prefersText(accept)) return { body: rendered, contentType: 'text/plain; charset=utf-8' };
   return { body: { script: rendered, statements: statementsOf(script) } satisfies ScriptResponse };
 }
 
@@ -76,43 +79,43 @@ function build(kind: ScriptKind, payload: SqlPayload, previous?: SqlPayload): Sc
     return scriptFor(kind, payload, previous);
   } catch (error) {
     if (error instanceof UnsafeSqlValueError || error instanceof ScriptInputError)
-      throw new BadRequestError(`the script cannot be generated: ${error.message}`);
+      throw new InvalidInputError(`the script cannot be generated: ${error.message}`);
     throw error;
   }
 }
 
+export type ScriptBody = z.output<typeof ScriptBodySchema>;
+
 /** The body rules of the script endpoints: accepted types, autoBootstrap false, a valid config. */
-export function parseScriptBody(kind: Exclude<ScriptKind, 'delete'>, body: unknown): SqlPayload {
-  const envelope = parseWith(ScriptBodySchema, body, 'script request');
+export function parseScriptBody(
+  kind: Exclude<ScriptKind, 'delete'>,
+  envelope: { type: string; autoBootstrap: boolean; config: unknown },
+): SqlPayload {
   const accepted = SCRIPT_TYPES[kind];
   if (!(accepted as readonly string[]).includes(envelope.type))
-    throw new BadRequestError(
+    throw new InvalidInputError(
       `type ${envelope.type} is not accepted here; accepted types: ${accepted.join(', ')}`,
     );
   if (envelope.autoBootstrap !== false)
-    throw new BadRequestError('autoBootstrap must be false: scripts are for manual setup');
-  const parsed = IntegrationPayloadSchema.safeParse(body);
+    throw new InvalidInputError('autoBootstrap must be false: scripts are for manual setup');
+  const parsed = IntegrationPayloadSchema.safeParse(envelope);
   if (!parsed.success)
-    throw new BadRequestError(`invalid script request: ${describeIssues(parsed.error.issues)}`);
+    throw new InvalidInputError(`invalid script request: ${describeIssues(parsed.error.issues)}`);
   return parsed.data as SqlPayload;
 }
 
-export async function generateScript(
-  kind: Exclude<ScriptKind, 'edit' | 'delete'>,
-  request: ApiRequest,
-): Promise<ApiResult> {
-  return respond(request, build(kind, parseScriptBody(kind, request.body)));
+export function generateScript(kind: Exclude<ScriptKind, 'edit' | 'delete'>, body: ScriptBody): Script {
+  return build(kind, parseScriptBody(kind, body));
 }
 
-async function storedIntegration(request: ApiRequest) {
-  const { id } = parseWith(IdParamsSchema, request.params, 'path');
+async function storedIntegration(id: number) {
   const { getIntegration } = await import('../integrations/repository');
-  const record = await getIntegration(Number(id));
+  const record = await getIntegration(id);
   if (!record) throw new NotFoundError(`integration ${id} not found`);
   if (!(SQL_TYPES as readonly string[]).includes(record.type))
-    throw new BadRequestError(`integration ${id} is a ${record.type} integration, which has no scripts`);
+    throw new InvalidInputError(`integration ${id} is a ${record.type} integration, which has no scripts`);
   if (record.status === 'deleted') throw new ConflictError(`integration ${id} has been deleted`);
-  return { id, record };
+  return { record };
 }
 
 /** The stored config as a validated payload (decrypted when the script may need a secret). */
@@ -124,15 +127,14 @@ async function storedPayload(
 ): Promise<SqlPayload> {
   const plain = decrypt ? await decryptSecrets(type as SqlPayload['type'], config) : config;
   const parsed = IntegrationPayloadSchema.safeParse({ type, autoBootstrap, config: plain });
-  if (!parsed.success) throw new HttpError(500, 'the stored configuration is not valid');
+  if (!parsed.success) throw new Error('the stored configuration is not valid');
   return parsed.data as SqlPayload;
 }
 
-export async function editScriptFor(request: ApiRequest): Promise<ApiResult> {
-  const { id, record } = await storedIntegration(request);
-  const envelope = parseWith(ScriptBodySchema, request.body, 'script request');
+export async function editScript(id: number, envelope: ScriptBody): Promise<Script> {
+  const { record } = await storedIntegration(id);
   if (envelope.type !== record.type)
-    throw new BadRequestError(`integration ${id} is a ${record.type} integration; the type cannot change`);
+    throw new InvalidInputError(`integration ${id} is a ${record.type} integration; the type cannot change`);
   const previous = await storedPayload(record.type, record.autoBootstrap ?? false, record.config, true);
   const restored = await restorePlaceholders(record.type, envelope.config, record.config);
   const next = parseScriptBody('edit', { ...envelope, config: restored });
@@ -140,12 +142,12 @@ export async function editScriptFor(request: ApiRequest): Promise<ApiResult> {
     (path) => JSON.stringify(valueAt(previous.config, path)) !== JSON.stringify(valueAt(next.config, path)),
   );
   if (changed.length > 0)
-    throw new BadRequestError(`these attributes cannot be edited: ${changed.join(', ')}`);
+    throw new InvalidInputError(`these attributes cannot be edited: ${changed.join(', ')}`);
   // The script follows how the integration was set up (the body's autoBootstrap is always false).
   const auto = record.autoBootstrap ?? false;
   const script = build('edit', { ...next, autoBootstrap: auto } as SqlPayload, previous);
   assertNoRestoredSecret(script, restoredSecrets(record.type, envelope.config, next.config));
-  return respond(request, script);
+  return script;
 }
 
 /**
@@ -182,16 +184,16 @@ function assertNoRestoredSecret(script: Script, restored: readonly { path: strin
   ];
   const leaking = restored.filter(({ value }) => quoted(value).some((q) => rendered.includes(q)));
   if (leaking.length > 0)
-    throw new BadRequestError(
+    throw new InvalidInputError(
       `the edit script sets ${leaking.map((l) => `config.${l.path}`).join(', ')}, sent as the redaction placeholder ${REDACTED}; ` +
         'stored secrets are never returned: send the value itself',
     );
 }
 
-export async function deleteScriptFor(request: ApiRequest): Promise<ApiResult> {
-  const { record } = await storedIntegration(request);
+export async function deleteScript(id: number): Promise<Script> {
+  const { record } = await storedIntegration(id);
   const payload = await storedPayload(record.type, record.autoBootstrap ?? false, record.config, true);
-  return respond(request, build('delete', payload));
+  return build('delete', payload);
 }
 
 function valueAt(config: object, path: string): unknown {
@@ -215,22 +217,32 @@ const OK = {
   schema: ScriptResponseSchema,
   contentTypes: ['application/json', 'text/plain'],
 };
-const body = z
+const documentedBody = z
   .object({
     type: z.enum(SQL_TYPES),
     autoBootstrap: z.literal(false),
     config: z.record(z.string(), z.unknown()).describe("The type's config, as for POST /integrations."),
   })
   .meta({ id: 'ScriptRequest' });
-const bodyTypes = ['application/json', 'application/yaml'] as const;
 
-export const scriptContracts: Record<string, RouteContract> = {
-  'POST /integrations/scripts/initial-create': { body, bodyTypes, responses: { 200: OK, ...ERRORS } },
-  'POST /integrations/scripts/create': { body, bodyTypes, responses: { 200: OK, ...ERRORS } },
+export const scriptContracts = {
+  'POST /integrations/scripts/initial-create': {
+    body: ScriptBodySchema,
+    documentedBody,
+    bodyFormats: JSON_OR_YAML,
+    responses: { 200: OK, ...ERRORS },
+  },
+  'POST /integrations/scripts/create': {
+    body: ScriptBodySchema,
+    documentedBody,
+    bodyFormats: JSON_OR_YAML,
+    responses: { 200: OK, ...ERRORS },
+  },
   'POST /integrations/{id}/scripts/edit': {
     params: IdParamsSchema,
-    body,
-    bodyTypes,
+    body: ScriptBodySchema,
+    documentedBody,
+    bodyFormats: JSON_OR_YAML,
     responses: {
       200: OK,
       ...ERRORS,
@@ -247,6 +259,16 @@ export const scriptContracts: Record<string, RouteContract> = {
       409: { description: 'The integration has been deleted.' },
     },
   },
-  'POST /integrations/scripts/cleanup': { body, bodyTypes, responses: { 200: OK, ...ERRORS } },
-  'POST /integrations/scripts/post-cleanup': { body, bodyTypes, responses: { 200: OK, ...ERRORS } },
-};
+  'POST /integrations/scripts/cleanup': {
+    body: ScriptBodySchema,
+    documentedBody,
+    bodyFormats: JSON_OR_YAML,
+    responses: { 200: OK, ...ERRORS },
+  },
+  'POST /integrations/scripts/post-cleanup': {
+    body: ScriptBodySchema,
+    documentedBody,
+    bodyFormats: JSON_OR_YAML,
+    responses: { 200: OK, ...ERRORS },
+  },
+} satisfies Record<string, RouteContract>;

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import type { RouteContract } from '../catalog/contract';
+import { ErrorBodySchema } from '../edge/errors';
 import {
   CreateWebhooksBodySchema,
   CreateWebhooksResponseSchema,
@@ -16,12 +17,12 @@ import {
   WebhookViewSchema,
 } from './model';
 
-const ErrorSchema = z.object({ statusCode: z.number().int(), error: z.string(), message: z.string() });
-const notFound = { description: 'No such webhook visible to the caller.', schema: ErrorSchema };
+const notFound = { description: 'No such webhook visible to the caller.', schema: ErrorBodySchema };
 
-export const webhookContracts: Record<string, RouteContract> = {
+export const webhookContracts = {
   'POST /webhooks': {
-    body: CreateWebhooksBodySchema.extend({
+    body: CreateWebhooksBodySchema,
+    documentedBody: CreateWebhooksBodySchema.extend({
       webhooks: z.array(WebhookInputSchema).min(1).max(MAX_WEBHOOKS_PER_REQUEST),
     }),
     responses: {
@@ -32,7 +33,7 @@ export const webhookContracts: Record<string, RouteContract> = {
       },
       422: {
         description: 'No webhook was created; `errors` says why for each entry.',
-        schema: ErrorSchema.extend(CreateWebhooksResponseSchema.shape),
+        schema: ErrorBodySchema.extend(CreateWebhooksResponseSchema.shape),
       },
     },
   },
@@ -75,8 +76,8 @@ export const webhookContracts: Record<string, RouteContract> = {
       },
       404: {
         description: 'No such history record visible to the caller, or its webhook is gone.',
-        schema: ErrorSchema,
+        schema: ErrorBodySchema,
       },
     },
   },
-};
+} satisfies Record<string, RouteContract>;

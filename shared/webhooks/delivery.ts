@@ -5,11 +5,11 @@
 import { createHash } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
-import { NotFoundError } from '../edge/errors';
-import { logger } from '../edge/logger';
-import { describeIssues } from '../edge/validation';
+import { NotFoundError } from '../errors';
 import { NOTIFICATION_NAMES } from '../notifications/catalogue';
 import { NotificationMetadataSchema } from '../notifications/message';
+import { logger } from '../observability/logger';
+import { describeIssues } from '../validation';
 import { retrySchedule } from './config';
 import { claim } from './dedup';
 import { getHistoryRecord, historyView, type StoredHistoryRecord, writeHistoryRecord } from './history';

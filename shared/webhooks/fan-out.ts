@@ -4,9 +4,9 @@
  * and enqueue one delivery message per (notification, webhook).
  */
 import type { SQSRecord } from 'aws-lambda';
-import { logger } from '../edge/logger';
-import { describeIssues } from '../edge/validation';
 import { type NotificationMessage, NotificationMessageSchema, pertainsTo } from '../notifications/message';
+import { logger } from '../observability/logger';
+import { describeIssues } from '../validation';
 import { claim, exists } from './dedup';
 import { activityIdFor, type DeliveryMessage, deliveryIdFor, notificationDigest } from './delivery';
 import { sendAll, sendToDeadLetter } from './queue';

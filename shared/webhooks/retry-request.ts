@@ -5,7 +5,7 @@
  * API function needs neither.
  */
 import type { Principal } from '../auth/permissions';
-import { NotFoundError } from '../edge/errors';
+import { NotFoundError } from '../errors';
 import { invokeInternal } from '../store/invoke';
 import { canSeeRecord, getHistoryRecord } from './history';
 import type { HistoryRecord } from './model';

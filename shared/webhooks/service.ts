@@ -7,10 +7,10 @@
  */
 import { isAdmin, type Principal } from '../auth/permissions';
 import { SecretBox } from '../crypto/envelope';
-import { NotFoundError, UnprocessableEntityError } from '../edge/errors';
-import { describeIssues } from '../edge/validation';
+import { NotFoundError, UnprocessableError } from '../errors';
 import { requiresAdmin } from '../notifications/catalogue';
 import { nextId } from '../store/counters';
+import { describeIssues } from '../validation';
 import { isPublicAddress, literalIp } from './addresses';
 import { allowPrivateTargets } from './config';
 import {
@@ -90,7 +90,7 @@ export async function createWebhooks(
   }
   errors.sort((a, b) => a.index - b.index);
   if (createdWebhooks.length === 0) {
-    throw new UnprocessableEntityError('no webhook was created', { createdWebhooks, errors });
+    throw new UnprocessableError('no webhook was created', { createdWebhooks, errors });
   }
   return { createdWebhooks, errors };
 }

@@ -58,7 +58,7 @@ function bodyRoutes(): BodyRoute[] {
   for (const route of routes as readonly RouteDef[]) {
     const key = routeKey(route);
     const contract = contracts[key as keyof typeof contracts];
-    const yaml = (contract?.bodyTypes ?? []).some((t) => t.includes('yaml'));
+    const yaml = (contract?.bodyFormats ?? []).some((f) => f.mediaType.includes('yaml'));
     if (key === 'POST /integrations' || key === 'PUT /integrations/{id}') {
       list.push({
         route,
@@ -86,7 +86,8 @@ function bodyRoutes(): BodyRoute[] {
         yaml: true,
       });
     } else if (contract?.body && route.method !== 'GET') {
-      const envelope = contract.body;
+      // The documented shape (the edge validates the envelope, the use case the rest).
+      const envelope = contract.documentedBody ?? contract.body;
       list.push({
         route,
         seeds: manual,

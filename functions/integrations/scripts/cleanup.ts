@@ -1,7 +1,7 @@
 import { apiHandler } from '../../../shared/edge/handler';
-import { JSON_OR_YAML } from '../../../shared/edge/yaml';
-import { generateScript } from '../../../shared/platforms/api';
+import { generateScript, scriptAnswer, scriptContracts } from '../../../shared/platforms/api';
 
-export const handler = apiHandler((request) => generateScript('cleanup', request), {
-  bodyFormats: JSON_OR_YAML,
-});
+export const handler = apiHandler(
+  scriptContracts['POST /integrations/scripts/cleanup'],
+  async ({ body, headers }) => scriptAnswer(generateScript('cleanup', body), headers.accept),
+);

@@ -1,4 +1,7 @@
 import { apiHandler } from '../../../shared/edge/handler';
-import { deleteScriptFor } from '../../../shared/platforms/api';
+import { deleteScript, scriptAnswer, scriptContracts } from '../../../shared/platforms/api';
 
-export const handler = apiHandler((request) => deleteScriptFor(request));
+export const handler = apiHandler(
+  scriptContracts['POST /integrations/{id}/scripts/delete'],
+  async ({ params, headers }) => scriptAnswer(await deleteScript(params.id), headers.accept),
+);

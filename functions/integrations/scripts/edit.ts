@@ -1,5 +1,7 @@
 import { apiHandler } from '../../../shared/edge/handler';
-import { JSON_OR_YAML } from '../../../shared/edge/yaml';
-import { editScriptFor } from '../../../shared/platforms/api';
+import { editScript, scriptAnswer, scriptContracts } from '../../../shared/platforms/api';
 
-export const handler = apiHandler((request) => editScriptFor(request), { bodyFormats: JSON_OR_YAML });
+export const handler = apiHandler(
+  scriptContracts['POST /integrations/{id}/scripts/edit'],
+  async ({ params, body, headers }) => scriptAnswer(await editScript(params.id, body), headers.accept),
+);

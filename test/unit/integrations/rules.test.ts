@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../../shared/edge/errors';
+import { httpStatusOf } from '../../../shared/edge/errors';
 import {
   configurationSnippet,
   hashClusterKey,
@@ -33,7 +33,7 @@ function statusOf(fn: () => unknown): number | undefined {
     fn();
     return undefined;
   } catch (error) {
-    return error instanceof HttpError ? error.statusCode : -1;
+    return httpStatusOf(error) ?? -1;
   }
 }
 

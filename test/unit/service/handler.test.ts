@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { type RouteDef, routeKey, routes } from '../../../shared/catalog/routes';
-import { BadRequestError, UnprocessableEntityError } from '../../../shared/edge/errors';
 import { apiHandler } from '../../../shared/edge/handler';
+import { InvalidInputError, UnprocessableError } from '../../../shared/errors';
 import { apiEvent, lambdaContext } from '../../support/events';
 
 const admin = { authenticated: true, userId: 1, name: 'admin', permissions: 'APPLICATION_ADMIN' };
@@ -14,7 +15,9 @@ function parse(response: { statusCode?: number; body?: string }) {
 }
 
 describe('apiHandler', () => {
-  const echo = apiHandler(async ({ principal, body }) => ({ body: { principal, body } }));
+  const echo = apiHandler({ body: z.unknown(), responses: {} }, async ({ principal, body }) => ({
+    body: { principal, body },
+  }));
 
   it('answers 404 for a route key not in the route table', async () => {
     const res = parse(await echo(apiEvent('GET /nope', { authorizer: admin }), lambdaContext));
@@ -61,11 +64,11 @@ describe('apiHandler', () => {
     });
   });
 
-  it('maps HttpErrors with details and hides everything else behind a generic 500', async () => {
+  it('maps domain errors with details and hides everything else behind a generic 500', async () => {
     if (!userRoute) throw new Error('the route table has no user route');
     const event = apiEvent(routeKey(userRoute), { authorizer: admin });
-    const unprocessable = apiHandler(async () => {
-      throw new UnprocessableEntityError('validation failed', {
+    const unprocessable = apiHandler({ responses: {} }, async () => {
+      throw new UnprocessableError('validation failed', {
         validationResults: { status: 'failed', validationTests: [] },
       });
     });
@@ -78,11 +81,11 @@ describe('apiHandler', () => {
         validationResults: { status: 'failed', validationTests: [] },
       },
     });
-    const bad = apiHandler(async () => {
-      throw new BadRequestError('nope');
+    const bad = apiHandler({ responses: {} }, async () => {
+      throw new InvalidInputError('nope');
     });
     expect(parse(await bad(event, lambdaContext)).status).toBe(400);
-    const boom = apiHandler(async () => {
+    const boom = apiHandler({ responses: {} }, async () => {
       throw new Error('connection string postgres://admin:secret@db failed');
     });
     const res = parse(await boom(event, lambdaContext));
@@ -92,9 +95,53 @@ describe('apiHandler', () => {
     });
   });
 
+  it('validates path, query and body against the contract before the logic runs', async () => {
+    if (!userRoute) throw new Error('the route table has no user route');
+    let ran = false;
+    const typed = apiHandler(
+      {
+        params: z.object({ id: z.string().regex(/^\d+$/, 'must be a number').transform(Number) }),
+        query: z.object({ flag: z.enum(['true', 'false']).optional() }),
+        body: z.strictObject({ name: z.string() }),
+        responses: {},
+      },
+      async ({ params, query, body }) => {
+        ran = true;
+        return { body: { id: params.id, flag: query.flag ?? null, name: body.name } };
+      },
+    );
+    const event = (overrides: { id?: string; flag?: string; body?: string }) => ({
+      ...apiEvent(routeKey(userRoute), { authorizer: admin, body: overrides.body }),
+      pathParameters: { id: overrides.id ?? '7' },
+      queryStringParameters: overrides.flag === undefined ? undefined : { flag: overrides.flag },
+    });
+    expect(parse(await typed(event({ body: '{"name":"a"}' }), lambdaContext))).toEqual({
+      status: 200,
+      body: { id: 7, flag: null, name: 'a' },
+    });
+    const badPath = parse(await typed(event({ id: 'x', body: '{"name":"a"}' }), lambdaContext));
+    expect(badPath.status).toBe(400);
+    expect(badPath.body.message).toContain('path.id: must be a number');
+    const badQuery = parse(await typed(event({ flag: 'maybe', body: '{"name":"a"}' }), lambdaContext));
+    expect(badQuery.status).toBe(400);
+    expect(badQuery.body.message).toContain('query.flag');
+    const badBody = parse(await typed(event({ body: '{"name":1,"extra":true}' }), lambdaContext));
+    expect(badBody.status).toBe(400);
+    expect(badBody.body.message).toContain('name:');
+    expect(badBody.body.message).toContain('unknown field(s) extra');
+    const noBody = parse(await typed(event({}), lambdaContext));
+    expect(noBody).toEqual({
+      status: 400,
+      body: { statusCode: 400, error: 'Bad Request', message: 'a request body is required' },
+    });
+    ran = false;
+    await typed(event({ id: 'x' }), lambdaContext);
+    expect(ran).toBe(false);
+  });
+
   it('sends 204 with no body when the logic returns nothing', async () => {
     if (!userRoute) throw new Error('the route table has no user route');
-    const empty = apiHandler(async () => undefined);
+    const empty = apiHandler({ responses: {} }, async () => undefined);
     const res = await empty(apiEvent(routeKey(userRoute), { authorizer: admin }), lambdaContext);
     expect(res.statusCode).toBe(204);
     expect(res.body).toBeUndefined();
@@ -103,7 +150,7 @@ describe('apiHandler', () => {
 
 describe('describeError', () => {
   it('removes URL credentials and key-like values from logged messages', async () => {
-    const { describeError } = await import('../../../shared/edge/logger');
+    const { describeError } = await import('../../../shared/observability/logger');
     const out = describeError(
       new Error('connect postgres://admin:hunter2@db:5432 failed; password=abc token: xyz'),
     );
