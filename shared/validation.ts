@@ -11,16 +11,34 @@ export interface IssueLabels {
   limit?: number;
 }
 
+/** Names listed in one message: the first few, each shortened, then how many more. */
+const MAX_NAMES = 10;
+const MAX_NAME_LENGTH = 100;
+
+/** A whole message stays small whatever the body held (a 5 MB body must not give a 3 MB answer). */
+const MAX_MESSAGE_LENGTH = 2000;
+
+function shortened(text: string, max = 2 * MAX_NAME_LENGTH): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+function listed(names: readonly string[]): string {
+  const shown = names.slice(0, MAX_NAMES).map((n) => shortened(n, MAX_NAME_LENGTH));
+  return names.length > MAX_NAMES
+    ? `${shown.join(', ')} and ${names.length - MAX_NAMES} more`
+    : shown.join(', ');
+}
+
 /** Formats zod issues as `path: message; …` without echoing input values (they may be secrets). */
 export function describeIssues(issues: readonly z.core.$ZodIssue[], labels: IssueLabels = {}): string {
   const { root = '(body)', prefix = '', limit = 10 } = labels;
   const parts = issues.slice(0, limit).map((issue) => {
-    const path = issue.path.length > 0 ? `${prefix}${issue.path.map(String).join('.')}` : root;
-    if (issue.code === 'unrecognized_keys') return `${path}: unknown field(s) ${issue.keys.join(', ')}`;
+    const path = issue.path.length > 0 ? `${prefix}${shortened(issue.path.map(String).join('.'))}` : root;
+    if (issue.code === 'unrecognized_keys') return `${path}: unknown field(s) ${listed(issue.keys)}`;
     return `${path}: ${issue.message}`;
   });
   if (issues.length > limit) parts.push(`and ${issues.length - limit} more`);
-  return parts.join('; ');
+  return shortened(parts.join('; '), MAX_MESSAGE_LENGTH);
 }
 
 /**

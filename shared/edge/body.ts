@@ -34,11 +34,25 @@ export function bodyFormatOf(contentType: string | undefined, accepted: readonly
   );
 }
 
+/** `line L, column C` (1-based) of a character offset. */
+export function lineAndColumn(text: string, offset: number): string {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return `line ${line}, column ${offset - start + 1}`;
+}
+
 export function parseJsonBody(text: string): unknown {
   try {
     return JSON.parse(text);
-  } catch {
-    throw new InvalidInputError('request body is not valid JSON');
+  } catch (error) {
+    // Only the offset is taken from the parser's message: its text can quote the input.
+    const position = /at position (\d+)/.exec(String((error as Error).message))?.[1];
+    const where = position === undefined ? 'unexpected end of input' : lineAndColumn(text, Number(position));
+    throw new InvalidInputError(`request body is not valid JSON (${where})`);
   }
 }
 

@@ -59,8 +59,8 @@ export interface ErrorBody {
 /** The request body is larger than the edge accepts. */
 export class PayloadTooLargeError extends DomainError {
   override name = 'PayloadTooLargeError';
-  constructor(limitBytes: number) {
-    super(`request body exceeds the limit of ${limitBytes} bytes`);
+  constructor(limitBytes: number, what = 'request body') {
+    super(`${what} exceeds the limit of ${limitBytes} bytes`);
   }
 }
 

@@ -1,43 +1,88 @@
 /**
  * YAML request bodies, for the routes that accept them (integrations and scripts). Parsed with
  * safe settings: YAML 1.2 core schema, explicit tags refused (no !!binary, no custom tags),
- * aliases refused (no alias bombs), merge keys off, duplicate keys refused, and errors that
- * never echo the source text.
+ * aliases refused (no alias bombs), merge keys off, duplicate and complex keys refused, and
+ * errors that give a line and column but never echo the source text.
+ *
+ * Cost stays linear in the body: the `yaml` library's own duplicate-key check compares each key
+ * with every earlier key of its map (quadratic: 40,000 keys took 13 s), so it is off and
+ * `assertPlainMaps` checks keys with one set per map instead. YAML bodies are also capped at
+ * `MAX_YAML_BYTES` before parsing — configurations are a few kilobytes; larger payloads can be
+ * sent as JSON.
  */
-import { isNode, parseDocument, visit } from 'yaml';
+import { isMap, isNode, isScalar, type LineCounter, LineCounter as Lines, parseDocument, visit } from 'yaml';
 import { InvalidInputError } from '../errors';
 import { type BodyFormat, JSON_BODY } from './body';
+import { PayloadTooLargeError } from './errors';
 
 const YAML_TYPES = new Set(['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml']);
 
+/** The largest YAML body accepted (bytes of UTF-8). */
+export const MAX_YAML_BYTES = 1024 * 1024;
+
+function at(lines: LineCounter, offset: number | undefined): string {
+  if (offset === undefined) return '';
+  const { line, col } = lines.linePos(offset);
+  return ` at line ${line}, column ${col}`;
+}
+
+/** Refuses explicit tags, complex keys and duplicate keys, visiting each node once. */
+function assertPlainMaps(doc: ReturnType<typeof parseDocument>, lines: LineCounter): void {
+  visit(doc, (_key, node) => {
+    // Explicit tags (!!binary, !!set, !custom, even !!str) are refused: request bodies are plain data.
+    if (isNode(node) && node.tag) {
+      throw new InvalidInputError(
+        `request body uses YAML tags, which are not accepted${at(lines, node.range?.[0])}`,
+      );
+    }
+    if (!isMap(node)) return undefined;
+    const seen = new Set<string>();
+    for (const pair of node.items) {
+      if (!isScalar(pair.key)) {
+        const offset = isNode(pair.key) ? pair.key.range?.[0] : undefined;
+        throw new InvalidInputError(
+          `request body uses complex YAML keys, which are not accepted${at(lines, offset)}`,
+        );
+      }
+      const key = String(pair.key.value);
+      if (seen.has(key)) {
+        throw new InvalidInputError(
+          `request body is not valid YAML (DUPLICATE_KEY${at(lines, pair.key.range?.[0])})`,
+        );
+      }
+      seen.add(key);
+    }
+    return undefined;
+  });
+}
+
 export function parseYamlBody(text: string): unknown {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_YAML_BYTES) throw new PayloadTooLargeError(MAX_YAML_BYTES, 'YAML request body');
+  const lines = new Lines();
   const doc = parseDocument(text, {
     version: '1.2',
     schema: 'core',
     customTags: [],
     merge: false,
-    uniqueKeys: true,
+    uniqueKeys: false,
     prettyErrors: false,
     strict: true,
+    lineCounter: lines,
   });
-  if (doc.errors.length > 0) {
+  const firstError = doc.errors[0];
+  if (firstError) {
     const codes = [...new Set(doc.errors.map((e) => e.code))].join(', ');
-    throw new InvalidInputError(`request body is not valid YAML (${codes})`);
+    throw new InvalidInputError(`request body is not valid YAML (${codes}${at(lines, firstError.pos[0])})`);
   }
-  let tagged = false;
-  visit(doc, (_key, node) => {
-    // Explicit tags (!!binary, !!set, !custom, even !!str) are refused: request bodies are plain data.
-    if (isNode(node) && node.tag) {
-      tagged = true;
-      return visit.BREAK;
-    }
-    return undefined;
-  });
-  if (tagged) throw new InvalidInputError('request body uses YAML tags, which are not accepted');
-  if (doc.warnings.length > 0) {
+  assertPlainMaps(doc, lines);
+  const firstWarning = doc.warnings[0];
+  if (firstWarning) {
     // Unresolved tags such as !!binary or !custom arrive as warnings: refuse them.
     const codes = [...new Set(doc.warnings.map((e) => e.code))].join(', ');
-    throw new InvalidInputError(`request body uses YAML features that are not accepted (${codes})`);
+    throw new InvalidInputError(
+      `request body uses YAML features that are not accepted (${codes}${at(lines, firstWarning.pos[0])})`,
+    );
   }
   try {
     return doc.toJS({ maxAliasCount: 0 });

@@ -385,6 +385,27 @@ describe('hostile and malformed bodies', () => {
     },
   );
 
+  it('answers a 5 MB YAML body of 150,000 keys with a 4xx in under 2 s, and stays responsive', async () => {
+    const lines = ['type: CloudWarehouse', 'autoBootstrap: false', 'config:'];
+    for (let i = 0; lines.join('\n').length < 5 * 1024 * 1024 && i < 1_000_000; i += 1000)
+      for (let j = i; j < i + 1000; j++) lines.push(`  key${j}: value-${j}-${'v'.repeat(16)}`);
+    const text = lines.join('\n');
+    expect(text.length).toBeGreaterThanOrEqual(5 * 1024 * 1024);
+    const started = performance.now();
+    const reply = await request(cloud.endpoints.gateway, 'POST', '/integrations', {
+      key: cloud.adminApiKey,
+      raw: text,
+      contentType: 'application/yaml',
+    });
+    const elapsedMs = performance.now() - started;
+    expect(reply.status).toBeGreaterThanOrEqual(400);
+    expect(reply.status).toBeLessThan(500);
+    expect(reply.body?.message).toMatch(/YAML request body exceeds the limit/);
+    expect(elapsedMs).toBeLessThan(2000);
+    const health = await request(cloud.endpoints.gateway, 'GET', '/health', {});
+    expect(health.status).toBe(200);
+  });
+
   it('left every table unchanged (no partial writes)', async () => {
     const after = await snapshotTables(cloud.endpoints);
     expect(after).toEqual(before);

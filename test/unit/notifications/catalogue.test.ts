@@ -68,6 +68,30 @@ describe('notification message', () => {
     expect(pertainsTo(parsed)).toEqual([1, 2, 7, 9]);
   });
 
+  it('accepts null for every optional metadata field, as producers serialise "no value"', () => {
+    const nulls = {
+      modelId: null,
+      actionBy: null,
+      modelType: null,
+      targetUser: null,
+      projectName: null,
+      targetGroup: null,
+      actionByName: null,
+      targetUserName: null,
+      notifyInitiator: null,
+      notificationType: null,
+    };
+    const parsed = NotificationMessageSchema.safeParse({ ...base, metadata: nulls });
+    expect(parsed.success).toBe(true);
+    if (parsed.success) {
+      expect(parsed.data.metadata.projectName).toBeNull();
+      expect(pertainsTo(parsed.data)).toEqual([]);
+    }
+    expect(NotificationMessageSchema.safeParse({ ...base, metadata: { targetUser: 'x' } }).success).toBe(
+      false,
+    );
+  });
+
   it('includes actionBy only with notifyInitiator', () => {
     const parsed = NotificationMessageSchema.parse({ ...base, metadata: { actionBy: 7, targetUser: 9 } });
     expect(pertainsTo(parsed)).toEqual([9]);

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { decodeBody, JSON_BODY, MAX_BODY_DEPTH } from '../../../shared/edge/body';
 import { httpStatusOf } from '../../../shared/edge/errors';
-import { JSON_OR_YAML, parseYamlBody, YAML_BODY } from '../../../shared/edge/yaml';
+import { JSON_OR_YAML, MAX_YAML_BYTES, parseYamlBody, YAML_BODY } from '../../../shared/edge/yaml';
+import { describeIssues } from '../../../shared/validation';
 
 function statusOf(fn: () => unknown): number | undefined {
   try {
@@ -101,4 +103,53 @@ describe('request bodies', () => {
     const ok = `${'['.repeat(MAX_BODY_DEPTH - 1)}${']'.repeat(MAX_BODY_DEPTH - 1)}`;
     expect(statusOf(() => decodeBody(ok, false, 'application/json', [JSON_BODY]))).toBeUndefined();
   });
+
+  it('says where JSON and YAML bodies break (line and column), without quoting them', () => {
+    const message = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return '';
+    };
+    const json = message(() =>
+      decodeBody('{\n  "password": "hunter2",\n  oops}', false, undefined, [JSON_BODY]),
+    );
+    expect(json).toBe('request body is not valid JSON (line 3, column 3)');
+    expect(message(() => parseJsonBodyEcho())).not.toContain('hunter2');
+    const yaml = message(() => parseYamlBody('a: 1\nb: [1, 2\nc: 3\n'));
+    expect(yaml).toMatch(/not valid YAML \(.+ at line \d+, column \d+\)/);
+    expect(message(() => parseYamlBody('a: 1\nb:\n  x: 1\n  x: 2\n'))).toBe(
+      'request body is not valid YAML (DUPLICATE_KEY at line 4, column 3)',
+    );
+    expect(message(() => parseYamlBody('? [a, b]\n: c\n'))).toMatch(/complex YAML keys/);
+  });
+
+  it(`refuses YAML bodies over ${MAX_YAML_BYTES} bytes before parsing them (413)`, () => {
+    const big = `a: "${'x'.repeat(MAX_YAML_BYTES)}"\n`;
+    expect(statusOf(() => parseYamlBody(big))).toBe(413);
+    expect(statusOf(() => parseYamlBody(`a: "${'x'.repeat(1000)}"\n`))).toBeUndefined();
+  });
+
+  it('finds a duplicate among many keys of one map', () => {
+    const keys = Array.from({ length: 5000 }, (_, i) => `k${i}: ${i}`);
+    expect(statusOf(() => parseYamlBody([...keys, 'k4999: again'].join('\n')))).toBe(400);
+    expect(Object.keys(parseYamlBody(keys.join('\n')) as object)).toHaveLength(5000);
+  });
+
+  it('keeps error messages small whatever the body held', () => {
+    const keys = Object.fromEntries(
+      Array.from({ length: 20_000 }, (_, i) => [`unknown_${i}_${'k'.repeat(300)}`, 1]),
+    );
+    const result = z.strictObject({ a: z.string().optional() }).safeParse(keys);
+    if (result.success) throw new Error('expected a failure');
+    const message = describeIssues(result.error.issues);
+    expect(message.length).toBeLessThanOrEqual(2001);
+    expect(message).toContain('and 19990 more');
+  });
 });
+
+function parseJsonBodyEcho() {
+  return decodeBody('hunter2', false, 'application/json', [JSON_BODY]);
+}
