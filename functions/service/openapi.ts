@@ -1,8 +1,6 @@
 import { apiHandler } from '../../shared/edge/handler';
-import { buildOpenApiDocument } from '../../shared/openapi/document';
+import document from '../../shared/openapi/openapi.json' with { type: 'json' };
 import { serviceContracts } from '../../shared/service/api';
 
-// Built once per container: the document only changes with a deploy.
-const document = buildOpenApiDocument();
-
+// Rendered from the route table and the contracts at build time (npm run openapi -- --write).
 export const handler = apiHandler(serviceContracts['GET /openapi.json'], async () => ({ body: document }));

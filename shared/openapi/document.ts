@@ -1,6 +1,9 @@
 /**
- * Builds the OpenAPI 3.1 document from the route table and the zod contracts.
+ * Builds the OpenAPI 3.1 document from the route table and the zod contracts. The served copy,
+ * `openapi.json` beside this file, is rendered from it (`npm run openapi -- --write`); a unit
+ * test keeps the two identical.
  */
+import { join } from 'node:path';
 import {
   createDocument,
   type ZodOpenApiOperationObject,
@@ -93,4 +96,11 @@ export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
     security: [{ apiKey: [] }],
     paths,
   });
+}
+
+export const OPENAPI_FILE = join(import.meta.dirname, 'openapi.json');
+
+/** The document as the served file holds it. */
+export function renderOpenApiDocument(): string {
+  return `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;
 }
