@@ -4,24 +4,23 @@
  * table written in the same transaction as the integration, so two racing requests can never
  * both win: the loser's condition fails and it answers 409.
  */
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  ScanCommand,
-  TransactWriteCommand,
-  type TransactWriteCommandInput,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../store/clients';
+import { queryAll, scanAll, sleep } from '../store/read';
 import { tableName } from '../store/tables';
+import {
+  cancellationCodes,
+  conditionalDelete,
+  conditionalUpdate,
+  isTransactionCancelled,
+  putIfAbsent,
+  type TransactItem,
+  transactWrite,
+} from '../store/write';
 import type { InFlightStatus, IntegrationStatus } from './lifecycle';
 import type { IntegrationRecord } from './model';
 
 export const IN_FLIGHT_INDEX = 'byInFlightStatus';
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** A claim was taken by another integration between our check and our write. */
 export class ClaimTakenError extends Error {
@@ -40,41 +39,22 @@ export async function getIntegration(id: number): Promise<IntegrationRecord | un
 
 /** All integrations, ordered by id. The table holds one item per remote platform (a few dozen). */
 export async function listIntegrations(): Promise<IntegrationRecord[]> {
-  const items: IntegrationRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await documentClient.send(
-      new ScanCommand({
-        TableName: tableName('integrations'),
-        ExclusiveStartKey: start,
-        ConsistentRead: true,
-      }),
-    );
-    items.push(...((out.Items ?? []) as IntegrationRecord[]));
-    start = out.LastEvaluatedKey;
-  } while (start);
+  const items = await scanAll<IntegrationRecord>({
+    TableName: tableName('integrations'),
+    ConsistentRead: true,
+  });
   return items.sort((a, b) => a.id - b.id);
 }
 
 /** Integrations in one in-flight status (sparse index: only in-flight items carry the key). */
-export async function listInFlight(status: InFlightStatus): Promise<IntegrationRecord[]> {
-  const items: IntegrationRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName('integrations'),
-        IndexName: IN_FLIGHT_INDEX,
-        KeyConditionExpression: '#s = :s',
-        ExpressionAttributeNames: { '#s': 'inFlightStatus' },
-        ExpressionAttributeValues: { ':s': status },
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...((out.Items ?? []) as IntegrationRecord[]));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
+export function listInFlight(status: InFlightStatus): Promise<IntegrationRecord[]> {
+  return queryAll<IntegrationRecord>({
+    TableName: tableName('integrations'),
+    IndexName: IN_FLIGHT_INDEX,
+    KeyConditionExpression: '#s = :s',
+    ExpressionAttributeNames: { '#s': 'inFlightStatus' },
+    ExpressionAttributeValues: { ':s': status },
+  });
 }
 
 export async function claimHolder(claim: string): Promise<number | undefined> {
@@ -87,27 +67,12 @@ export async function claimHolder(claim: string): Promise<number | undefined> {
 
 /** Removes a claim left by an integration that no longer holds it (only if still that holder's). */
 export async function releaseStaleClaim(claim: string, holderId: number): Promise<void> {
-  try {
-    await documentClient.send(
-      new DeleteCommand({
-        TableName: tableName('integrationClaims'),
-        Key: { claim },
-        ConditionExpression: 'integrationId = :id',
-        ExpressionAttributeValues: { ':id': holderId },
-      }),
-    );
-  } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-  }
-}
-
-function cancellationCodes(error: unknown): string[] {
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return reasons.map((r) => r.Code ?? 'None');
-}
-
-async function transact(items: TransactItem[]): Promise<void> {
-  await documentClient.send(new TransactWriteCommand({ TransactItems: items }));
+  await conditionalDelete({
+    TableName: tableName('integrationClaims'),
+    Key: { claim },
+    ConditionExpression: 'integrationId = :id',
+    ExpressionAttributeValues: { ':id': holderId },
+  });
 }
 
 /**
@@ -136,15 +101,15 @@ export async function insertWithClaims(record: IntegrationRecord): Promise<void>
   ];
   for (let attempt = 0; ; attempt++) {
     try {
-      await transact(items);
+      await transactWrite(items);
       return;
     } catch (error) {
-      if ((error as Error).name !== 'TransactionCanceledException') throw error;
+      if (!isTransactionCancelled(error)) throw error;
       const codes = cancellationCodes(error);
       const taken = record.claims.filter((_c, i) => codes[i] === 'ConditionalCheckFailed');
       if (taken.length > 0) throw new ClaimTakenError(taken);
       if (attempt >= 6) throw new ClaimTakenError(record.claims);
-      await new Promise((r) => setTimeout(r, 20 + Math.random() * 40 * (attempt + 1)));
+      await sleep(20 + Math.random() * 40 * (attempt + 1));
     }
   }
 }
@@ -213,32 +178,25 @@ export async function updateIntegration(
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
   };
+  if (!change.releaseClaims || change.releaseClaims.length === 0) return conditionalUpdate(update);
   try {
-    if (change.releaseClaims && change.releaseClaims.length > 0) {
-      await transact([
-        { Update: update },
-        ...change.releaseClaims.map(
-          (claim): TransactItem => ({
-            Delete: {
-              TableName: tableName('integrationClaims'),
-              Key: { claim },
-              ConditionExpression: 'attribute_not_exists(claim) OR integrationId = :id',
-              ExpressionAttributeValues: { ':id': id },
-            },
-          }),
-        ),
-      ]);
-    } else {
-      await documentClient.send(new UpdateCommand(update));
-    }
+    await transactWrite([
+      { Update: update },
+      ...change.releaseClaims.map(
+        (claim): TransactItem => ({
+          Delete: {
+            TableName: tableName('integrationClaims'),
+            Key: { claim },
+            ConditionExpression: 'attribute_not_exists(claim) OR integrationId = :id',
+            ExpressionAttributeValues: { ':id': id },
+          },
+        }),
+      ),
+    ]);
     return true;
   } catch (error) {
-    const name = (error as Error).name;
-    if (name === 'ConditionalCheckFailedException') return false;
-    if (name === 'TransactionCanceledException') {
-      const codes = cancellationCodes(error);
-      if (codes[0] === 'ConditionalCheckFailed') return false;
-    }
+    if (isTransactionCancelled(error) && cancellationCodes(error)[0] === 'ConditionalCheckFailed')
+      return false;
     throw error;
   }
 }
@@ -251,18 +209,13 @@ export async function putTransientSecret(
   integrationId: number,
   ttlSeconds: number,
 ): Promise<void> {
-  await documentClient.send(
-    new PutCommand({
-      TableName: tableName('transientSecrets'),
-      Item: {
-        id: ref,
-        sealed,
-        integrationId,
-        expiresAt: Math.floor(Date.now() / 1000) + ttlSeconds,
-      },
-      ConditionExpression: 'attribute_not_exists(id)',
-    }),
+  const expiresAt = Math.floor(Date.now() / 1000) + ttlSeconds;
+  const written = await putIfAbsent(
+    tableName('transientSecrets'),
+    { id: ref, sealed, integrationId, expiresAt },
+    'id',
   );
+  if (!written) throw new Error('the transient secret reference is already in use');
 }
 
 /** The sealed value, unless missing or past its expiry (TTL deletion lags, so check it here). */

@@ -7,27 +7,17 @@
  *   message carrying the same delivery and attempt (a notification fanned out twice after a
  *   crash) is dropped, so no attempt is ever POSTed twice.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../store/clients';
 import { tableName } from '../store/tables';
+import { putIfAbsent } from '../store/write';
 
 const DAY_SECONDS = 86_400;
 
 /** True when this call created the marker, false when it already existed. */
-export async function claim(id: string, ttlDays: number): Promise<boolean> {
-  try {
-    await documentClient.send(
-      new PutCommand({
-        TableName: tableName('idempotency'),
-        Item: { id, status: 'claimed', expiration: Math.floor(Date.now() / 1000) + ttlDays * DAY_SECONDS },
-        ConditionExpression: 'attribute_not_exists(id)',
-      }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+export function claim(id: string, ttlDays: number): Promise<boolean> {
+  const expiration = Math.floor(Date.now() / 1000) + ttlDays * DAY_SECONDS;
+  return putIfAbsent(tableName('idempotency'), { id, status: 'claimed', expiration }, 'id');
 }
 
 export async function exists(id: string): Promise<boolean> {

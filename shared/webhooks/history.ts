@@ -20,17 +20,13 @@
  * number of records. Queries apply the same window as a key condition (id ≥ first live id),
  * so records TTL has not yet removed are never listed.
  */
-import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Principal } from '../auth/permissions';
 import { isAdmin } from '../auth/permissions';
 import { documentClient } from '../store/clients';
+import { batchGetAll, queryAll, sleep } from '../store/read';
 import { tableName } from '../store/tables';
+import { cancellationCodes, isTransactionCancelled, transactWrite } from '../store/write';
 import { historyRetentionDays } from './config';
 import type { HistoryPage, HistoryQuery, HistoryRecord } from './model';
 
@@ -143,13 +139,6 @@ export function historyView(item: StoredHistoryRecord): HistoryRecord & { retryO
   };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function cancellationCodes(error: unknown): string[] {
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return reasons.map((r) => r.Code ?? 'None');
-}
-
 /** Writes one record and bumps its four day counters in one transaction. */
 export async function writeHistoryRecord(input: NewHistoryRecord): Promise<StoredHistoryRecord> {
   const retention = historyRetentionDays();
@@ -175,33 +164,29 @@ export async function writeHistoryRecord(input: NewHistoryRecord): Promise<Store
     };
     const day = dayOf(now);
     try {
-      await documentClient.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tableName('webhookHistory'),
-                Item: item,
-                ConditionExpression: 'attribute_not_exists(id)',
-              },
-            },
-            ...Object.values(parts).map((partition) => ({
-              Update: {
-                TableName: tableName('webhookHistoryCounts'),
-                Key: { key: `${partition}|${day}` },
-                UpdateExpression: 'ADD #n :one SET expiresAt = :exp',
-                ExpressionAttributeNames: { '#n': 'n' },
-                ExpressionAttributeValues: { ':one': 1, ':exp': expiresAt },
-              },
-            })),
-          ],
-        }),
-      );
+      await transactWrite([
+        {
+          Put: {
+            TableName: tableName('webhookHistory'),
+            Item: item,
+            ConditionExpression: 'attribute_not_exists(id)',
+          },
+        },
+        ...Object.values(parts).map((partition) => ({
+          Update: {
+            TableName: tableName('webhookHistoryCounts'),
+            Key: { key: `${partition}|${day}` },
+            UpdateExpression: 'ADD #n :one SET expiresAt = :exp',
+            ExpressionAttributeNames: { '#n': 'n' },
+            ExpressionAttributeValues: { ':one': 1, ':exp': expiresAt },
+          },
+        })),
+      ]);
       return item;
     } catch (error) {
       const codes = cancellationCodes(error);
       const retryable =
-        (error as Error).name === 'TransactionCanceledException' &&
+        isTransactionCancelled(error) &&
         codes.every((c) => c === 'None' || c === 'ConditionalCheckFailed' || c === 'TransactionConflict');
       if (!retryable && (error as Error).name !== 'TransactionConflictException') throw error;
       // An id collision draws a new id; a conflict on a busy counter backs off with jitter.
@@ -246,20 +231,9 @@ function indexKind(query: Pick<HistoryQuery, 'notificationType' | 'successOrFail
 }
 
 async function countPartitions(partitions: readonly string[], days: readonly string[]): Promise<number> {
-  const table = tableName('webhookHistoryCounts');
   const keys = partitions.flatMap((p) => days.map((d) => ({ key: `${p}|${d}` })));
-  let total = 0;
-  for (let i = 0; i < keys.length; i += 100) {
-    let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + 100);
-    for (let round = 0; pending && pending.length > 0 && round < 8; round++) {
-      const out: BatchGetCommandOutput = await documentClient.send(
-        new BatchGetCommand({ RequestItems: { [table]: { Keys: pending } } }),
-      );
-      for (const item of out.Responses?.[table] ?? []) total += Number(item.n ?? 0);
-      pending = out.UnprocessedKeys?.[table]?.Keys;
-    }
-  }
-  return total;
+  const counters = await batchGetAll<{ n?: number }>(tableName('webhookHistoryCounts'), keys);
+  return counters.reduce((total, counter) => total + Number(counter.n ?? 0), 0);
 }
 
 async function partitionIds(
@@ -270,39 +244,25 @@ async function partitionIds(
   limit: number,
 ): Promise<number[]> {
   const index = HISTORY_INDEXES[kind];
-  const ids: number[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName('webhookHistory'),
-        IndexName: index.name,
-        KeyConditionExpression: '#p = :p AND id >= :min',
-        ExpressionAttributeNames: { '#p': index.attribute },
-        ExpressionAttributeValues: { ':p': partition, ':min': minId },
-        ScanIndexForward: ascending,
-        Limit: limit - ids.length,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of out.Items ?? []) ids.push(item.id as number);
-    start = out.LastEvaluatedKey;
-  } while (start && ids.length < limit);
-  return ids;
+  const items = await queryAll<{ id: number }>(
+    {
+      TableName: tableName('webhookHistory'),
+      IndexName: index.name,
+      KeyConditionExpression: '#p = :p AND id >= :min',
+      ExpressionAttributeNames: { '#p': index.attribute },
+      ExpressionAttributeValues: { ':p': partition, ':min': minId },
+      ScanIndexForward: ascending,
+    },
+    { limit },
+  );
+  return items.map((item) => item.id);
 }
 
-async function recordsById(ids: readonly number[]): Promise<StoredHistoryRecord[]> {
-  const table = tableName('webhookHistory');
-  const found = new Map<number, StoredHistoryRecord>();
-  let pending: Record<string, unknown>[] | undefined = ids.map((id) => ({ id }));
-  for (let round = 0; pending && pending.length > 0 && round < 8; round++) {
-    const out: BatchGetCommandOutput = await documentClient.send(
-      new BatchGetCommand({ RequestItems: { [table]: { Keys: pending } } }),
-    );
-    for (const item of (out.Responses?.[table] ?? []) as StoredHistoryRecord[]) found.set(item.id, item);
-    pending = out.UnprocessedKeys?.[table]?.Keys;
-  }
-  return ids.map((id) => found.get(id)).filter((r): r is StoredHistoryRecord => r !== undefined);
+function recordsById(ids: readonly number[]): Promise<StoredHistoryRecord[]> {
+  return batchGetAll<StoredHistoryRecord>(
+    tableName('webhookHistory'),
+    ids.map((id) => ({ id })),
+  );
 }
 
 export async function queryHistory(

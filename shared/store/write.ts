@@ -1,0 +1,80 @@
+/**
+ * Conditional writes every repository shares. A failed condition is an answer, not an error:
+ * `putIfAbsent`, `conditionalUpdate` and `conditionalDelete` return false when the condition
+ * did not hold and rethrow anything else. Transactions report which item's condition failed
+ * through `cancellationCodes`.
+ */
+import {
+  DeleteCommand,
+  type DeleteCommandInput,
+  PutCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+  UpdateCommand,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { documentClient } from './clients';
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+function isConditionFailed(error: unknown): boolean {
+  return (error as Error).name === 'ConditionalCheckFailedException';
+}
+
+/** Whether `error` is a cancelled transaction (one of its conditions failed, or a conflict). */
+export function isTransactionCancelled(error: unknown): boolean {
+  return (error as Error).name === 'TransactionCanceledException';
+}
+
+/** Per transaction item, why it was cancelled (`None` for the items that were fine). */
+export function cancellationCodes(error: unknown): string[] {
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return reasons.map((r) => r.Code ?? 'None');
+}
+
+async function unlessConditionFailed(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+/** Puts `item` unless an item with its key (attribute `keyAttribute`) exists; true when written. */
+export function putIfAbsent(
+  table: string,
+  item: Record<string, unknown>,
+  keyAttribute: string,
+): Promise<boolean> {
+  return unlessConditionFailed(() =>
+    documentClient.send(
+      new PutCommand({
+        TableName: table,
+        Item: item,
+        ConditionExpression: 'attribute_not_exists(#key)',
+        ExpressionAttributeNames: { '#key': keyAttribute },
+      }),
+    ),
+  );
+}
+
+/** Applies an update whose ConditionExpression must hold; false (nothing written) when it does not. */
+export function conditionalUpdate(
+  input: UpdateCommandInput & { ConditionExpression: string },
+): Promise<boolean> {
+  return unlessConditionFailed(() => documentClient.send(new UpdateCommand(input)));
+}
+
+/** Deletes an item if its ConditionExpression holds; false (nothing deleted) when it does not. */
+export function conditionalDelete(
+  input: DeleteCommandInput & { ConditionExpression: string },
+): Promise<boolean> {
+  return unlessConditionFailed(() => documentClient.send(new DeleteCommand(input)));
+}
+
+/** Writes all items or none (TransactWriteItems). */
+export async function transactWrite(items: TransactItem[]): Promise<void> {
+  await documentClient.send(new TransactWriteCommand({ TransactItems: items }));
+}
