@@ -67,7 +67,7 @@ export interface FanOutResult {
 export async function fanOutCost(options: { meter: ReadMeter; sqs: SQSClient; queueUrl: string }) {
   const { documentClient } = await import('../shared/store/clients');
   const { tableName } = await import('../shared/store/tables');
-  const { webhookSubscriptionKeys } = await import('../shared/webhooks/subscriptions');
+  const { webhookSubscriptionKeys } = await import('../shared/webhooks/store/subscriptions');
   const { NOTIFICATION_NAMES, ALL_NOTIFICATIONS } = await import('../shared/notifications/catalogue');
   const def = queues.find((q) => q.name === 'notifications');
   if (!def) throw new Error('no notifications queue');
@@ -196,7 +196,7 @@ export async function historyCost(options: { meter: ReadMeter }): Promise<Histor
   const { contextFromPrincipal } = await import('../shared/auth/permissions');
   const { createPrincipalWithKey } = await import('../shared/auth/keys');
   const { recordPartitions, newHistoryId, expiresAtFor, dayOf, outcomeOf } = await import(
-    '../shared/webhooks/history'
+    '../shared/webhooks/store/history-keys'
   );
   const route = findRoute('GET /webhooks/history');
   if (!route) throw new Error('no GET /webhooks/history route');

@@ -6,9 +6,9 @@
  *    concurrent "invocations"; every delivery is signed, POSTed to a loopback receiver and
  *    recorded in the history table of the cloud's DynamoDB Local. The floor does the same
  *    physical work at the same concurrency without the consumer: one undici POST of the same
- *    payload and one history transaction of the same shape (record put + four day-counter
- *    updates, retried on conflict as the handler does) per delivery. Handler and floor runs are
- *    interleaved so drift hits both alike.
+ *    payload and one call of the real history writer (`writeHistoryRecord`: record put + four
+ *    day-counter updates in one transaction, retried on conflict) per delivery. Handler and
+ *    floor runs are interleaved so drift hits both alike.
  * 2. Isolation: one batch of 10 where one receiver never answers. We time when the nine other
  *    history records are written and when the handler returns (≈ the stage timeout).
  */
@@ -57,7 +57,7 @@ interface BenchWebhook {
 }
 
 async function makeWebhooks(owner: Principal, receiverUrl: string, paths: string[]): Promise<BenchWebhook[]> {
-  const { createWebhooks } = await import('../shared/webhooks/service');
+  const { createWebhooks } = await import('../shared/webhooks/api/webhooks');
   const out = await createWebhooks(
     owner,
     paths.map((path) => ({
@@ -87,12 +87,13 @@ function deliveryBody(webhook: BenchWebhook, n: number): string {
 
 type FloorDelivery = (agent: Agent, url: string, webhook: BenchWebhook, n: number) => Promise<void>;
 
-/** The physical floor of one delivery: the same POST and the same history transaction. */
+/**
+ * The physical floor of one delivery: the same POST and the same history write — the real
+ * `writeHistoryRecord` (record put + four day counters in one transaction, retried on conflict),
+ * called directly instead of through the consumer.
+ */
 async function floorDelivery(): Promise<FloorDelivery> {
-  const { documentClient } = await import('../shared/store/clients');
-  const { tableName } = await import('../shared/store/tables');
-  const { recordPartitions, newHistoryId, expiresAtFor, dayOf } = await import('../shared/webhooks/history');
-  const { TransactWriteCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { writeHistoryRecord } = await import('../shared/webhooks/store/history');
   return async (agent, url, webhook, n) => {
     const payload = {
       text: `user ${webhook.ownerId} requested access to data source ${n}`,
@@ -113,68 +114,21 @@ async function floorDelivery(): Promise<FloorDelivery> {
       dispatcher: agent,
     });
     const text = await res.body.text();
-    for (let attempt = 0; ; attempt++) {
-      const now = Date.now();
-      const createdAt = new Date(now).toISOString();
-      const expiresAt = expiresAtFor(now, 30);
-      const parts = recordPartitions(`user#${webhook.ownerId}`, NOTIFICATION, 'success');
-      try {
-        await documentClient.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Put: {
-                  TableName: tableName('webhookHistory'),
-                  Item: {
-                    id: newHistoryId(now),
-                    request: payload,
-                    response: { body: JSON.parse(text) },
-                    statusCode: res.statusCode,
-                    notificationType: NOTIFICATION,
-                    webhooksActivityId: n,
-                    webhooksId: webhook.id,
-                    url,
-                    name: payload.webhookName,
-                    actionType: 'triggered',
-                    createdBy: webhook.ownerId,
-                    deliveryId: `msg_${n}`,
-                    attempt: 1,
-                    createdAt,
-                    updatedAt: createdAt,
-                    audience: `user#${webhook.ownerId}`,
-                    expiresAt,
-                    aud: parts.all,
-                    audType: parts.type,
-                    audOutcome: parts.outcome,
-                    audTypeOutcome: parts.typeOutcome,
-                  },
-                  ConditionExpression: 'attribute_not_exists(id)',
-                },
-              },
-              ...Object.values(parts).map((partition) => ({
-                Update: {
-                  TableName: tableName('webhookHistoryCounts'),
-                  Key: { key: `${partition}|${dayOf(now)}` },
-                  UpdateExpression: 'ADD #n :one SET expiresAt = :exp',
-                  ExpressionAttributeNames: { '#n': 'n' },
-                  ExpressionAttributeValues: { ':one': 1, ':exp': expiresAt },
-                },
-              })),
-            ],
-          }),
-        );
-        return;
-      } catch (error) {
-        const name = (error as Error).name;
-        if (
-          attempt >= 9 ||
-          (name !== 'TransactionCanceledException' && name !== 'TransactionConflictException')
-        ) {
-          throw error;
-        }
-        await new Promise((r) => setTimeout(r, Math.random() * 20 * (attempt + 1)));
-      }
-    }
+    await writeHistoryRecord({
+      request: payload,
+      response: { body: JSON.parse(text) },
+      statusCode: res.statusCode,
+      notificationType: NOTIFICATION,
+      webhooksActivityId: n,
+      webhooksId: webhook.id,
+      url,
+      name: payload.webhookName,
+      actionType: 'triggered',
+      createdBy: webhook.ownerId,
+      deliveryId: `msg_${n}`,
+      attempt: 1,
+      global: false,
+    });
   };
 }
 

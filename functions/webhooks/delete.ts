@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/edge/handler';
-import { webhookContracts } from '../../shared/webhooks/api';
-import { deleteWebhook } from '../../shared/webhooks/service';
+import { webhookContracts } from '../../shared/webhooks/api/contracts';
+import { deleteWebhook } from '../../shared/webhooks/api/webhooks';
 
 export const handler = apiHandler(
   webhookContracts['DELETE /webhooks/{id}'],

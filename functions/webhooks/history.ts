@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/edge/handler';
-import { webhookContracts } from '../../shared/webhooks/api';
-import { queryHistory } from '../../shared/webhooks/history';
+import { webhookContracts } from '../../shared/webhooks/api/contracts';
+import { queryHistory } from '../../shared/webhooks/api/history';
 
 export const handler = apiHandler(
   webhookContracts['GET /webhooks/history'],

@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/edge/handler';
-import { webhookContracts } from '../../shared/webhooks/api';
-import { listWebhooks } from '../../shared/webhooks/service';
+import { webhookContracts } from '../../shared/webhooks/api/contracts';
+import { listWebhooks } from '../../shared/webhooks/api/webhooks';
 
 export const handler = apiHandler(webhookContracts['GET /webhooks'], async ({ principal }) => ({
   body: await listWebhooks(principal),

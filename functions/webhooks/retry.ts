@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/edge/handler';
-import { webhookContracts } from '../../shared/webhooks/api';
-import { requestRetry } from '../../shared/webhooks/retry-request';
+import { webhookContracts } from '../../shared/webhooks/api/contracts';
+import { requestRetry } from '../../shared/webhooks/api/retry';
 
 export const handler = apiHandler(
   webhookContracts['POST /webhooks/history/retry/{id}'],

@@ -4,8 +4,8 @@
  */
 import * as z from 'zod';
 import { NotFoundError } from '../../shared/errors';
-import { resendHistoryRecord } from '../../shared/webhooks/delivery';
-import type { ResendResult } from '../../shared/webhooks/retry-request';
+import type { ResendResult } from '../../shared/webhooks/api/retry';
+import { resendHistoryRecord } from '../../shared/webhooks/pipeline/delivery';
 
 const ResendRequestSchema = z.strictObject({ historyId: z.number().int().positive() });
 

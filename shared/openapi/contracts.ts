@@ -8,7 +8,7 @@ import type { RouteKey } from '../catalog/routes';
 import { integrationContracts } from '../integrations/api';
 import { scriptContracts } from '../platforms/api';
 import { serviceContracts } from '../service/api';
-import { webhookContracts } from '../webhooks/api';
+import { webhookContracts } from '../webhooks/api/contracts';
 
 /** Each capability declares its own record in its `api.ts`; they are only gathered here. */
 export const contracts: Record<RouteKey, RouteContract> = {

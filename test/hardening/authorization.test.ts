@@ -87,7 +87,7 @@ beforeAll(async () => {
   expect(created.status, created.text).toBe(201);
   objects.webhook = created.body.createdWebhooks[0].id as number;
   useLocalCloudEnv();
-  const { writeHistoryRecord } = await import('../../shared/webhooks/history');
+  const { writeHistoryRecord } = await import('../../shared/webhooks/store/history');
   const record = await writeHistoryRecord({
     request: { text: 'authz', metadata: {}, webhookId: objects.webhook, webhookName: 'authz owner webhook' },
     response: { body: 'ok' },

@@ -40,7 +40,7 @@ describe('history listing agrees with a brute-force reference', () => {
     useLocalCloudEnv();
     user = await createKey('history-user');
     admin = await createKey('history-admin', true);
-    const { writeHistoryRecord } = await import('../../../shared/webhooks/history');
+    const { writeHistoryRecord } = await import('../../../shared/webhooks/store/history');
     const write = async (owner: number, global: boolean, i: number) =>
       writeHistoryRecord({
         request: { text: `r${i}`, metadata: {}, webhookId: 1, webhookName: 'w' },

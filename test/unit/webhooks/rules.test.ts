@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { selectedAudiences } from '../../../shared/webhooks/api/history';
+import { rejectionReason } from '../../../shared/webhooks/api/webhooks';
+import { maxAttempts, nextStep } from '../../../shared/webhooks/pipeline/retry';
 import {
   dayOf,
   expiresAtFor,
@@ -6,14 +9,11 @@ import {
   newHistoryId,
   outcomeOf,
   recordPartitions,
-  selectedAudiences,
-} from '../../../shared/webhooks/history';
-import { maxAttempts, nextStep } from '../../../shared/webhooks/retry';
-import { rejectionReason } from '../../../shared/webhooks/service';
+} from '../../../shared/webhooks/store/history-keys';
 import {
   notificationSubscriptionKeys,
   webhookSubscriptionKeys,
-} from '../../../shared/webhooks/subscriptions';
+} from '../../../shared/webhooks/store/subscriptions';
 
 const admin = { userId: 1, name: 'admin', permissions: ['APPLICATION_ADMIN' as const] };
 const user = { userId: 2, name: 'user', permissions: [] };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { isValidSecret, webhookHeaders } from '../../../shared/webhooks/signing';
+import { isValidSecret, webhookHeaders } from '../../../shared/webhooks/pipeline/signing';
 
 describe('Standard Webhooks signing', () => {
   const body = JSON.stringify({ text: 'hello', metadata: {}, webhookId: 1, webhookName: 'w' });

@@ -2,8 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postWebhook } from '../../../shared/webhooks/http';
-import { isPublicAddress, type LookupFunction, webhookConnector } from '../../../shared/webhooks/ssrf';
+import {
+  isPublicAddress,
+  type LookupFunction,
+  webhookConnector,
+} from '../../../shared/webhooks/pipeline/ssrf';
+import { postWebhook } from '../../../shared/webhooks/pipeline/transport';
 
 describe('isPublicAddress', () => {
   it.each([

@@ -2,8 +2,8 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseRetryAfter, postWebhook } from '../../../shared/webhooks/http';
-import { webhookConnector } from '../../../shared/webhooks/ssrf';
+import { webhookConnector } from '../../../shared/webhooks/pipeline/ssrf';
+import { parseRetryAfter, postWebhook } from '../../../shared/webhooks/pipeline/transport';
 
 const agent = new Agent({ connect: webhookConnector({ allowPrivate: true, connectTimeoutMs: 1000 }) });
 

@@ -4,8 +4,8 @@
  * schedule is exhausted; then the delivery goes to the dead-letter queue. A 410 Gone ends the
  * delivery at once: the receiver said the endpoint no longer exists.
  */
-import { MAX_RETRY_DELAY_SECONDS } from './config';
-import type { AttemptOutcome } from './http';
+import { MAX_RETRY_DELAY_SECONDS } from '../config';
+import type { AttemptOutcome } from './transport';
 
 export type NextStep =
   | { kind: 'delivered' }

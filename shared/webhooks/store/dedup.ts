@@ -8,9 +8,9 @@
  *   crash) is dropped, so no attempt is ever POSTed twice.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../store/clients';
-import { tableName } from '../store/tables';
-import { putIfAbsent } from '../store/write';
+import { documentClient } from '../../store/clients';
+import { tableName } from '../../store/tables';
+import { putIfAbsent } from '../../store/write';
 
 const DAY_SECONDS = 86_400;
 

@@ -5,7 +5,7 @@
  * transport failure into the history form `statusCode 500, response.body {code, connect}`.
  */
 import { Agent, type Dispatcher, request } from 'undici';
-import { allowPrivateTargets, connectTimeoutMs, RESPONSE_BODY_CAP_BYTES, webhookTimeoutMs } from './config';
+import { allowPrivateTargets, connectTimeoutMs, RESPONSE_BODY_CAP_BYTES, webhookTimeoutMs } from '../config';
 import { webhookConnector } from './ssrf';
 
 export interface AttemptOutcome {

@@ -5,14 +5,12 @@
  *   a 404, never a 403, so ids of other users' webhooks are not disclosed;
  * - the secret is encrypted before it is stored and is never returned or logged.
  */
-import { isAdmin, type Principal } from '../auth/permissions';
-import { SecretBox } from '../crypto/envelope';
-import { NotFoundError, UnprocessableError } from '../errors';
-import { requiresAdmin } from '../notifications/catalogue';
-import { nextId } from '../store/counters';
-import { describeIssues } from '../validation';
-import { isPublicAddress, literalIp } from './addresses';
-import { allowPrivateTargets } from './config';
+import { isAdmin, type Principal } from '../../auth/permissions';
+import { NotFoundError, UnprocessableError } from '../../errors';
+import { requiresAdmin } from '../../notifications/catalogue';
+import { nextId } from '../../store/counters';
+import { describeIssues } from '../../validation';
+import { allowPrivateTargets } from '../config';
 import {
   type WebhookError,
   type WebhookInput,
@@ -20,11 +18,17 @@ import {
   type WebhookItem,
   type WebhookView,
   webhookView,
-} from './model';
-import { isValidSecret } from './signing';
-import { deleteWebhookItem, getWebhookItem, listAllWebhooks, listWebhooksByOwner, putWebhook } from './store';
-
-export const webhookSecrets = new SecretBox('webhook-secret');
+} from '../model';
+import { isPublicAddress, literalIp } from '../pipeline/addresses';
+import { isValidSecret } from '../pipeline/signing';
+import { webhookSecrets } from '../secrets';
+import {
+  deleteWebhookItem,
+  getWebhookItem,
+  listAllWebhooks,
+  listWebhooksByOwner,
+  putWebhook,
+} from '../store/webhooks';
 
 /** Why a webhook may not be created by this caller, or undefined when it may. */
 export function rejectionReason(caller: Principal, input: WebhookInput): string | undefined {

@@ -4,11 +4,12 @@
  * holds the HTTP client, the SSRF guard and the permission to decrypt webhook secrets, so the
  * API function needs neither.
  */
-import type { Principal } from '../auth/permissions';
-import { NotFoundError } from '../errors';
-import { invokeInternal } from '../store/invoke';
-import { canSeeRecord, getHistoryRecord } from './history';
-import type { HistoryRecord } from './model';
+import type { Principal } from '../../auth/permissions';
+import { NotFoundError } from '../../errors';
+import { invokeInternal } from '../../store/invoke';
+import type { HistoryRecord } from '../model';
+import { getHistoryRecord } from '../store/history';
+import { canSeeRecord } from './history';
 
 export interface ResendRequest {
   historyId: number;

@@ -4,14 +4,14 @@
  * and enqueue one delivery message per (notification, webhook).
  */
 import type { SQSRecord } from 'aws-lambda';
-import { type NotificationMessage, NotificationMessageSchema, pertainsTo } from '../notifications/message';
-import { logger } from '../observability/logger';
-import { describeIssues } from '../validation';
-import { claim, exists } from './dedup';
-import { activityIdFor, type DeliveryMessage, deliveryIdFor, notificationDigest } from './delivery';
-import { sendAll, sendToDeadLetter } from './queue';
-import { subscribedWebhookIds } from './store';
-import { notificationSubscriptionKeys } from './subscriptions';
+import { type NotificationMessage, NotificationMessageSchema, pertainsTo } from '../../notifications/message';
+import { logger } from '../../observability/logger';
+import { claim, exists } from '../store/dedup';
+import { notificationSubscriptionKeys } from '../store/subscriptions';
+import { subscribedWebhookIds } from '../store/webhooks';
+import { parseOrDeadLetter } from './consumer';
+import { activityIdFor, type DeliveryMessage, deliveryIdFor, notificationDigest } from './message';
+import { sendAll } from './queue';
 
 /** Longer than a notification can live on its queue (4 days). */
 const FAN_OUT_MARKER_TTL_DAYS = 5;
@@ -38,20 +38,8 @@ export function deliveryMessages(
 }
 
 export async function processNotification(record: SQSRecord): Promise<{ deliveries: number }> {
-  let json: unknown;
-  try {
-    json = JSON.parse(record.body);
-  } catch {
-    json = undefined;
-  }
-  const parsed = NotificationMessageSchema.safeParse(json);
-  if (!parsed.success) {
-    const reason = json === undefined ? 'body is not JSON' : describeIssues(parsed.error.issues);
-    await sendToDeadLetter('notifications', record.body, `malformed notification: ${reason}`);
-    logger.warn('malformed notification dead-lettered', { messageId: record.messageId });
-    return { deliveries: 0 };
-  }
-  const message = parsed.data;
+  const message = await parseOrDeadLetter('notifications', record, NotificationMessageSchema, 'notification');
+  if (!message) return { deliveries: 0 };
   const digest = notificationDigest(message.id !== undefined ? `p:${message.id}` : `m:${record.messageId}`);
   const marker = `fanout#${digest}`;
   const keys = notificationSubscriptionKeys(message.notificationType, pertainsTo(message));

@@ -4,11 +4,11 @@
  * whose webhook is half-created.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../store/clients';
-import { batchGetAll, queryAll, scanAll } from '../store/read';
-import { tableName } from '../store/tables';
-import { isTransactionCancelled, transactWrite } from '../store/write';
-import type { WebhookItem } from './model';
+import { documentClient } from '../../store/clients';
+import { batchGetAll, queryAll, scanAll } from '../../store/read';
+import { tableName } from '../../store/tables';
+import { isTransactionCancelled, transactWrite } from '../../store/write';
+import type { WebhookItem } from '../model';
 import { webhookSubscriptionKeys } from './subscriptions';
 
 export async function putWebhook(item: WebhookItem): Promise<void> {

@@ -2,51 +2,22 @@
  * Delivering one (notification, webhook) pair: sign, POST, record the attempt, then either
  * finish, schedule the next attempt by message visibility, or dead-letter the delivery.
  */
-import { createHash } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
-import * as z from 'zod';
-import { NotFoundError } from '../errors';
-import { NOTIFICATION_NAMES } from '../notifications/catalogue';
-import { NotificationMetadataSchema } from '../notifications/message';
-import { logger } from '../observability/logger';
-import { describeIssues } from '../validation';
-import { retrySchedule } from './config';
-import { claim } from './dedup';
-import { getHistoryRecord, historyView, type StoredHistoryRecord, writeHistoryRecord } from './history';
-import { type AttemptOutcome, postWebhook } from './http';
-import type { DeliveryPayload, HistoryRecord, WebhookItem } from './model';
+import { NotFoundError } from '../../errors';
+import { logger } from '../../observability/logger';
+import { retrySchedule } from '../config';
+import type { DeliveryPayload, HistoryRecord, WebhookItem } from '../model';
+import { webhookSecrets } from '../secrets';
+import { claim } from '../store/dedup';
+import { getHistoryRecord, writeHistoryRecord } from '../store/history';
+import { historyView, type StoredHistoryRecord } from '../store/history-keys';
+import { getWebhookItem } from '../store/webhooks';
+import { parseOrDeadLetter } from './consumer';
+import { DeliveryMessageSchema } from './message';
 import { delayRetry, sendToDeadLetter } from './queue';
 import { nextStep } from './retry';
-import { webhookSecrets } from './service';
 import { webhookHeaders } from './signing';
-import { getWebhookItem } from './store';
-
-/** The message on the deliveries queue: one per (notification, webhook). */
-export const DeliveryMessageSchema = z.strictObject({
-  v: z.literal(1),
-  deliveryId: z.string().regex(/^msg_[0-9a-f]{32}_\d+$/),
-  webhookId: z.number().int().positive(),
-  activityId: z.number().int().nonnegative(),
-  notificationType: z.enum(NOTIFICATION_NAMES),
-  text: z.string(),
-  metadata: NotificationMetadataSchema,
-});
-export type DeliveryMessage = z.infer<typeof DeliveryMessageSchema>;
-
-/** A digest of the notification's identity (producer id, else the SQS message id). */
-export function notificationDigest(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
-}
-
-/** Deterministic: the same notification and webhook always give the same delivery id. */
-export function deliveryIdFor(digest: string, webhookId: number): string {
-  return `msg_${digest.slice(0, 32)}_${webhookId}`;
-}
-
-/** The integer `webhooksActivityId` of a notification: 48 bits of its digest. */
-export function activityIdFor(digest: string): number {
-  return Number.parseInt(digest.slice(0, 12), 16);
-}
+import { type AttemptOutcome, postWebhook } from './transport';
 
 export class RetryScheduledError extends Error {
   override name = 'RetryScheduledError';
@@ -97,20 +68,8 @@ async function record(
 
 /** Handles one message of the deliveries queue; throws RetryScheduledError to keep it for a retry. */
 export async function processDelivery(sqsRecord: SQSRecord): Promise<void> {
-  let json: unknown;
-  try {
-    json = JSON.parse(sqsRecord.body);
-  } catch {
-    json = undefined;
-  }
-  const parsed = DeliveryMessageSchema.safeParse(json);
-  if (!parsed.success) {
-    const reason = json === undefined ? 'body is not JSON' : describeIssues(parsed.error.issues);
-    await sendToDeadLetter('deliveries', sqsRecord.body, `malformed delivery message: ${reason}`);
-    logger.warn('malformed delivery message dead-lettered', { messageId: sqsRecord.messageId });
-    return;
-  }
-  const message = parsed.data;
+  const message = await parseOrDeadLetter('deliveries', sqsRecord, DeliveryMessageSchema, 'delivery message');
+  if (!message) return;
   const attempt = Math.max(1, Number(sqsRecord.attributes.ApproximateReceiveCount) || 1);
   const [claimed, webhook] = await Promise.all([
     claim(`attempt#${message.deliveryId}#${attempt}`, CLAIM_TTL_DAYS),
@@ -172,7 +131,7 @@ export async function processDelivery(sqsRecord: SQSRecord): Promise<void> {
 /**
  * Re-sends a stored record's request to its webhook now (same `webhook-id`) and records the
  * attempt as a new history record. Runs in the webhook sender function; the API route has
- * already checked that the caller may see the record (`shared/webhooks/retry-request.ts`).
+ * already checked that the caller may see the record (`shared/webhooks/api/retry.ts`).
  */
 export async function resendHistoryRecord(id: number): Promise<HistoryRecord> {
   const original = await getHistoryRecord(id);

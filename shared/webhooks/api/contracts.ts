@@ -3,8 +3,8 @@
  * schemas). Spread into `contracts` in shared/openapi/contracts.ts.
  */
 import * as z from 'zod';
-import type { RouteContract } from '../catalog/contract';
-import { ErrorBodySchema } from '../edge/errors';
+import type { RouteContract } from '../../catalog/contract';
+import { ErrorBodySchema } from '../../edge/errors';
 import {
   CreateWebhooksBodySchema,
   CreateWebhooksResponseSchema,
@@ -15,7 +15,7 @@ import {
   MAX_WEBHOOKS_PER_REQUEST,
   WebhookInputSchema,
   WebhookViewSchema,
-} from './model';
+} from '../model';
 
 const notFound = { description: 'No such webhook visible to the caller.', schema: ErrorBodySchema };
 

@@ -8,8 +8,8 @@ import {
   SendMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import { dlqEnvVar, type QueueName, queueEnvVar } from '../catalog/queues';
-import { requireEnv } from '../config/env';
+import { dlqEnvVar, type QueueName, queueEnvVar } from '../../catalog/queues';
+import { requireEnv } from '../../config/env';
 
 // Queue URLs come from the catalogue env; the client's own endpoint is authoritative.
 const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });

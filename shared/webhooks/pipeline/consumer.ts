@@ -1,0 +1,50 @@
+/**
+ * The pipeline's queue consumers. `sqsConsumer` turns a per-record function into a Lambda SQS
+ * handler with Powertools' BatchProcessor: records run concurrently (one slow receiver does not
+ * delay the others) and a record that throws is reported as a batch item failure, never failing
+ * the others. `parseOrDeadLetter` is the first step of each consumer: a body that is not JSON or
+ * not the queue's message goes to the queue's DLQ with the reason, and is not retried.
+ */
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import type * as z from 'zod';
+import type { QueueName } from '../../catalog/queues';
+import { logger } from '../../observability/logger';
+import { describeIssues } from '../../validation';
+import { sendToDeadLetter } from './queue';
+
+export function sqsConsumer(processRecord: (record: SQSRecord) => Promise<unknown>) {
+  const recordHandler = async (record: SQSRecord): Promise<void> => {
+    await processRecord(record);
+  };
+  // One processor per invocation: a processor holds the batch's state, and the local cloud
+  // runs concurrent invocations of a module in one process.
+  return async (event: SQSEvent, context: Context) =>
+    processPartialResponse(event, recordHandler, new BatchProcessor(EventType.SQS), {
+      context,
+      processInParallel: true,
+      // A batch whose every record scheduled a retry is not an error of the function.
+      throwOnFullBatchFailure: false,
+    });
+}
+
+/** The record's message, or undefined after dead-lettering it as a malformed `what`. */
+export async function parseOrDeadLetter<T>(
+  queue: QueueName,
+  record: SQSRecord,
+  schema: z.ZodType<T>,
+  what: string,
+): Promise<T | undefined> {
+  let json: unknown;
+  try {
+    json = JSON.parse(record.body);
+  } catch {
+    json = undefined;
+  }
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const reason = json === undefined ? 'body is not JSON' : describeIssues(parsed.error.issues);
+  await sendToDeadLetter(queue, record.body, `malformed ${what}: ${reason}`);
+  logger.warn(`malformed ${what} dead-lettered`, { messageId: record.messageId });
+  return undefined;
+}

@@ -1,0 +1,34 @@
+/**
+ * The message on the deliveries queue (one per notification and webhook) and the ids derived
+ * from a notification: fan-out writes it, the delivery consumer reads it.
+ */
+import { createHash } from 'node:crypto';
+import * as z from 'zod';
+import { NOTIFICATION_NAMES } from '../../notifications/catalogue';
+import { NotificationMetadataSchema } from '../../notifications/message';
+
+export const DeliveryMessageSchema = z.strictObject({
+  v: z.literal(1),
+  deliveryId: z.string().regex(/^msg_[0-9a-f]{32}_\d+$/),
+  webhookId: z.number().int().positive(),
+  activityId: z.number().int().nonnegative(),
+  notificationType: z.enum(NOTIFICATION_NAMES),
+  text: z.string(),
+  metadata: NotificationMetadataSchema,
+});
+export type DeliveryMessage = z.infer<typeof DeliveryMessageSchema>;
+
+/** A digest of the notification's identity (producer id, else the SQS message id). */
+export function notificationDigest(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** Deterministic: the same notification and webhook always give the same delivery id. */
+export function deliveryIdFor(digest: string, webhookId: number): string {
+  return `msg_${digest.slice(0, 32)}_${webhookId}`;
+}
+
+/** The integer `webhooksActivityId` of a notification: 48 bits of its digest. */
+export function activityIdFor(digest: string): number {
+  return Number.parseInt(digest.slice(0, 12), 16);
+}
