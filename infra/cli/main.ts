@@ -7,6 +7,8 @@
  *   keys revoke --user ID               revoke every key of a user
  *   notify --type T --text "…" [--metadata JSON] [--recipients 1,2] [--id ID]
  *                                       publish a notification to the notifications queue
+ *   api me | api status --id ID | api history [--page-size N] [--include-global]  [--key KEY]
+ *                                       call the HTTP API with the typed client (./api.ts)
  */
 import { parseArgs } from 'node:util';
 import { targetEnvironment } from './target';
@@ -15,7 +17,8 @@ const USAGE = `usage: npm run --silent cli -- <command> [--stage NAME]
   keys create --name NAME [--admin]
   keys list
   keys revoke --user ID
-  notify --type T --text "…" [--metadata JSON] [--recipients 1,2] [--id ID]`;
+  notify --type T --text "…" [--metadata JSON] [--recipients 1,2] [--id ID]
+  api me | api status --id ID | api history [--page-size N] [--include-global]   [--key KEY]`;
 
 class UsageError extends Error {}
 
@@ -84,6 +87,15 @@ async function main() {
     case 'notify': {
       const { notifyCommand } = await import('./notify');
       return notifyCommand(rest);
+    }
+    case 'api': {
+      const { ApiUsageError, apiCommand } = await import('./api');
+      try {
+        return print(await apiCommand(rest));
+      } catch (error) {
+        if (error instanceof ApiUsageError) throw new UsageError(error.message);
+        throw error;
+      }
     }
     default:
       throw new UsageError(`unknown command "${command}"`);

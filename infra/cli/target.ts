@@ -2,14 +2,18 @@
  * Where the CLI acts: the running local cloud (default; from STATE_DIR/endpoints.json) or a
  * deployed stage (`--stage NAME`, using the caller's AWS credentials and the stack's outputs).
  * Either way the result is environment variables for the shared modules, so the CLI runs the
- * same code as the functions.
+ * same code as the functions; commands that go through the HTTP API read its URL from
+ * `CAUSEWAY_API_URL`.
  */
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { queueEnvVar, queues } from '../../shared/catalog/queues';
 import { tableEnvVar, tables } from '../../shared/catalog/tables';
 import { clientEnvironment, readEndpoints } from '../local/env';
-import { queueOutputName, SECRETS_KEY_OUTPUT, stackName, tableOutputName } from '../outputs';
+import { API_URL_OUTPUT, queueOutputName, SECRETS_KEY_OUTPUT, stackName, tableOutputName } from '../outputs';
 import { loadStages } from '../stages';
+
+/** The base URL of the target's HTTP API (for the typed client, infra/cli/api.ts). */
+export const API_URL_ENV = 'CAUSEWAY_API_URL';
 
 export async function targetEnvironment(stage: string | undefined): Promise<Record<string, string>> {
   if (!stage || stage === 'local') {
@@ -18,6 +22,7 @@ export async function targetEnvironment(stage: string | undefined): Promise<Reco
     return {
       ...clientEnvironment(endpoints),
       LOCAL_MASTER_KEY_FILE: `${stateDir}/master.key`,
+      [API_URL_ENV]: endpoints.gateway,
     };
   }
   const stages = loadStages();
@@ -34,5 +39,6 @@ export async function targetEnvironment(stage: string | undefined): Promise<Reco
   for (const table of tables) env[tableEnvVar(table.name)] = need(tableOutputName(table.name));
   for (const queue of queues) env[queueEnvVar(queue.name)] = need(queueOutputName(queue.name));
   env.SECRETS_KMS_KEY_ID = need(SECRETS_KEY_OUTPUT);
+  env[API_URL_ENV] = need(API_URL_OUTPUT);
   return env;
 }

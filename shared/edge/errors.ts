@@ -42,12 +42,16 @@ export function statusText(statusCode: number): string {
 
 /** The body of every error answer (documented once in the OpenAPI document). */
 export const ErrorBodySchema = z
-  .object({
-    statusCode: z.number().int(),
+  .looseObject({
+    statusCode: z.number().int().min(400).max(599),
     error: z.string(),
     message: z.string(),
   })
-  .meta({ id: 'Error', description: 'Every error response: status, status text and a message.' });
+  .meta({
+    id: 'Error',
+    description:
+      'Every error response: status, status text and a message. Some errors carry details as further fields (validationResults, attributes, status, createdWebhooks, errors); the responses that do document them.',
+  });
 
 export interface ErrorBody {
   statusCode: number;

@@ -1,5 +1,19 @@
-/** Path parameter schemas shared by the route contracts. */
+/**
+ * Path and query parameter schemas shared by the route contracts. Parameters arrive as strings;
+ * the schemas parse them, while the OpenAPI document shows what they carry (an integer with its
+ * bounds, a boolean), so typed clients take `{id: 5}` and `includeGlobal: true`.
+ */
 import * as z from 'zod';
+
+/** Documents `schema` as `rendered` (the JSON Schema of the value a caller means). */
+export function documentedAs<T extends z.ZodType>(schema: T, rendered: Record<string, unknown>): T {
+  return schema.meta({
+    override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+      for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
+      Object.assign(jsonSchema, rendered);
+    },
+  });
+}
 
 /**
  * A path id: a positive integer in canonical form (no sign, leading zeros or exponent) that
@@ -7,10 +21,31 @@ import * as z from 'zod';
  * them, so they must be a 400 here rather than a 500 later. Parsed to a number.
  */
 export const idParam = () =>
-  z
-    .string()
-    .regex(/^[1-9][0-9]{0,15}$/, 'must be a positive integer')
-    .refine((v) => Number.isSafeInteger(Number(v)), {
-      message: `must be a positive integer no larger than ${Number.MAX_SAFE_INTEGER}`,
-    })
-    .transform(Number);
+  documentedAs(
+    z
+      .string()
+      .regex(/^[1-9][0-9]{0,15}$/, 'must be a positive integer')
+      .refine((v) => Number.isSafeInteger(Number(v)), {
+        message: `must be a positive integer no larger than ${Number.MAX_SAFE_INTEGER}`,
+      })
+      .transform(Number),
+    { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+  );
+
+/** A non-negative integer query parameter within [min, max]. */
+export const queryInt = (min: number, max: number) =>
+  documentedAs(
+    z
+      .string()
+      .regex(/^\d+$/, 'a non-negative integer')
+      .transform(Number)
+      .pipe(z.number().int().min(min).max(max)),
+    { type: 'integer', minimum: min, maximum: max },
+  );
+
+/** A boolean query parameter: `true` or `false`. */
+export const queryBoolean = (options?: { error?: string }) =>
+  documentedAs(
+    z.enum(['true', 'false'], options).transform((v) => v === 'true'),
+    { type: 'boolean' },
+  );

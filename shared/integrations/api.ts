@@ -4,8 +4,9 @@
  */
 import * as z from 'zod';
 import type { RouteContract } from '../catalog/contract';
+import { ErrorBodySchema } from '../edge/errors';
 import type { ApiResult } from '../edge/handler';
-import { idParam } from '../edge/validation';
+import { idParam, queryBoolean } from '../edge/validation';
 import { JSON_OR_YAML } from '../edge/yaml';
 import { ValidationResultsSchema } from '../platforms/port';
 import { IntegrationStatusSchema } from './lifecycle';
@@ -16,10 +17,9 @@ import { ClusterWarehouseDeleteSchema } from './schemas/cluster-warehouse';
 
 export const IntegrationIdParamsSchema = z.object({ id: idParam() });
 
-const flag = z
-  .enum(['true', 'false'], { error: 'must be true or false' })
+const flag = queryBoolean({ error: 'must be true or false' })
   .optional()
-  .transform((v) => v === 'true');
+  .transform((v) => v === true);
 
 /** A JSON (or YAML) object: PUT and DELETE check it against the stored integration's type in the use case. */
 const ObjectBodySchema = z.record(z.string(), z.unknown(), { error: 'the request body must be an object' });
@@ -73,6 +73,21 @@ export const RegenerateResponseSchema = z
   .meta({ id: 'FederatedSqlKey' });
 export type RegenerateResponse = z.infer<typeof RegenerateResponseSchema>;
 
+/** 422: a validation test failed; `validationResults` says which and why. */
+const validationFailed = {
+  description: 'A validation test failed; the body carries validationResults.',
+  schema: ErrorBodySchema.extend({ validationResults: ValidationResultsSchema }),
+};
+
+/** 409: the integration's state does not allow the operation; `status` is its current status when known. */
+const conflict = (description: string) => ({
+  description,
+  schema: ErrorBodySchema.extend({ status: IntegrationStatusSchema.optional() }),
+});
+
+/** 502: the platform connector could not run the validation tests. */
+const connectorFailed = { description: 'The platform connector could not run the validation tests; retry.' };
+
 export const integrationContracts = {
   'GET /integrations': {
     responses: { 200: { description: 'Every integration.', schema: z.array(IntegrationResponseSchema) } },
@@ -87,8 +102,9 @@ export const integrationContracts = {
         description: 'Accepted: status creating; poll the status route.',
         schema: AcceptedResponseSchema,
       },
-      409: { description: 'An integration already exists on the host (the message names its id).' },
-      422: { description: 'A validation test failed; the body carries validationResults.' },
+      409: conflict('An integration already exists on the host (the message names its id).'),
+      422: validationFailed,
+      502: connectorFailed,
     },
   },
   'GET /integrations/{id}': {
@@ -113,8 +129,14 @@ export const integrationContracts = {
         schema: AcceptedResponseSchema,
       },
       404: { description: 'No integration with the id.' },
-      409: { description: 'Being modified or deleted, or deleted (re-create with POST).' },
-      422: { description: 'A validation test failed; the body carries validationResults.' },
+      400: {
+        description:
+          'The body does not match the contract, or `attributes` names the non-editable fields that were changed.',
+        schema: ErrorBodySchema.extend({ attributes: z.array(z.string()).optional() }),
+      },
+      409: conflict('Being modified or deleted, or deleted (re-create with POST).'),
+      422: validationFailed,
+      502: connectorFailed,
     },
   },
   'DELETE /integrations/{id}': {
@@ -142,8 +164,9 @@ export const integrationContracts = {
           'Delete payload refused: credentials sent where none are taken, or missing for an automatic integration.',
       },
       404: { description: 'No integration with the id.' },
-      409: { description: 'Being modified or deleted, or already deleted/disabled.' },
-      422: { description: 'A validation test failed; the body carries validationResults.' },
+      409: conflict('Being modified or deleted, or already deleted/disabled.'),
+      422: validationFailed,
+      502: connectorFailed,
     },
   },
   'GET /integrations/{id}/status': {
@@ -162,7 +185,7 @@ export const integrationContracts = {
       },
       400: { description: 'The integration is not FederatedSql.' },
       404: { description: 'No integration with the id.' },
-      409: { description: 'The integration is not enabled.' },
+      409: conflict('The integration is not enabled.'),
     },
   },
 } satisfies Record<string, RouteContract>;

@@ -10,18 +10,52 @@ import {
   type ZodOpenApiPathsObject,
   type ZodOpenApiResponseObject,
 } from 'zod-openapi';
-import { routeKey, routes } from '../catalog/routes';
+import type { RouteContract } from '../catalog/contract';
+import { type RouteDef, routeKey, routes } from '../catalog/routes';
 import { JSON_BODY } from '../edge/body';
 import { ErrorBodySchema } from '../edge/errors';
 import { contracts } from './contracts';
 
-const ERROR_STATUSES: Record<string, number[]> = {
-  public: [],
-  user: [401],
-  admin: [401, 403],
+/** Statuses the edge itself may answer on a route, by who may call it. */
+const AUTH_STATUSES: Record<string, Record<number, string>> = {
+  public: {},
+  user: { 401: 'No valid API key in the Authorization header.' },
+  admin: {
+    401: 'No valid API key in the Authorization header.',
+    403: 'The key’s principal lacks APPLICATION_ADMIN.',
+  },
 };
 
-export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
+/** Error answers every operation can give, whatever its contract says. */
+const EVERY_ROUTE: Record<number, string> = {
+  413: 'The request body exceeds the payload limit (6 MiB; 1 MiB for YAML).',
+  500: 'An unexpected error; the details are logged, never returned.',
+  503: 'The function did not answer in time, or a remote platform is unavailable; retry.',
+};
+
+/** The error answers the edge gives from the contract alone (validation, media type, ids). */
+function edgeStatuses(route: RouteDef, contract: RouteContract): Record<number, string> {
+  const statuses: Record<number, string> = { ...AUTH_STATUSES[route.auth] };
+  const checked = [contract.params && 'path', contract.query && 'query', contract.body && 'body'].filter(
+    Boolean,
+  );
+  if (checked.length > 0)
+    statuses[400] = `The ${checked.join(', ')} does not match the contract (the message names the field).`;
+  if (route.path.includes('{')) statuses[404] = 'Nothing with this id visible to the caller.';
+  if (contract.body) statuses[415] = 'The Content-Type is not one the route accepts.';
+  return { ...statuses, ...EVERY_ROUTE };
+}
+
+/** A `servers` entry of the document (OpenAPI Server Object). */
+export interface ServerEntry {
+  url: string;
+  description?: string;
+  variables?: Record<string, { default: string; description?: string; enum?: string[] }>;
+}
+
+export function buildOpenApiDocument(
+  servers: readonly ServerEntry[] = [],
+): ReturnType<typeof createDocument> {
   const paths: ZodOpenApiPathsObject = {};
   for (const route of routes) {
     const key = routeKey(route);
@@ -30,20 +64,18 @@ export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
     const responses: Record<string, ZodOpenApiResponseObject> = {};
     for (const [status, response] of Object.entries(contract.responses)) {
       const types = response.contentTypes ?? ['application/json'];
+      // An error the contract describes without a body shape is the plain `Error`.
+      const schema = response.schema ?? (Number(status) >= 400 ? ErrorBodySchema : undefined);
       responses[status] = {
         description: response.description,
-        ...(response.schema
-          ? { content: Object.fromEntries(types.map((t) => [t, { schema: response.schema as never }])) }
+        ...(schema
+          ? { content: Object.fromEntries(types.map((t) => [t, { schema: schema as never }])) }
           : {}),
       };
     }
     const documentedBody = contract.documentedBody ?? contract.body;
-    const errorStatuses = [...(ERROR_STATUSES[route.auth] ?? []), ...(contract.body ? [400, 413, 415] : [])];
-    for (const status of errorStatuses) {
-      responses[String(status)] ??= {
-        description: 'Error',
-        content: { 'application/json': { schema: ErrorBodySchema } },
-      };
+    for (const [status, description] of Object.entries(edgeStatuses(route, contract))) {
+      responses[status] ??= { description, content: { 'application/json': { schema: ErrorBodySchema } } };
     }
     const operation: ZodOpenApiOperationObject = {
       operationId: `${route.method.toLowerCase()}${route.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
@@ -94,13 +126,14 @@ export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
       },
     },
     security: [{ apiKey: [] }],
+    ...(servers.length > 0 ? { servers: servers.map((server) => ({ ...server })) } : {}),
     paths,
   });
 }
 
 export const OPENAPI_FILE = join(import.meta.dirname, 'openapi.json');
 
-/** The document as the served file holds it. */
-export function renderOpenApiDocument(): string {
-  return `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;
+/** The document as the served file holds it (`servers`: one per catalogued stage). */
+export function renderOpenApiDocument(servers: readonly ServerEntry[]): string {
+  return `${JSON.stringify(buildOpenApiDocument(servers), null, 2)}\n`;
 }

@@ -3,7 +3,7 @@
  * Types derive from these schemas; the OpenAPI contracts (`api.ts`) reuse them.
  */
 import * as z from 'zod';
-import { idParam } from '../edge/validation';
+import { documentedAs, idParam, queryBoolean, queryInt } from '../edge/validation';
 import { NOTIFICATION_NAMES, SUBSCRIBABLE_NAMES } from '../notifications/catalogue';
 import { NotificationMetadataSchema } from '../notifications/message';
 
@@ -13,14 +13,27 @@ export const MAX_HISTORY_OFFSET = 10_000;
 
 export const ActionTypeSchema = z.enum(['triggered', 'receive']);
 
+/** An unknown notification name, named (shortened) with where the valid ones are listed. */
+const notificationName = <const T extends readonly [string, ...string[]]>(names: T) =>
+  z.enum(names, {
+    error: (issue) =>
+      `unknown notification type ${JSON.stringify(String(issue.input).slice(0, 100))}; GET /webhooks/actions lists the valid ones`,
+  });
+
+/** `ftp://…` and other schemes get their own message. */
+const urlMessage = (input: unknown): string =>
+  typeof input === 'string' && /^[a-z][a-z0-9+.-]*:/i.test(input) && !/^https?:/i.test(input)
+    ? 'the URL scheme must be http or https'
+    : 'must be an absolute http or https URL';
+
 export const WebhookInputSchema = z.strictObject({
   url: z
-    .url({ protocol: /^https?$/ })
+    .url({ protocol: /^https?$/, error: (issue) => urlMessage(issue.input) })
     .max(2048)
     .describe('http(s) URL the notifications are POSTed to'),
   name: z.string().trim().min(1).max(200),
   global: z.boolean().describe('true: receives every subscribed notification (admins only)'),
-  notificationType: z.array(z.enum(SUBSCRIBABLE_NAMES)).min(1).max(SUBSCRIBABLE_NAMES.length),
+  notificationType: z.array(notificationName(SUBSCRIBABLE_NAMES)).min(1).max(SUBSCRIBABLE_NAMES.length),
   actionType: ActionTypeSchema,
   secret: z
     .string()
@@ -117,30 +130,29 @@ export const HistoryRecordSchema = z
     createdBy: z.number().int(),
     deliveryId: z.string().describe('the webhook-id header: the same for every attempt of one delivery'),
     attempt: z.number().int().describe('1 for the first attempt; manual retries count on'),
+    retryOf: z.number().int().optional().describe('manual retries: the id of the record that was re-sent'),
   })
   .meta({ id: 'WebhookHistoryRecord', description: 'One delivery attempt.' });
 export type HistoryRecord = z.infer<typeof HistoryRecordSchema>;
 
-const QueryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
-const QueryInt = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'a non-negative integer')
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
-
 export const HistoryQuerySchema = z.strictObject({
-  offset: QueryInt(0, MAX_HISTORY_OFFSET).default(0),
-  pageSize: QueryInt(1, MAX_HISTORY_PAGE_SIZE).default(20),
+  offset: queryInt(0, MAX_HISTORY_OFFSET).default(0),
+  pageSize: queryInt(1, MAX_HISTORY_PAGE_SIZE).default(20),
   sortField: z.enum(['createdAt', 'updatedAt', 'id']).default('createdAt'),
-  sortOrder: z
-    .string()
-    .transform((v) => v.toLowerCase())
-    .pipe(z.enum(['asc', 'desc']))
-    .default('desc'),
-  notificationType: z.enum(NOTIFICATION_NAMES).optional(),
-  includeGlobal: QueryBoolean.default(false),
-  includeUser: QueryBoolean.default(true),
+  sortOrder: documentedAs(
+    z
+      .string()
+      .transform((v) => v.toLowerCase())
+      .pipe(z.enum(['asc', 'desc'])),
+    {
+      type: 'string',
+      enum: ['asc', 'desc'],
+      description: 'Case-insensitive.',
+    },
+  ).default('desc'),
+  notificationType: notificationName(NOTIFICATION_NAMES).optional(),
+  includeGlobal: queryBoolean().default(false),
+  includeUser: queryBoolean().default(true),
   successOrFailure: z.enum(['success', 'failure']).optional(),
 });
 export type HistoryQuery = z.output<typeof HistoryQuerySchema>;

@@ -1,12 +1,13 @@
 /**
  * Helpers for the hardening suite: an HTTP client for any gateway (the suite's shared cloud or
- * a test's own), the error-shape check, table snapshots taken with Scan through the local
+ * a test's own; every answer checked against the OpenAPI document), the error-shape check, table snapshots taken with Scan through the local
  * endpoints, and principals created in a given cloud.
  */
 import { createHash } from 'node:crypto';
 import { DynamoDBClient, paginateScan } from '@aws-sdk/client-dynamodb';
 import { expect } from 'vitest';
 import type { Endpoints } from '../../infra/local/cloud';
+import { expectDocumented } from '../support/contract';
 
 export interface Reply {
   status: number;
@@ -45,6 +46,8 @@ export async function request(
     res = await fetch(`${base}${path}`, { method, headers, body });
   }
   const text = await res.text();
+  // Every answer must be one the OpenAPI document states for this request (test/support/contract.ts).
+  expectDocumented({ method, path, status: res.status, contentType: res.headers.get('content-type'), text });
   let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;

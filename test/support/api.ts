@@ -1,9 +1,11 @@
 /**
- * Helpers for integration tests: an HTTP client for the local gateway and a way to point the
+ * Helpers for integration tests: an HTTP client for the local gateway (every answer checked
+ * against the OpenAPI document) and a way to point the
  * shared modules (store, auth, publishers) at the local cloud from inside a test worker.
  */
 import { inject } from 'vitest';
 import { clientEnvironment } from '../../infra/local/env';
+import { expectDocumented } from './contract';
 
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -15,8 +17,8 @@ export interface ApiResponse<T = unknown> {
 export interface CallOptions {
   key?: string | null;
   body?: unknown;
-  /** Raw body text (sent as-is); overrides `body`. */
-  raw?: string;
+  /** Raw body (sent as-is); overrides `body`. */
+  raw?: string | Uint8Array;
   contentType?: string;
   headers?: Record<string, string>;
 }
@@ -38,12 +40,20 @@ export async function call<T = any>(
   const headers: Record<string, string> = { ...options.headers };
   const key = options.key === undefined ? adminKey() : options.key;
   if (key !== null) headers.authorization = key;
-  let body: string | undefined;
+  let body: string | Uint8Array | undefined;
   if (options.raw !== undefined) body = options.raw;
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
   const response = await fetch(`${baseUrl()}${path}`, { method, headers, body });
   const text = await response.text();
+  // Every answer must be one the OpenAPI document states for this request (test/support/contract.ts).
+  expectDocumented({
+    method,
+    path,
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    text,
+  });
   let parsed: unknown = text;
   try {
     parsed = text ? JSON.parse(text) : undefined;

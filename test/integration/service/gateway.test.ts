@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import { type RouteDef, routeKey, routes } from '../../../shared/catalog/routes';
-import { adminKey, baseUrl, call, createKey, revokeKeys } from '../../support/api';
+import { adminKey, call, createKey, revokeKeys } from '../../support/api';
 
 const all = routes as readonly RouteDef[];
 const concrete = (route: RouteDef) => route.path.replace(/\{[^}]+\}/g, '1');
@@ -90,13 +90,9 @@ describe('local gateway: errors in the service shape', () => {
   });
 
   it('413 for a body over the payload limit', async () => {
-    const response = await fetch(`${baseUrl()}/me`, {
-      method: 'POST',
-      headers: { authorization: adminKey(), 'content-type': 'application/json' },
-      body: JSON.stringify({ blob: 'x'.repeat(7 * 1024 * 1024) }),
-    });
+    const response = await call('POST', '/me', { body: { blob: 'x'.repeat(7 * 1024 * 1024) } });
     expect(response.status).toBe(413);
-    expect(await response.json()).toEqual(errorShape(413));
+    expect(response.body).toEqual(errorShape(413));
   });
 
   it('400 for a malformed JSON body on a route that takes one', async () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type RouteDef, routeKey, routes } from '../../../shared/catalog/routes';
-import { adminKey, baseUrl, call } from '../../support/api';
+import { call } from '../../support/api';
 
 const errorShape = (status: number) => ({
   statusCode: status,
@@ -110,13 +110,9 @@ describe('methods and bodies the routes do not expect', () => {
       ['POST', '/integrations'],
       ['POST', '/integrations/scripts/create'],
     ] as const) {
-      const res = await fetch(`${baseUrl()}${path}`, {
-        method,
-        headers: { authorization: adminKey(), 'content-type': 'application/json' },
-        body: bytes,
-      });
+      const res = await call(method, path, { raw: bytes, contentType: 'application/json' });
       expect(res.status, path).toBe(400);
-      expect(await res.json()).toEqual(errorShape(400));
+      expect(res.body).toEqual(errorShape(400));
     }
   });
 });

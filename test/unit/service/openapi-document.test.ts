@@ -1,9 +1,34 @@
 import { readFileSync } from 'node:fs';
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
+import { CLIENT_TYPES_FILE, renderClientTypes } from '../../../infra/openapi/client-types';
+import { stageServers } from '../../../infra/openapi/servers';
 import { OPENAPI_FILE, renderOpenApiDocument } from '../../../shared/openapi/document';
 
 describe('the served OpenAPI document', () => {
   it('is up to date with the route table and contracts (regenerate: npm run openapi -- --write)', () => {
-    expect(readFileSync(OPENAPI_FILE, 'utf8')).toBe(renderOpenApiDocument());
+    expect(readFileSync(OPENAPI_FILE, 'utf8')).toBe(renderOpenApiDocument(stageServers()));
+  });
+
+  it('has a typed client whose types are up to date (regenerate: npm run openapi -- --write)', async () => {
+    expect(readFileSync(CLIENT_TYPES_FILE, 'utf8')).toBe(
+      await renderClientTypes(readFileSync(OPENAPI_FILE, 'utf8')),
+    );
+  });
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    await SwaggerParser.validate(JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')));
+  });
+
+  it('lists a server for every catalogued stage', () => {
+    const document = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as { servers: { description: string }[] };
+    const stages = Object.keys(JSON.parse(readFileSync('cdk.json', 'utf8')).context['causeway:stages']);
+    expect(stages.length).toBeGreaterThan(1);
+    for (const stage of stages) {
+      expect(
+        document.servers.some((s) => s.description.startsWith(`Stage ${stage}:`)),
+        stage,
+      ).toBe(true);
+    }
   });
 });
