@@ -40,7 +40,9 @@ export const WebhookInputSchema = z.strictObject({
     .min(1)
     .max(1024)
     .optional()
-    .describe('write-only signing secret: `whsec_<base64 key>` or any string (its UTF-8 bytes are the key)'),
+    .describe(
+      'write-only signing secret: `whsec_<base64 of a 16–64 byte key>` or any string of at least 16 characters (its UTF-8 bytes are the key)',
+    ),
 });
 export type WebhookInput = z.output<typeof WebhookInputSchema>;
 

@@ -20,7 +20,7 @@ import {
   webhookView,
 } from '../model';
 import { isPublicAddress, literalIp } from '../pipeline/addresses';
-import { isValidSecret } from '../pipeline/signing';
+import { secretProblem } from '../pipeline/signing';
 import { webhookSecrets } from '../secrets';
 import {
   deleteWebhookItem,
@@ -44,10 +44,7 @@ export function rejectionReason(caller: Principal, input: WebhookInput): string 
   if (ip !== undefined && !allowPrivateTargets() && !isPublicAddress(ip)) {
     return 'url points to a non-public address';
   }
-  if (input.secret !== undefined && !isValidSecret(input.secret)) {
-    return 'secret starting with whsec_ must be followed by the base64 of a 16 to 64 byte key';
-  }
-  return undefined;
+  return input.secret === undefined ? undefined : secretProblem(input.secret);
 }
 
 function describeEntry(raw: unknown): Pick<WebhookError, 'name' | 'url'> {

@@ -14,13 +14,26 @@ export function signingKey(secret: string): Buffer {
   return Buffer.from(secret, 'utf8');
 }
 
-/** Whether a `whsec_` secret carries a usable key (other secrets are always usable). */
+/** The shortest usable key: 16 characters, or 16 decoded bytes after `whsec_`. */
+export const MIN_SECRET_LENGTH = 16;
+
+/** Why a secret is too weak or malformed to sign with, or undefined when it is usable. */
+export function secretProblem(secret: string): string | undefined {
+  if (secret.startsWith(SECRET_PREFIX)) {
+    return isValidSecret(secret)
+      ? undefined
+      : `secret starting with ${SECRET_PREFIX} must be followed by the base64 of a ${MIN_SECRET_LENGTH} to 64 byte key`;
+  }
+  return isValidSecret(secret) ? undefined : `secret must be at least ${MIN_SECRET_LENGTH} characters long`;
+}
+
+/** Whether a secret is usable: `whsec_` + base64 of 16–64 bytes, or any other string of ≥ 16 characters. */
 export function isValidSecret(secret: string): boolean {
-  if (!secret.startsWith(SECRET_PREFIX)) return secret.length > 0;
+  if (!secret.startsWith(SECRET_PREFIX)) return Array.from(secret).length >= MIN_SECRET_LENGTH;
   const encoded = secret.slice(SECRET_PREFIX.length);
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded) || encoded.length % 4 !== 0) return false;
   const key = Buffer.from(encoded, 'base64');
-  return key.length >= 16 && key.length <= 64;
+  return key.length >= MIN_SECRET_LENGTH && key.length <= 64;
 }
 
 export function sign(secret: string, id: string, timestampSeconds: number, body: string): string {

@@ -10,16 +10,28 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { buildConnector } from 'undici';
+import { logger } from '../../observability/logger';
 import { isPublicAddress, literalIp } from './addresses';
 
 export { isPublicAddress, literalIp } from './addresses';
 
+/**
+ * A refused target. The message (which the history stores and the webhook's owner reads) never
+ * names the address: otherwise a user could map internal names to addresses by pointing webhooks
+ * at them. The address goes to the operators' log only.
+ */
 export class BlockedTargetError extends Error {
   override name = 'BlockedTargetError';
   readonly code = 'ETARGETBLOCKED';
-  constructor(readonly address: string) {
-    super(`the webhook target resolves to a non-public address (${address})`);
+  constructor() {
+    super('the webhook target is not a public address');
   }
+}
+
+/** The refusal for `host`, with the address it resolved to logged for operators. */
+function blockedTarget(host: string, address: string): BlockedTargetError {
+  logger.warn('webhook target blocked', { host, address });
+  return new BlockedTargetError();
 }
 
 type LookupCallback = (
@@ -44,7 +56,7 @@ export function guardedLookup(
       const list = addresses as LookupAddress[];
       const blocked = list.find((a) => !isPublicAddress(a.address));
       if (blocked || list.length === 0) {
-        return callback(new BlockedTargetError(blocked?.address ?? hostname), options.all ? [] : '');
+        return callback(blockedTarget(hostname, blocked?.address ?? 'no address'), options.all ? [] : '');
       }
       if (options.all) return callback(null, list);
       const first = list[0] as LookupAddress;
@@ -70,7 +82,7 @@ export function webhookConnector(options: ConnectorOptions): buildConnector.conn
   return (connectOptions, callback) => {
     const ip = literalIp(connectOptions.hostname);
     if (ip !== undefined && !isPublicAddress(ip)) {
-      callback(new BlockedTargetError(ip), null);
+      callback(blockedTarget(connectOptions.hostname, ip), null);
       return;
     }
     base(connectOptions, callback);

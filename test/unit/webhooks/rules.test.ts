@@ -92,6 +92,18 @@ describe('webhook permissions', () => {
   it('rejects credentials in the URL and malformed whsec_ secrets', () => {
     expect(rejectionReason(user, { ...input, url: 'https://a:b@example.com/' })).toMatch(/credentials/);
     expect(rejectionReason(user, { ...input, secret: 'whsec_!!' })).toMatch(/secret/);
+    expect(rejectionReason(user, { ...input, secret: 'x' })).toMatch(/at least 16 characters/);
+  });
+
+  it('refuses IPv4-compatible IPv6 and other non-global literal hosts at create time', () => {
+    for (const url of [
+      'http://[::127.0.0.1]:8080/',
+      'http://[::2]/',
+      'http://[::a9fe:a9fe]/',
+      'http://[2001:db8::1]/',
+    ]) {
+      expect(rejectionReason(user, { ...input, url })).toBe('url points to a non-public address');
+    }
   });
 });
 

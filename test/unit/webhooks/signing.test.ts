@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { isValidSecret, webhookHeaders } from '../../../shared/webhooks/pipeline/signing';
+import { isValidSecret, secretProblem, webhookHeaders } from '../../../shared/webhooks/pipeline/signing';
 
 describe('Standard Webhooks signing', () => {
   const body = JSON.stringify({ text: 'hello', metadata: {}, webhookId: 1, webhookName: 'w' });
@@ -40,6 +40,16 @@ describe('Standard Webhooks signing', () => {
     expect(isValidSecret(`whsec_${randomBytes(32).toString('base64')}`)).toBe(true);
     expect(isValidSecret('whsec_not base64!')).toBe(false);
     expect(isValidSecret(`whsec_${randomBytes(4).toString('base64')}`)).toBe(false);
-    expect(isValidSecret('anything else')).toBe(true);
+    expect(isValidSecret('anything else ok')).toBe(true);
+  });
+
+  it('refuses short secrets: under 16 characters, or whsec_ with under 16 decoded bytes', () => {
+    expect(isValidSecret('x')).toBe(false);
+    expect(isValidSecret('fifteen chars!!')).toBe(false);
+    expect(isValidSecret('sixteen chars!!!')).toBe(true);
+    expect(isValidSecret(`whsec_${randomBytes(15).toString('base64')}`)).toBe(false);
+    expect(isValidSecret(`whsec_${randomBytes(16).toString('base64')}`)).toBe(true);
+    expect(secretProblem('short')).toBe('secret must be at least 16 characters long');
+    expect(secretProblem(`whsec_${randomBytes(8).toString('base64')}`)).toMatch(/whsec_.*16 to 64 byte key/);
   });
 });

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { logger } from '../../../shared/observability/logger';
 import {
   isPublicAddress,
   type LookupFunction,
@@ -30,13 +31,38 @@ describe('isPublicAddress', () => {
     '2002:7f00:1::',
     '[::1]',
     'not-an-ip',
+    // IPv4-compatible IPv6 (::/96, deprecated) and the rest of what the IANA special-purpose
+    // registries mark not globally routable (issue 13, finding 4).
+    '::127.0.0.1',
+    '[::127.0.0.1]',
+    '::2',
+    '::a9fe:a9fe',
+    '::a00:1',
+    '100::1',
+    '64:ff9b:1::7f00:1',
+    '2001::1',
+    '2001:2::1',
+    '2001:db8::1',
+    '2001:20::1',
+    '3fff::1',
+    '5f00::1',
+    'fc00::1',
+    'ff02::1',
+    '192.0.0.8',
+    '192.0.2.1',
+    '198.18.0.1',
+    '240.0.0.1',
+    '192.88.99.1',
   ])('refuses %s', (address) => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  it.each(['8.8.8.8', '93.184.216.34', '2606:4700:4700::1111'])('allows %s', (address) => {
-    expect(isPublicAddress(address)).toBe(true);
-  });
+  it.each(['8.8.8.8', '93.184.216.34', '2606:4700:4700::1111', '2a00:1450:4001:82b::200e'])(
+    'allows %s',
+    (address) => {
+      expect(isPublicAddress(address)).toBe(true);
+    },
+  );
 });
 
 describe('the guarded connector', () => {
@@ -59,22 +85,51 @@ describe('the guarded connector', () => {
   const guarded = (resolve?: LookupFunction) =>
     new Agent({ connect: webhookConnector({ allowPrivate: false, connectTimeoutMs: 1000, resolve }) });
 
-  it.each([['127.1'], ['0x7f.0.0.1'], ['[::ffff:127.0.0.1]'], ['127.0.0.1'], ['localhost']])(
-    'refuses %s at connect time, records a failure and makes no connection',
-    async (host) => {
-      const before = connections;
-      const outcome = await postWebhook(
-        `http://${host}:${port}/hook`,
-        '{}',
-        {},
-        { dispatcher: guarded(), timeoutMs: 2000 },
-      );
-      expect(outcome.statusCode).toBe(500);
-      expect(outcome.delivered).toBe(false);
-      expect(outcome.response.body).toMatchObject({ code: 'ETARGETBLOCKED', connect: true });
-      expect(connections).toBe(before);
-    },
-  );
+  it.each([
+    ['127.1'],
+    ['0x7f.0.0.1'],
+    ['[::ffff:127.0.0.1]'],
+    ['[::127.0.0.1]'],
+    ['[::7f00:1]'],
+    ['127.0.0.1'],
+    ['localhost'],
+  ])('refuses %s at connect time, records a failure and makes no connection', async (host) => {
+    const before = connections;
+    const outcome = await postWebhook(
+      `http://${host}:${port}/hook`,
+      '{}',
+      {},
+      { dispatcher: guarded(), timeoutMs: 2000 },
+    );
+    expect(outcome.statusCode).toBe(500);
+    expect(outcome.delivered).toBe(false);
+    expect(outcome.response.body).toMatchObject({ code: 'ETARGETBLOCKED', connect: true });
+    expect(connections).toBe(before);
+  });
+
+  it('records a generic refusal that never names the address a name resolved to', async () => {
+    const internal: LookupFunction = (_host, _options, callback) =>
+      callback(null, [{ address: '10.20.30.40', family: 4 }]);
+    const warn = vi.spyOn(logger, 'warn');
+    const outcome = await postWebhook(
+      'http://intranet.corp.example/',
+      '{}',
+      {},
+      { dispatcher: guarded(internal), timeoutMs: 2000 },
+    );
+    expect(outcome.response.body).toEqual({
+      code: 'ETARGETBLOCKED',
+      connect: true,
+      message: 'the webhook target is not a public address',
+    });
+    expect(JSON.stringify(outcome.response)).not.toContain('10.20.30.40');
+    // The address is for operators: it goes to the log only.
+    expect(warn).toHaveBeenCalledWith('webhook target blocked', {
+      host: 'intranet.corp.example',
+      address: '10.20.30.40',
+    });
+    warn.mockRestore();
+  });
 
   it.each([['169.254.169.254'], ['100.64.0.1'], ['10.0.0.1']])(
     'refuses %s without trying to connect',
