@@ -25,6 +25,15 @@ export const StageConfigSchema = z
     /** `sandbox`: the simulated remote platform; `real`: the platform drivers. */
     platformMode: z.enum(['sandbox', 'real']),
     allowPrivateWebhookTargets: z.boolean(),
+    /**
+     * Bounds on what one user can make one notification fan out to: webhooks per user (admins
+     * have their own quota) and webhooks of one user with the same URL.
+     */
+    webhookLimits: z.strictObject({
+      perUser: z.number().int().min(1).max(10_000),
+      perAdmin: z.number().int().min(1).max(10_000),
+      perUrl: z.number().int().min(1).max(100),
+    }),
     connectTimeoutMs: z.number().int().min(100).max(60_000),
   })
   .strict();
@@ -75,5 +84,8 @@ export function stageEnvironment(stageName: string, stage: StageConfig): Record<
     HISTORY_RETENTION_DAYS: String(stage.historyRetentionDays),
     ALLOW_PRIVATE_TARGETS: String(stage.allowPrivateWebhookTargets),
     CONNECT_TIMEOUT_MS: String(stage.connectTimeoutMs),
+    WEBHOOK_QUOTA_USER: String(stage.webhookLimits.perUser),
+    WEBHOOK_QUOTA_ADMIN: String(stage.webhookLimits.perAdmin),
+    WEBHOOK_SAME_URL_LIMIT: String(stage.webhookLimits.perUrl),
   };
 }

@@ -425,6 +425,12 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
+        /** @description One page of webhooks (sent when pageSize or nextToken is). */
+        WebhookPage: {
+            webhooks: components["schemas"]["Webhook"][];
+            /** @description absent on the last page */
+            nextToken?: string;
+        };
         /** @description One delivery attempt. */
         WebhookHistoryRecord: {
             id: number;
@@ -4010,20 +4016,33 @@ export interface operations {
     };
     getWebhooks: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description webhooks per page (default 100); sending it selects the paged answer */
+                pageSize?: number;
+                nextToken?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Admins: every webhook; others: their own. */
+            /** @description Admins: every webhook; others: their own. Without paging parameters, all of them as an array (the original answer); with `pageSize` or `nextToken`, one page `{webhooks, nextToken}` (owners’ pages in id order, admins’ in storage order). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Webhook"][];
+                    "application/json": components["schemas"]["Webhook"][] | components["schemas"]["WebhookPage"];
+                };
+            };
+            /** @description The query does not match the contract (the message names the field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No valid API key in the Authorization header. */
@@ -4086,7 +4105,7 @@ export interface operations {
                         notificationType: ("ALL_NOTIFICATIONS" | "acknowledgedAccess" | "addedToProject" | "apiKeyRevoked" | "attributeAdded" | "attributeRemoved" | "attributeUpdated" | "bulkJobStatus" | "certificationRequired" | "conflictingGlobalPolicies" | "dataSourceExpired" | "dataSourceExpiring" | "dataSourceUpdated" | "deletedDatasourceRemovedFromProject" | "expiredDatasourceRemovedFromProject" | "firstQuery" | "globalPolicyCreated" | "globalPolicyDeleted" | "globalPolicyDisabled" | "globalPolicyUpdated" | "governanceSettingsUpdated" | "groupUserAdded" | "groupUserDeleted" | "healthCheckFailed" | "healthCheckResolved" | "modelAccessApproved" | "modelAccessDenied" | "modelAccessRequested" | "modelAccessRevoked" | "modelAccessUpdated" | "modelCommentCreated" | "modelCommentReply" | "modelCommentResolved" | "modelCopied" | "modelCreated" | "modelDeleted" | "modelTagAdded" | "modelTagRemoved" | "modelUserAdded" | "modelUserDeleted" | "modelUserJoined" | "nativeWorkspaceStateChanged" | "permissionsUpdated" | "policyAdjustmentCreated" | "policyAdjustmentExpired" | "policyCertificationExpired" | "policyUpdated" | "projectDisabled" | "projectEqualizationMemberNotInCompliance" | "projectEqualizationToggled" | "projectUpdated" | "purposeCreated" | "purposeDeleted" | "purposeUpdated" | "queryCanceled" | "queryCreated" | "queryUpdated" | "removedFromProject" | "switchedCurrentProject" | "tagCreated" | "tagDeleted" | "tagUpdated" | "taskDeleted" | "taskValidated" | "updatedModelInProject" | "userCloned" | "userCreated" | "userDeleted" | "userDisabled" | "userEnabled" | "userMigrated" | "userUpdated" | "usernameUpdated")[];
                         /** @enum {string} */
                         actionType: "triggered" | "receive";
-                        /** @description write-only signing secret: `whsec_<base64 key>` or any string (its UTF-8 bytes are the key) */
+                        /** @description write-only signing secret: `whsec_<base64 of a 16–64 byte key>` or any string of at least 16 characters (its UTF-8 bytes are the key) */
                         secret?: string;
                     }[];
                 };

@@ -29,3 +29,15 @@ export const retrySchedule = (): number[] => {
 export const historyRetentionDays = (): number => intEnv('HISTORY_RETENTION_DAYS', 30);
 /** Off by default: only the local stage (and tests) deliver to loopback and private networks. */
 export const allowPrivateTargets = (): boolean => boolEnv('ALLOW_PRIVATE_TARGETS', false);
+
+/** How many webhooks one user may have (admins their own quota), and how many with one URL. */
+export interface WebhookLimits {
+  perUser: number;
+  perAdmin: number;
+  perUrl: number;
+}
+export const webhookLimits = (): WebhookLimits => ({
+  perUser: intEnv('WEBHOOK_QUOTA_USER', 25),
+  perAdmin: intEnv('WEBHOOK_QUOTA_ADMIN', 500),
+  perUrl: intEnv('WEBHOOK_SAME_URL_LIMIT', 1),
+});

@@ -11,6 +11,8 @@ export const MAX_WEBHOOKS_PER_REQUEST = 50;
 export const MAX_HISTORY_PAGE_SIZE = 100;
 export const MAX_HISTORY_OFFSET = 10_000;
 
+export const MAX_WEBHOOK_PAGE_SIZE = 100;
+
 export const ActionTypeSchema = z.enum(['triggered', 'receive']);
 
 /** An unknown notification name, named (shortened) with where the valid ones are listed. */
@@ -105,6 +107,56 @@ export const CreateWebhooksResponseSchema = z.object({
   createdWebhooks: z.array(WebhookViewSchema),
   errors: z.array(WebhookErrorSchema),
 });
+
+/** A page position: the base64url JSON of a store key with numeric attributes. */
+export type PageKey = Record<string, number>;
+
+export const NOT_A_TOKEN = 'not a nextToken this API returned';
+
+function decodePageKey(token: string): PageKey | undefined {
+  try {
+    const key: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    if (typeof key !== 'object' || key === null || Array.isArray(key)) return undefined;
+    const entries = Object.entries(key);
+    if (entries.length === 0 || !entries.every(([, v]) => Number.isSafeInteger(v))) return undefined;
+    return key as PageKey;
+  } catch {
+    return undefined;
+  }
+}
+
+export const encodePageKey = (key: Record<string, unknown>): string =>
+  Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
+
+/**
+ * `GET /webhooks` paging. Without either parameter the answer is the spec's plain array of
+ * every visible webhook; with one, it is a page `{webhooks, nextToken?}`.
+ */
+export const WebhookListQuerySchema = z.strictObject({
+  pageSize: queryInt(1, MAX_WEBHOOK_PAGE_SIZE)
+    .optional()
+    .describe(`webhooks per page (default ${MAX_WEBHOOK_PAGE_SIZE}); sending it selects the paged answer`),
+  nextToken: documentedAs(
+    z
+      .string()
+      .max(2048)
+      .transform((token, ctx) => {
+        const key = decodePageKey(token);
+        if (!key) ctx.addIssue({ code: 'custom', message: NOT_A_TOKEN });
+        return key ?? {};
+      }),
+    { type: 'string', maxLength: 2048, description: 'the previous page’s nextToken' },
+  ).optional(),
+});
+export type WebhookListQuery = z.output<typeof WebhookListQuerySchema>;
+
+export const WebhookPageSchema = z
+  .object({
+    webhooks: z.array(WebhookViewSchema),
+    nextToken: z.string().optional().describe('absent on the last page'),
+  })
+  .meta({ id: 'WebhookPage', description: 'One page of webhooks (sent when pageSize or nextToken is).' });
+export type WebhookPage = z.infer<typeof WebhookPageSchema>;
 
 /** The payload POSTed to a receiver (and stored as the history record's `request`). */
 export const DeliveryPayloadSchema = z.object({

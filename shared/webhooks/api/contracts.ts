@@ -14,6 +14,8 @@ import {
   IdParamSchema,
   MAX_WEBHOOKS_PER_REQUEST,
   WebhookInputSchema,
+  WebhookListQuerySchema,
+  WebhookPageSchema,
   WebhookViewSchema,
 } from '../model';
 
@@ -38,8 +40,15 @@ export const webhookContracts = {
     },
   },
   'GET /webhooks': {
+    query: WebhookListQuerySchema,
     responses: {
-      200: { description: 'Admins: every webhook; others: their own.', schema: z.array(WebhookViewSchema) },
+      200: {
+        description:
+          'Admins: every webhook; others: their own. Without paging parameters, all of them as an array ' +
+          '(the original answer); with `pageSize` or `nextToken`, one page `{webhooks, nextToken}` ' +
+          '(owners’ pages in id order, admins’ in storage order).',
+        schema: z.union([z.array(WebhookViewSchema), WebhookPageSchema]),
+      },
     },
   },
   'GET /webhooks/actions': {

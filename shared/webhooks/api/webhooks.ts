@@ -6,16 +6,21 @@
  * - the secret is encrypted before it is stored and is never returned or logged.
  */
 import { isAdmin, type Principal } from '../../auth/permissions';
-import { NotFoundError, UnprocessableError } from '../../errors';
+import { InvalidInputError, NotFoundError, UnprocessableError } from '../../errors';
 import { requiresAdmin } from '../../notifications/catalogue';
 import { nextId } from '../../store/counters';
 import { describeIssues } from '../../validation';
-import { allowPrivateTargets } from '../config';
+import { allowPrivateTargets, webhookLimits } from '../config';
 import {
+  encodePageKey,
+  MAX_WEBHOOK_PAGE_SIZE,
+  NOT_A_TOKEN,
   type WebhookError,
   type WebhookInput,
   WebhookInputSchema,
   type WebhookItem,
+  type WebhookListQuery,
+  type WebhookPage,
   type WebhookView,
   webhookView,
 } from '../model';
@@ -27,6 +32,7 @@ import {
   getWebhookItem,
   listAllWebhooks,
   listWebhooksByOwner,
+  pageWebhooks,
   putWebhook,
 } from '../store/webhooks';
 
@@ -71,8 +77,14 @@ export async function createWebhooks(
     if (reason) errors.push({ index, name: parsed.data.name, url: parsed.data.url, message: reason });
     else accepted.push({ index, input: parsed.data });
   });
+  const limits = webhookLimits();
+  const quota = isAdmin(caller) ? limits.perAdmin : limits.perUser;
+  const limitMessage = {
+    quota: `webhook quota reached: a user may have at most ${limits.perUser} webhooks (an admin ${limits.perAdmin}); delete one first`,
+    sameUrl: `at most ${limits.perUrl} webhook${limits.perUrl === 1 ? '' : 's'} of one user may use the same URL`,
+  };
   const createdWebhooks: WebhookView[] = [];
-  for (const { input } of accepted) {
+  for (const { index, input } of accepted) {
     const now = new Date().toISOString();
     const item: WebhookItem = {
       id: await nextId('webhooks'),
@@ -86,8 +98,9 @@ export async function createWebhooks(
       updatedAt: now,
       ...(input.secret !== undefined ? { secret: await webhookSecrets.encrypt(input.secret) } : {}),
     };
-    await putWebhook(item);
-    createdWebhooks.push(webhookView(item));
+    const outcome = await putWebhook(item, { total: quota, sameUrl: limits.perUrl });
+    if (outcome === 'created') createdWebhooks.push(webhookView(item));
+    else errors.push({ index, name: input.name, url: input.url, message: limitMessage[outcome] });
   }
   errors.sort((a, b) => a.index - b.index);
   if (createdWebhooks.length === 0) {
@@ -100,9 +113,34 @@ export function canSeeWebhook(caller: Principal, item: Pick<WebhookItem, 'create
   return isAdmin(caller) || item.createdBy === caller.userId;
 }
 
-export async function listWebhooks(caller: Principal): Promise<WebhookView[]> {
-  const items = isAdmin(caller) ? await listAllWebhooks() : await listWebhooksByOwner(caller.userId);
-  return items.map(webhookView);
+/**
+ * The webhooks the caller sees: all of them (the spec's answer) when no paging parameter is
+ * sent, otherwise one page. Admins page the whole table, others their own webhooks.
+ */
+export async function listWebhooks(
+  caller: Principal,
+  query: WebhookListQuery = {},
+): Promise<WebhookView[] | WebhookPage> {
+  const owner = isAdmin(caller) ? undefined : caller.userId;
+  if (query.pageSize === undefined && query.nextToken === undefined) {
+    const items = owner === undefined ? await listAllWebhooks() : await listWebhooksByOwner(owner);
+    return items.map(webhookView);
+  }
+  const start = query.nextToken;
+  if (start !== undefined && !isPageKeyOf(start, owner)) {
+    throw new InvalidInputError(`invalid query: query.nextToken: ${NOT_A_TOKEN}`);
+  }
+  const page = await pageWebhooks(owner, query.pageSize ?? MAX_WEBHOOK_PAGE_SIZE, start);
+  return {
+    webhooks: page.items.map(webhookView),
+    ...(page.next ? { nextToken: encodePageKey(page.next) } : {}),
+  };
+}
+
+/** A table key (admins) or an owner-index key of this owner. */
+function isPageKeyOf(key: Record<string, number>, owner: number | undefined): boolean {
+  const names = Object.keys(key).sort().join(',');
+  return owner === undefined ? names === 'id' : names === 'createdBy,id' && key.createdBy === owner;
 }
 
 /** The webhook if the caller may see it; a 404 otherwise (whether or not it exists). */

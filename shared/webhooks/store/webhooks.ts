@@ -2,28 +2,91 @@
  * DynamoDB access for webhooks and their subscription items. A webhook and its subscription
  * items are written and deleted in one transaction, so fan-out never sees a subscription
  * whose webhook is half-created.
+ *
+ * The same transactions keep two counters per owner in the counters table — how many webhooks
+ * the owner has, and how many with each URL — and a create's conditions on them enforce the
+ * quota and the same-URL limit atomically, however many requests race. Counters are created
+ * on first use from the owner's stored webhooks, so state from before the limits still counts.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
+import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../store/clients';
 import { batchGetAll, queryAll, scanAll } from '../../store/read';
 import { tableName } from '../../store/tables';
-import { isTransactionCancelled, transactWrite } from '../../store/write';
+import { cancellationCodes, isTransactionCancelled, putIfAbsent, transactWrite } from '../../store/write';
 import type { WebhookItem } from '../model';
 import { webhookSubscriptionKeys } from './subscriptions';
 
-export async function putWebhook(item: WebhookItem): Promise<void> {
+/** The counter of an owner's webhooks, and of their webhooks with one URL. */
+const ownerCounter = (owner: number) => `webhooks-of:${owner}`;
+const urlCounter = (owner: number, url: string) =>
+  `webhooks-of:${owner}:url:${createHash('sha256').update(new URL(url).href).digest('base64url')}`;
+
+function counterUpdate(name: string, delta: number, below?: number) {
+  return {
+    Update: {
+      TableName: tableName('counters'),
+      Key: { name },
+      UpdateExpression: 'ADD #v :delta',
+      ExpressionAttributeNames: { '#v': 'value' },
+      ExpressionAttributeValues: { ':delta': delta, ...(below !== undefined ? { ':max': below } : {}) },
+      ...(below !== undefined ? { ConditionExpression: 'attribute_not_exists(#v) OR #v < :max' } : {}),
+    },
+  };
+}
+
+/** Creates the owner's counters from their stored webhooks unless they exist already. */
+async function ensureOwnerCounters(owner: number): Promise<void> {
+  const counters = tableName('counters');
+  const existing = await documentClient.send(
+    new GetCommand({ TableName: counters, Key: { name: ownerCounter(owner) } }),
+  );
+  if (existing.Item) return;
+  const webhooks = await listWebhooksByOwner(owner);
+  const perUrl = new Map<string, number>();
+  for (const w of webhooks)
+    perUrl.set(urlCounter(owner, w.url), (perUrl.get(urlCounter(owner, w.url)) ?? 0) + 1);
+  for (const [name, value] of perUrl) await putIfAbsent(counters, { name, value }, 'name');
+  await putIfAbsent(counters, { name: ownerCounter(owner), value: webhooks.length }, 'name');
+}
+
+export interface WebhookLimit {
+  /** Webhooks the owner may have in all. */
+  total: number;
+  /** Webhooks of the owner with the same URL. */
+  sameUrl: number;
+}
+
+/** Stores the webhook unless a limit is reached: `created`, or which limit refused it. */
+export async function putWebhook(
+  item: WebhookItem,
+  limit: WebhookLimit,
+): Promise<'created' | 'quota' | 'sameUrl'> {
+  await ensureOwnerCounters(item.createdBy);
   const subscriptions = webhookSubscriptionKeys(item).map((subscriptionKey) => ({
     Put: {
       TableName: tableName('webhookSubscriptions'),
       Item: { subscriptionKey, webhookId: item.id, createdBy: item.createdBy, global: item.global },
     },
   }));
-  await transactWrite([
+  const items = [
+    counterUpdate(ownerCounter(item.createdBy), 1, limit.total),
+    counterUpdate(urlCounter(item.createdBy, item.url), 1, limit.sameUrl),
     {
       Put: { TableName: tableName('webhooks'), Item: item, ConditionExpression: 'attribute_not_exists(id)' },
     },
     ...subscriptions,
-  ]);
+  ];
+  try {
+    await transactWrite(items);
+    return 'created';
+  } catch (error) {
+    if (!isTransactionCancelled(error)) throw error;
+    const [quota, sameUrl] = cancellationCodes(error);
+    if (quota === 'ConditionalCheckFailed') return 'quota';
+    if (sameUrl === 'ConditionalCheckFailed') return 'sameUrl';
+    throw error;
+  }
 }
 
 export async function getWebhookItem(id: number): Promise<WebhookItem | undefined> {
@@ -54,10 +117,49 @@ export async function listAllWebhooks(): Promise<WebhookItem[]> {
   return items.sort((a, b) => a.id - b.id);
 }
 
+export interface WebhookPage {
+  items: WebhookItem[];
+  /** Where the next page starts (a store key), absent on the last page. */
+  next?: Record<string, unknown>;
+}
+
+/**
+ * One page of webhooks: the owner's (in id order) or, without an owner, every webhook (in
+ * storage order). `start` is a `next` this function returned.
+ */
+export async function pageWebhooks(
+  owner: number | undefined,
+  size: number,
+  start: Record<string, unknown> | undefined,
+): Promise<WebhookPage> {
+  const out =
+    owner === undefined
+      ? await documentClient.send(
+          new ScanCommand({ TableName: tableName('webhooks'), Limit: size, ExclusiveStartKey: start }),
+        )
+      : await documentClient.send(
+          new QueryCommand({
+            TableName: tableName('webhooks'),
+            IndexName: 'byOwner',
+            KeyConditionExpression: 'createdBy = :owner',
+            ExpressionAttributeValues: { ':owner': owner },
+            Limit: size,
+            ExclusiveStartKey: start,
+          }),
+        );
+  return {
+    items: (out.Items ?? []) as WebhookItem[],
+    ...(out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {}),
+  };
+}
+
 /** Deletes the webhook and its subscriptions; false when it was already gone. */
 export async function deleteWebhookItem(item: WebhookItem): Promise<boolean> {
+  await ensureOwnerCounters(item.createdBy);
   try {
     await transactWrite([
+      counterUpdate(ownerCounter(item.createdBy), -1),
+      counterUpdate(urlCounter(item.createdBy, item.url), -1),
       {
         Delete: {
           TableName: tableName('webhooks'),
