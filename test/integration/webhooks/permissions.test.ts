@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createKey } from '../../support/api';
 
+let hooks = 0;
+// A URL of its own per entry: one user may have one webhook per URL.
 const hook = (over: Record<string, unknown> = {}) => ({
-  url: 'http://127.0.0.1:9/hook',
+  url: `http://127.0.0.1:9/hook/${++hooks}`,
   name: 'hook',
   global: false,
   notificationType: ['modelAccessRequested'],
