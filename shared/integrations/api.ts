@@ -8,12 +8,12 @@ import { ErrorBodySchema } from '../edge/errors';
 import type { ApiResult } from '../edge/handler';
 import { idParam, queryBoolean } from '../edge/validation';
 import { JSON_OR_YAML } from '../edge/yaml';
+import { IntegrationPayloadSchema, IntegrationTypeSchema } from '../platforms';
+import { AnalyticsWarehouseDeleteSchema } from '../platforms/analytics-warehouse/schema';
+import { CloudWarehouseDeleteSchema } from '../platforms/cloud-warehouse/schema';
+import { ClusterWarehouseDeleteSchema } from '../platforms/cluster-warehouse/schema';
 import { ValidationResultsSchema } from '../platforms/port';
 import { IntegrationStatusSchema } from './lifecycle';
-import { IntegrationPayloadSchema, IntegrationTypeSchema } from './schemas';
-import { AnalyticsWarehouseDeleteSchema } from './schemas/analytics-warehouse';
-import { CloudWarehouseDeleteSchema } from './schemas/cloud-warehouse';
-import { ClusterWarehouseDeleteSchema } from './schemas/cluster-warehouse';
 
 export const IntegrationIdParamsSchema = z.object({ id: idParam() });
 

@@ -3,9 +3,10 @@
  * secret field replaced by its ciphertext (`encryptSecrets`); plaintext secrets never reach
  * the table.
  */
+
+import type { IntegrationType } from '../platforms';
 import type { ValidationResults } from '../platforms/port';
 import type { InFlightStatus, IntegrationStatus, LifecycleOperation } from './lifecycle';
-import type { IntegrationType } from './schemas';
 
 export type StoredConfig = Record<string, unknown>;
 

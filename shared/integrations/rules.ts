@@ -3,20 +3,14 @@
  * PUT may not change, and the delete payload each type and bootstrap mode accepts.
  */
 import { InvalidInputError } from '../errors';
+import { type IntegrationPayload, platformOf, REDACTED } from '../platforms';
+import { getPath } from '../platforms/module';
 import { parseWith } from '../validation';
 import type { IntegrationRecord } from './model';
-import { type IntegrationPayload, REDACTED, TYPE_FACTS } from './schemas';
 
 type Json = Record<string, unknown>;
 
-export function getPath(obj: unknown, path: string): unknown {
-  let cur: unknown = obj;
-  for (const key of path.split('.')) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Json)[key];
-  }
-  return cur;
-}
+export { getPath };
 
 function isPlainObject(value: unknown): value is Json {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -27,10 +21,8 @@ function isPlainObject(value: unknown): value is Json {
  * caller sent the placeholder for a secret the service does not have.
  */
 export function assertNoPlaceholders(payload: IntegrationPayload): void {
-  if (payload.type === 'FederatedSql') return;
-  const left = TYPE_FACTS[payload.type].secretPaths.filter(
-    (path) => getPath(payload.config, path) === REDACTED,
-  );
+  const config = 'config' in payload ? payload.config : undefined;
+  const left = platformOf(payload.type).secretPaths.filter((path) => getPath(config, path) === REDACTED);
   if (left.length > 0) {
     throw new InvalidInputError(
       `invalid integration: ${left.map((p) => `config.${p}`).join(', ')}: the redaction placeholder ${REDACTED} ` +
@@ -56,9 +48,9 @@ export function nonEditableChanges(
   const changed: string[] = [];
   if (next.type !== record.type) return ['type'];
   if (!same([...record.claims].sort(), [...nextClaims].sort())) changed.push(...identityAttributes(next));
-  if (creationRetry || next.type === 'FederatedSql') return dedupe(changed);
+  if (creationRetry || !('config' in next)) return dedupe(changed);
   if (next.autoBootstrap !== record.autoBootstrap) changed.push('autoBootstrap');
-  for (const path of TYPE_FACTS[next.type].nonEditable) {
+  for (const path of platformOf(next.type).nonEditable) {
     if (!same(getPath(record.config, path), getPath(next.config, path))) changed.push(`config.${path}`);
   }
   return dedupe(changed);
@@ -70,27 +62,15 @@ function dedupe(list: string[]): string[] {
 
 /** The config attributes that make up a type's host identity (its uniqueness claims). */
 export function identityAttributes(payload: IntegrationPayload): string[] {
-  switch (payload.type) {
-    case 'ObjectStore':
-      return ['config.name', 'config.cloudLocationPath'];
-    case 'Lakehouse':
-      return ['config.workspaceUrl'];
-    case 'DatasetWarehouse':
-      return ['config.credential (its project_id)'];
-    case 'FederatedSql':
-      return [];
-    default:
-      return ['config.host'];
-  }
+  return [...platformOf(payload.type).identityAttributes];
 }
 
 /**
  * The privileged credentials a DELETE carries, per the spec's DELETE errors: refused for
- * manually bootstrapped integrations and for types whose delete takes no body (Lakehouse,
- * ObjectStore, DatasetWarehouse, FederatedSql); required for automatically bootstrapped
- * AnalyticsWarehouse, ClusterWarehouse and CloudWarehouse (unless force-disabling, which does
- * no remote work). An AnalyticsWarehouse body of only `{authenticationType: userPassword}` is
- * not a credential and is accepted for a manual integration.
+ * manually bootstrapped integrations and for types whose delete takes no body (no
+ * `deletion` rules in their module); required for automatically bootstrapped integrations of
+ * the others (unless force-disabling, which does no remote work). A module may accept a body
+ * that carries no credential for a manual integration (`deletion.ignoredManualBody`).
  */
 export function deleteCredentials(
   record: Pick<IntegrationRecord, 'id' | 'type' | 'autoBootstrap'>,
@@ -99,9 +79,8 @@ export function deleteCredentials(
 ): Json | undefined {
   const empty =
     body === undefined || body === null || (isPlainObject(body) && Object.keys(body).length === 0);
-  const facts = TYPE_FACTS[record.type];
-  const schema = facts.deleteSchema;
-  if (!schema) {
+  const rules = platformOf(record.type).deletion;
+  if (!rules) {
     if (empty) return undefined;
     throw new InvalidInputError(
       `credentials were sent for a ${record.type} integration (id ${record.id}); they must be removed: ` +
@@ -110,14 +89,7 @@ export function deleteCredentials(
   }
   if (record.autoBootstrap !== true) {
     if (empty) return undefined;
-    if (
-      record.type === 'AnalyticsWarehouse' &&
-      isPlainObject(body) &&
-      Object.keys(body).length === 1 &&
-      body.authenticationType === 'userPassword'
-    ) {
-      return undefined;
-    }
+    if (isPlainObject(body) && rules.ignoredManualBody?.(body)) return undefined;
     throw new InvalidInputError(
       `credentials were sent for integration ${record.id}, which was bootstrapped manually (autoBootstrap false); they must be removed`,
     );
@@ -129,14 +101,12 @@ export function deleteCredentials(
         'send them in the DELETE body so the service can remove what it created',
     );
   }
-  const credentials = parseWith(schema, body, 'delete payload') as Json;
-  if (record.type === 'AnalyticsWarehouse') {
-    const missing = ['username', 'password'].filter((k) => typeof credentials[k] !== 'string');
-    if (missing.length > 0) {
-      throw new InvalidInputError(
-        `invalid delete payload: ${missing.join(', ')}: required because integration ${record.id} was created with autoBootstrap true`,
-      );
-    }
+  const credentials = parseWith(rules.schema, body, 'delete payload') as Json;
+  const missing = (rules.requiredWhenAutomatic ?? []).filter((k) => typeof credentials[k] !== 'string');
+  if (missing.length > 0) {
+    throw new InvalidInputError(
+      `invalid delete payload: ${missing.join(', ')}: required because integration ${record.id} was created with autoBootstrap true`,
+    );
   }
   return credentials;
 }

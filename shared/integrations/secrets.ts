@@ -1,10 +1,10 @@
 /**
- * Secrets inside integration configs: which fields they are (`TYPE_FACTS[type].secretPaths`),
+ * Secrets inside integration configs: which fields they are (`platformOf(type).secretPaths`),
  * encrypting them for storage and transport, decrypting them for connectors, redacting them
  * for responses, and keeping stored values when a PUT sends the placeholder back.
  */
 import { SecretBox } from '../crypto/envelope';
-import { type IntegrationType, REDACTED, TYPE_FACTS } from './schemas';
+import { type IntegrationType, platformOf, REDACTED } from '../platforms';
 
 const box = new SecretBox('integration-config');
 
@@ -38,7 +38,7 @@ async function mapSecrets(
 ): Promise<Json | undefined> {
   if (!config) return config;
   const copy = structuredClone(config);
-  for (const path of TYPE_FACTS[type].secretPaths) {
+  for (const path of platformOf(type).secretPaths) {
     const value = getPath(copy, path);
     if (typeof value === 'string') setPath(copy, path, await fn(value));
   }
@@ -66,7 +66,7 @@ const endpointValue = (value: unknown) => (typeof value === 'string' ? value.tri
 /**
  * For a PUT: wherever the incoming config holds the placeholder, put back the stored value
  * (decrypted), so callers can send a read config back unchanged. A secret whose endpoint
- * (`TYPE_FACTS[type].secretEndpoints`) changed keeps the placeholder, which the caller's
+ * (`platformOf(type).secretEndpoints`) changed keeps the placeholder, which the caller's
  * validation then refuses: a stored secret is never sent somewhere new.
  */
 export async function restorePlaceholders(
@@ -76,8 +76,8 @@ export async function restorePlaceholders(
 ): Promise<Json | undefined> {
   if (!incoming) return incoming;
   const copy = structuredClone(incoming);
-  const endpoints = TYPE_FACTS[type].secretEndpoints ?? {};
-  for (const path of TYPE_FACTS[type].secretPaths) {
+  const endpoints = platformOf(type).secretEndpoints ?? {};
+  for (const path of platformOf(type).secretPaths) {
     const moved = (endpoints[path] ?? []).some(
       (p) => endpointValue(getPath(copy, p)) !== endpointValue(stored ? getPath(stored, p) : undefined),
     );
@@ -104,7 +104,7 @@ export async function openCredentials(sealed: string): Promise<Json> {
 export async function secretValuesOf(type: IntegrationType, config: Json | undefined): Promise<string[]> {
   const values: string[] = [];
   if (!config) return values;
-  for (const path of TYPE_FACTS[type].secretPaths) {
+  for (const path of platformOf(type).secretPaths) {
     const value = getPath(config, path);
     if (typeof value === 'string')
       values.push(SecretBox.isCiphertext(value) ? await box.decrypt(value) : value);

@@ -15,6 +15,15 @@ import {
   UnprocessableError,
 } from '../errors';
 import { logger } from '../observability/logger';
+import {
+  INTEGRATION_TYPES,
+  type IntegrationPayload,
+  IntegrationPayloadSchema,
+  isRemotePayload,
+  isRemoteType,
+  platformOf,
+  uniquenessClaims,
+} from '../platforms';
 import type { PlatformPayload, ValidationResults } from '../platforms/port';
 import { summarize } from '../platforms/port';
 import { ConnectorInvocationError, type SealedValidateRequest, validateRemotely } from '../platforms/remote';
@@ -41,13 +50,6 @@ import {
   updateIntegration as writeIntegration,
 } from './repository';
 import { assertNoPlaceholders, deleteCredentials, nonEditableChanges } from './rules';
-import {
-  type IntegrationPayload,
-  IntegrationPayloadSchema,
-  type IntegrationType,
-  UPDATABLE_TYPES,
-  uniquenessClaims,
-} from './schemas';
 import {
   encryptSecrets,
   restorePlaceholders,
@@ -164,18 +166,18 @@ export async function createIntegration(
   assertNoPlaceholders(payload);
   await assertClaimsFree(payload);
 
-  const sealed = payload.type === 'FederatedSql' ? undefined : await encryptedPayload(payload);
+  const sealed = isRemotePayload(payload) ? await encryptedPayload(payload) : undefined;
   // A racing request may create the host's objects while this one validates: the conflict wins.
   const validationResults = await runValidation(
     sealed && { operation: 'create', payload: sealed },
-    payload.type === 'FederatedSql' ? [] : await secretValuesOf(payload.type, payload.config),
+    isRemotePayload(payload) ? await secretValuesOf(payload.type, payload.config) : [],
     () => assertClaimsFree(payload),
   );
   if (options.dryRun) return { dryRun: true, validationResults };
 
   const id = await nextId('integrations');
   const requestId = randomUUID();
-  const key = payload.type === 'FederatedSql' ? issueClusterKey() : undefined;
+  const key = platformOf(payload.type).issuesApiKey ? issueClusterKey() : undefined;
   const at = now();
   const record: IntegrationRecord = {
     id,
@@ -296,7 +298,7 @@ export async function updateIntegration(
       `attributes that cannot be edited were changed: type (integration ${id} is ${record.type})`,
     );
   }
-  if (!creationRetry && !(UPDATABLE_TYPES as readonly IntegrationType[]).includes(record.type)) {
+  if (!creationRetry && !platformOf(record.type).updatable) {
     throw new InvalidInputError(
       `${record.type} integrations cannot be updated (only a failed creation can be retried with PUT); delete and re-create it`,
     );
@@ -318,8 +320,8 @@ export async function updateIntegration(
       attributes: changed,
     });
   }
-  if (payload.type === 'FederatedSql') {
-    throw new InvalidInputError('FederatedSql integrations have no configuration to update');
+  if (!isRemotePayload(payload)) {
+    throw new InvalidInputError(`${payload.type} integrations have no configuration to update`);
   }
 
   const sealed = await encryptedPayload(payload);
@@ -400,7 +402,7 @@ export async function deleteIntegration(
   }
 
   const validationResults = await runValidation(
-    record.type === 'FederatedSql'
+    !isRemoteType(record.type)
       ? undefined
       : {
           operation: 'delete',
@@ -446,13 +448,14 @@ export async function deleteIntegration(
   return { dryRun: false, response: { id: String(id), status: 'deleting', validationResults } };
 }
 
-// ── FederatedSql key ────────────────────────────────────────────────────────────────────
+// ── cluster API key ─────────────────────────────────────────────────────────────────────
 
 export async function regenerateKey(id: number, serviceUrl: string): Promise<RegenerateResponse> {
   const record = await load(id);
-  if (record.type !== 'FederatedSql') {
+  if (!platformOf(record.type).issuesApiKey) {
+    const keyed = INTEGRATION_TYPES.filter((t) => platformOf(t).issuesApiKey).join(', ');
     throw new InvalidInputError(
-      `integration ${id} is ${record.type}; only FederatedSql integrations have an API key`,
+      `integration ${id} is ${record.type}; only ${keyed} integrations have an API key`,
     );
   }
   refuse(record, 'regenerate');

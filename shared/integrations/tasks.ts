@@ -6,6 +6,7 @@
  * machine, anything else is caught into the operation's error status.
  */
 import { describeError, logger } from '../observability/logger';
+import { isRemoteType, type RemoteType } from '../platforms';
 import { PlatformOperationError, type PlatformPayload, TransientPlatformError } from '../platforms/port';
 import { IN_FLIGHT_OF } from './lifecycle';
 import type { IntegrationRecord, StoredConfig, WorkflowInput } from './model';
@@ -18,8 +19,8 @@ export interface TaskResult {
   skipped: boolean;
 }
 
-/** Loaded on first use: FederatedSql tasks never load the platform drivers. */
-async function connectorFor(type: Exclude<IntegrationRecord['type'], 'FederatedSql'>) {
+/** Loaded on first use: types without remote objects never load the platform drivers. */
+async function connectorFor(type: RemoteType) {
   const registry = await import('../platforms/registry');
   return registry.connectorFor(type);
 }
@@ -68,8 +69,8 @@ export async function guardTask<T>(run: () => Promise<T>): Promise<T> {
 export async function bootstrapTask(input: WorkflowInput): Promise<TaskResult> {
   const record = await current(input);
   if (!record) return { integrationId: input.integrationId, skipped: true };
-  // FederatedSql has no remote objects: its cluster is configured with the snippet.
-  if (record.type !== 'FederatedSql') {
+  // Types without remote objects (FederatedSql: its cluster is configured with the snippet) skip this.
+  if (isRemoteType(record.type)) {
     const connector = await connectorFor(record.type);
     await connector.bootstrap({
       integrationId: record.id,
@@ -82,7 +83,7 @@ export async function bootstrapTask(input: WorkflowInput): Promise<TaskResult> {
 export async function applyEditTask(input: WorkflowInput): Promise<TaskResult> {
   const record = await current(input);
   if (!record) return { integrationId: input.integrationId, skipped: true };
-  if (record.type !== 'FederatedSql') {
+  if (isRemoteType(record.type)) {
     if (!record.pendingConfig) throw new PlatformOperationError('the edit has no pending configuration');
     const connector = await connectorFor(record.type);
     await connector.applyEdit({
@@ -97,7 +98,7 @@ export async function applyEditTask(input: WorkflowInput): Promise<TaskResult> {
 export async function teardownTask(input: WorkflowInput): Promise<TaskResult> {
   const record = await current(input);
   if (!record) return { integrationId: input.integrationId, skipped: true };
-  if (record.type !== 'FederatedSql') {
+  if (isRemoteType(record.type)) {
     let privilegedCredentials: Record<string, unknown> | undefined;
     if (input.credentialsRef) {
       const sealed = await getTransientSecret(input.credentialsRef);

@@ -8,14 +8,9 @@ import type { ApiResult } from '../edge/handler';
 import { idParam } from '../edge/validation';
 import { JSON_OR_YAML } from '../edge/yaml';
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors';
-import {
-  IntegrationPayloadSchema,
-  type IntegrationType,
-  REDACTED,
-  TYPE_FACTS,
-} from '../integrations/schemas';
 import { decryptSecrets, restorePlaceholders } from '../integrations/secrets';
 import { describeIssues } from '../validation';
+import { IntegrationPayloadSchema, type IntegrationType, platformOf, REDACTED } from '.';
 import { SCRIPT_TYPES, type ScriptKind, SQL_TYPES, type SqlPayload, scriptFor } from './scripts';
 import { UnsafeSqlValueError } from './sql/quote';
 import { renderScript, type Script, ScriptInputError, statementsOf } from './sql/script';
@@ -138,7 +133,7 @@ export async function editScript(id: number, envelope: ScriptBody): Promise<Scri
   const previous = await storedPayload(record.type, record.autoBootstrap ?? false, record.config, true);
   const restored = await restorePlaceholders(record.type, envelope.config, record.config);
   const next = parseScriptBody('edit', { ...envelope, config: restored });
-  const changed = TYPE_FACTS[record.type].nonEditable.filter(
+  const changed = platformOf(record.type).nonEditable.filter(
     (path) => JSON.stringify(valueAt(previous.config, path)) !== JSON.stringify(valueAt(next.config, path)),
   );
   if (changed.length > 0)
@@ -160,7 +155,7 @@ function restoredSecrets(
   restored: object,
 ): { path: string; value: string }[] {
   const out: { path: string; value: string }[] = [];
-  for (const path of TYPE_FACTS[type].secretPaths) {
+  for (const path of platformOf(type).secretPaths) {
     if (path === 'username' || path.endsWith('.username')) continue;
     const value = valueAt(restored, path);
     if (valueAt(sent, path) === REDACTED && typeof value === 'string' && value !== REDACTED)

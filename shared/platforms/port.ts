@@ -6,7 +6,7 @@
  * never log them or put them in error messages.
  */
 import * as z from 'zod';
-import type { IntegrationPayload, IntegrationType } from '../integrations/schemas';
+import type { RemotePayload, RemoteType } from '.';
 
 export const ValidationStatusSchema = z.enum(['passed', 'failed', 'warning', 'skipped']);
 export type ValidationStatus = z.infer<typeof ValidationStatusSchema>;
@@ -37,8 +37,8 @@ export function summarize(validationTests: ValidationTest[]): ValidationResults 
 
 export type Operation = 'create' | 'edit' | 'delete';
 
-/** A validated create/update payload of a type other than FederatedSql (decrypted). */
-export type PlatformPayload = Exclude<IntegrationPayload, { type: 'FederatedSql' }>;
+/** A validated create/update payload of a type with remote objects (decrypted). */
+export type PlatformPayload = RemotePayload;
 
 export interface ValidateRequest {
   operation: Operation;
@@ -68,7 +68,7 @@ export interface TeardownRequest {
 }
 
 export interface PlatformConnector {
-  readonly type: Exclude<IntegrationType, 'FederatedSql'>;
+  readonly type: RemoteType;
   /** Runs the type's validation tests; never throws for remote failures (they are failed tests). */
   validate(request: ValidateRequest): Promise<ValidationTest[]>;
   /** Create: automatic → create the service's remote objects; manual → verify the operator's setup. */

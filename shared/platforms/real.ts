@@ -1,23 +1,15 @@
 /**
- * The real connectors, each loading only its own driver module (and so its own dependency).
+ * The deployed connectors: a SQL type's driver under the generic SQL connector, any other type's
+ * own connector; each loads only its own driver module (and so its own dependency).
  */
+import { type RemoteType, remoteOf } from '.';
 import type { PlatformConnector } from './port';
-import type { RemoteType } from './registry';
+import type { SqlType } from './scripts';
 import { sqlConnector } from './sql-connector';
 
 export async function realConnector(type: RemoteType): Promise<PlatformConnector> {
-  switch (type) {
-    case 'ClusterWarehouse':
-      return sqlConnector(type, (await import('./cluster-warehouse/driver')).clusterDriver);
-    case 'CloudWarehouse':
-      return sqlConnector(type, (await import('./cloud-warehouse/driver')).cloudDriver);
-    case 'AnalyticsWarehouse':
-      return sqlConnector(type, (await import('./analytics-warehouse/driver')).analyticsDriver);
-    case 'Lakehouse':
-      return sqlConnector(type, (await import('./lakehouse/driver')).lakehouseDriver);
-    case 'DatasetWarehouse':
-      return (await import('./dataset-warehouse/driver')).datasetWarehouseConnector();
-    case 'ObjectStore':
-      return (await import('./object-store/driver')).objectStoreConnector();
-  }
+  const remote = remoteOf(type);
+  if (remote?.sql) return sqlConnector(type as SqlType, await remote.sql.loadDriver());
+  if (!remote?.loadConnector) throw new Error(`${type} has no connector`);
+  return remote.loadConnector();
 }

@@ -4,9 +4,8 @@
  * asks for a connector never loads a database driver, and the sandbox never loads one at all.
  */
 import { platformMode } from '../config/env';
-import type { PlatformConnector, PlatformPayload } from './port';
-
-export type RemoteType = PlatformPayload['type'];
+import type { RemoteType } from '.';
+import type { PlatformConnector } from './port';
 
 export async function connectorFor(type: RemoteType): Promise<PlatformConnector> {
   if (platformMode() === 'sandbox') {

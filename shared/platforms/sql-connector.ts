@@ -3,7 +3,7 @@
  * Lakehouse), shared by the real drivers and the sandbox: validation tests, automatic setup,
  * edits and teardown all run the statements of `./scripts` through a `PlatformDriver`.
  */
-import { lakehouseHost } from '../integrations/schemas/lakehouse';
+
 import { CLOUD_SYSTEM_ROLE, cloudSchemas } from './cloud-warehouse/scripts';
 import { CLUSTER_SCHEMAS, CLUSTER_SYSTEM_GROUP } from './cluster-warehouse/scripts';
 import {
@@ -14,6 +14,7 @@ import {
   type PlatformSession,
   type RemoteObject,
 } from './driver';
+import { lakehouseHost } from './lakehouse/schema';
 import { LAKEHOUSE_AUDIT_SCHEMA, LAKEHOUSE_SCHEMAS } from './lakehouse/scripts';
 import {
   type BootstrapRequest,

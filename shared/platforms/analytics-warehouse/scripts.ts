@@ -14,11 +14,12 @@
  * - `cleanup` (in the database): the reverse of `create`, dropping the views in the schema first;
  * - `post-cleanup` (in master): drops the login.
  */
-import type { ConfigOf } from '../../integrations/schemas';
+
 import { quoteIdent, quoteLiteral, sameIdentifier } from '../sql/quote';
 import { type Script, type ScriptSection, script } from '../sql/script';
+import type { AnalyticsWarehouseConfig } from './schema';
 
-export type AnalyticsWarehouseConfig = ConfigOf<'AnalyticsWarehouse'>;
+export type { AnalyticsWarehouseConfig };
 export interface AnalyticsWarehouseSetup {
   autoBootstrap: boolean;
   config: AnalyticsWarehouseConfig;

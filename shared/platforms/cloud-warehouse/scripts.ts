@@ -19,11 +19,11 @@
  * service runs these statements as that user under that role, minus the user creation.
  */
 import { createPrivateKey, createPublicKey } from 'node:crypto';
-import type { ConfigOf } from '../../integrations/schemas';
 import { quoteIdent, quoteLiteral, quoteQualified, sameIdentifier } from '../sql/quote';
 import { type Script, ScriptInputError, script } from '../sql/script';
+import type { CloudWarehouseConfig } from './schema';
 
-export type CloudWarehouseConfig = ConfigOf<'CloudWarehouse'>;
+export type { CloudWarehouseConfig };
 export interface CloudWarehouseSetup {
   autoBootstrap: boolean;
   config: CloudWarehouseConfig;

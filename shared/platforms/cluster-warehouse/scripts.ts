@@ -13,11 +13,12 @@
  * a superuser): the service connects as it, first to `initialDatabase`, and runs the same
  * statements minus the ones that create or drop the user itself.
  */
-import type { ConfigOf } from '../../integrations/schemas';
+
 import { quoteIdent, quoteLiteral, sameIdentifier } from '../sql/quote';
 import { type Script, type ScriptSection, script } from '../sql/script';
+import type { ClusterWarehouseConfig } from './schema';
 
-export type ClusterWarehouseConfig = ConfigOf<'ClusterWarehouse'>;
+export type { ClusterWarehouseConfig };
 export interface ClusterWarehouseSetup {
   autoBootstrap: boolean;
   config: ClusterWarehouseConfig;

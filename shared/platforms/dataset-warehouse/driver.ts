@@ -7,7 +7,6 @@
 import { createSign } from 'node:crypto';
 import { BigQuery } from '@google-cloud/bigquery';
 import { OAuth2Client } from 'google-auth-library';
-import { parseServiceAccount } from '../../integrations/schemas/dataset-warehouse';
 import {
   ConnectionFailure,
   classifyNetworkError,
@@ -22,6 +21,7 @@ import {
   TransientPlatformError,
 } from '../port';
 import { failed, passed, skipped, TEST } from '../validation-tests';
+import { parseServiceAccount } from './schema';
 
 type Payload = Extract<PlatformPayload, { type: 'DatasetWarehouse' }>;
 

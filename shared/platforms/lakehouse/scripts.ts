@@ -14,11 +14,12 @@
  * The exemption group (`groupPattern.deny`) is an account-level group managed in the account
  * console, not through SQL; changing it changes no remote object (policies are pushed again).
  */
-import type { ConfigOf } from '../../integrations/schemas';
+
 import { quoteIdent, quoteLiteral, quoteQualified } from '../sql/quote';
 import { type Script, script } from '../sql/script';
+import type { LakehouseConfig } from './schema';
 
-export type LakehouseConfig = ConfigOf<'Lakehouse'>;
+export type { LakehouseConfig };
 export interface LakehouseSetup {
   autoBootstrap: boolean;
   config: LakehouseConfig;

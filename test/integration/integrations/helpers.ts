@@ -100,10 +100,10 @@ export async function runManualSetup(payload: Record<string, unknown>): Promise<
   useLocalCloudEnv();
   const [{ IntegrationPayloadSchema }, { setupScript, isSqlPayload }, { runOnSandbox }, { lakehouseHost }] =
     await Promise.all([
-      import('../../../shared/integrations/schemas'),
+      import('../../../shared/platforms'),
       import('../../../shared/platforms/scripts'),
       import('../../../shared/platforms/sandbox/run-script'),
-      import('../../../shared/integrations/schemas/lakehouse'),
+      import('../../../shared/platforms/lakehouse/schema'),
     ]);
   const parsed = IntegrationPayloadSchema.parse(payload);
   if (parsed.type === 'FederatedSql' || !isSqlPayload(parsed)) throw new Error('not a SQL payload');

@@ -8,7 +8,7 @@
 import { createHash, createVerify, generateKeyPairSync, randomUUID } from 'node:crypto';
 import snowflake from 'snowflake-sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { IntegrationPayloadSchema } from '../../../shared/integrations/schemas';
+import { IntegrationPayloadSchema } from '../../../shared/platforms';
 import { createCloudDriver } from '../../../shared/platforms/cloud-warehouse/driver';
 import type { OAuthOptions } from '../../../shared/platforms/cloud-warehouse/oauth';
 import type { PlatformPayload, ValidationTest } from '../../../shared/platforms/port';

@@ -8,7 +8,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { IntegrationPayloadSchema } from '../../../shared/integrations/schemas';
+import { IntegrationPayloadSchema } from '../../../shared/platforms';
 import { createClusterDriver } from '../../../shared/platforms/cluster-warehouse/driver';
 import type { ClusterAuthOptions } from '../../../shared/platforms/cluster-warehouse/iam-auth';
 import type { ValidationTest } from '../../../shared/platforms/port';

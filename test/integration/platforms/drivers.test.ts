@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IntegrationPayloadSchema } from '../../../shared/integrations/schemas';
+import { IntegrationPayloadSchema } from '../../../shared/platforms';
 import { datasetWarehouseConnector } from '../../../shared/platforms/dataset-warehouse/driver';
 import { objectStoreConnector } from '../../../shared/platforms/object-store/driver';
 import type { PlatformConnector, PlatformPayload } from '../../../shared/platforms/port';

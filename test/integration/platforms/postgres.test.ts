@@ -10,7 +10,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IntegrationPayloadSchema } from '../../../shared/integrations/schemas';
+import { IntegrationPayloadSchema } from '../../../shared/platforms';
 import { clusterDriver } from '../../../shared/platforms/cluster-warehouse/driver';
 import type { PlatformConnector } from '../../../shared/platforms/port';
 import { realConnector } from '../../../shared/platforms/real';

@@ -25,7 +25,7 @@ import {
   IntegrationPayloadSchema,
   REDACTED,
   uniquenessClaims,
-} from '../../../shared/integrations/schemas';
+} from '../../../shared/platforms';
 import { type Payload, payloads } from './fixtures';
 
 function statusOf(fn: () => unknown): number | undefined {

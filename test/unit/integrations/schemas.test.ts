@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IntegrationPayloadSchema } from '../../../shared/integrations/schemas';
+import { IntegrationPayloadSchema } from '../../../shared/platforms';
 import { type Payload, payloads, serviceAccount } from './fixtures';
 
 function parse(payload: Payload) {
@@ -372,5 +372,38 @@ describe('required-if rules', () => {
     const r = parse(payload);
     expect(r.success).toBe(ok);
     if (path) expect(issuePaths(payload)).toContain(path);
+  });
+});
+
+describe('error messages that say what to fix (issue 14 §2)', () => {
+  it('a missing or unknown type lists the accepted types', () => {
+    for (const body of [
+      { autoBootstrap: false, config: {} },
+      { type: 'Nope', autoBootstrap: false, config: {} },
+    ]) {
+      const r = IntegrationPayloadSchema.safeParse(body);
+      expect(r.success).toBe(false);
+      const issue = r.error?.issues[0];
+      expect(issue?.path).toEqual(['type']);
+      expect(issue?.message).toBe(
+        'must be one of ObjectStore, AnalyticsWarehouse, Lakehouse, DatasetWarehouse, ClusterWarehouse, CloudWarehouse, FederatedSql',
+      );
+    }
+  });
+
+  it('a ClusterWarehouse with several fields missing names all of them, initialDatabase included, at once', () => {
+    const paths = issuePaths({
+      type: 'ClusterWarehouse',
+      autoBootstrap: true,
+      config: { host: 'db.example.com', authenticationType: 'userPassword' },
+    } as Payload);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'config.database',
+        'config.username',
+        'config.password',
+        'config.initialDatabase',
+      ]),
+    );
   });
 });

@@ -1,6 +1,6 @@
 /** Representative validated payloads per SQL type, with every optional feature off and on. */
 import { generateKeyPairSync } from 'node:crypto';
-import { IntegrationPayloadSchema } from '../../../shared/integrations/schemas';
+import { IntegrationPayloadSchema } from '../../../shared/platforms';
 import type { SqlPayload } from '../../../shared/platforms/scripts';
 
 /** Parses a payload; config keys set to `undefined` are dropped (so variants can remove defaults). */

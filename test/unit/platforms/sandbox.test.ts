@@ -33,7 +33,7 @@ const objectCount = (p: SqlPayload) => created(p).objects.length;
 const statusOf = (tests: { name: string; status: string }[], name: string) =>
   tests.find((t) => t.name === name)?.status;
 
-function connector(p: PlatformPayload): PlatformConnector {
+function connector(p: PlatformPayload): Promise<PlatformConnector> {
   return sandboxConnector(p.type);
 }
 
@@ -42,7 +42,7 @@ const BASIC = 'Initial Validation: Basic Connection Test';
 describe('sandbox triggers', () => {
   it('a host ending in .unreachable.example fails the connection test (and skips the rest)', async () => {
     const p = onHost(cluster(true), 'db.unreachable.example');
-    const tests = await connector(p).validate({ operation: 'create', payload: p });
+    const tests = await (await connector(p)).validate({ operation: 'create', payload: p });
     expect(tests[0]).toMatchObject({
       name: BASIC,
       status: 'failed',
@@ -53,7 +53,7 @@ describe('sandbox triggers', () => {
 
   it('a Lakehouse workspace on an unreachable host fails Basic Connection Test and the metastore check', async () => {
     const p = onHost(lakehouse(true), 'dbc.unreachable.example');
-    const tests = await connector(p).validate({ operation: 'create', payload: p });
+    const tests = await (await connector(p)).validate({ operation: 'create', payload: p });
     expect(tests[0]).toMatchObject({ name: 'Basic Connection Test', status: 'failed' });
     expect(tests[0]?.result).toEqual([
       expect.objectContaining({ host: 'dbc.unreachable.example', status: 'failed' }),
@@ -70,7 +70,7 @@ describe('sandbox triggers', () => {
     '%s: a credential equal to invalid-credentials fails authentication, without echoing it',
     async (_t, base) => {
       const p = onHost(base);
-      const tests = await connector(p).validate({ operation: 'create', payload: p });
+      const tests = await (await connector(p)).validate({ operation: 'create', payload: p });
       expect(tests[0]?.status).toBe('failed');
       expect(tests[0]?.message).toMatch(/authentication .* failed/);
       expect(JSON.stringify(tests)).not.toContain('invalid-credentials');
@@ -92,7 +92,7 @@ describe('sandbox triggers', () => {
         cloudSecretAccessKey: 'invalid-credentials',
       },
     } as never) as unknown as PlatformPayload;
-    const tests = await sandboxConnector('ObjectStore').validate({
+    const tests = await (await sandboxConnector('ObjectStore')).validate({
       operation: 'create',
       payload: objectStore,
     });
@@ -101,7 +101,7 @@ describe('sandbox triggers', () => {
 
   it('fail-bootstrap passes validation, then bootstrap fails half-way and teardown removes the partial state', async () => {
     const p = onHost(cluster(true, { password: 'fail-bootstrap', impersonation: { enabled: true } }));
-    const c = connector(p);
+    const c = await connector(p);
     const tests = await c.validate({ operation: 'create', payload: p });
     expect(tests.every((t) => t.status !== 'failed')).toBe(true);
     await expect(c.bootstrap({ integrationId: 1, payload: p })).rejects.toMatchObject({
@@ -118,7 +118,7 @@ describe('sandbox triggers', () => {
 
   it('fail-bootstrap makes an automatic edit fail', async () => {
     const before = onHost(cloud(true));
-    const c = connector(before);
+    const c = await connector(before);
     await c.bootstrap({ integrationId: 2, payload: before });
     const after = {
       ...before,
@@ -131,7 +131,7 @@ describe('sandbox triggers', () => {
 
   it('privileged delete credentials with password fail-teardown make teardown fail (state left for a retry)', async () => {
     const p = onHost(analytics(true, { impersonation: { enabled: true } }));
-    const c = connector(p);
+    const c = await connector(p);
     await c.bootstrap({ integrationId: 3, payload: p });
     const creds = { authenticationType: 'userPassword', username: 'admin', password: 'fail-teardown' };
     const validation = await c.validate({ operation: 'delete', payload: p, privilegedCredentials: creds });
@@ -163,7 +163,7 @@ describe('automatic setup', () => {
     '%s: validate → bootstrap creates the objects → second validation sees them → teardown removes all',
     async (_t, base) => {
       const p = onHost(base);
-      const c = connector(p);
+      const c = await connector(p);
       const first = await c.validate({ operation: 'create', payload: p });
       expect(first.filter((t) => t.status === 'failed')).toEqual([]);
       await c.bootstrap({ integrationId: 10, payload: p });
@@ -190,7 +190,7 @@ describe('automatic setup', () => {
       ...before,
       config: { ...before.config, impersonation: { enabled: true, role: 'readers' } },
     } as SqlPayload;
-    const c = connector(before);
+    const c = await connector(before);
     await c.bootstrap({ integrationId: 11, payload: before });
     await c.applyEdit({ integrationId: 11, previous: before, payload: after });
     const edited = readState(after.type, hostOf(after));
@@ -215,7 +215,7 @@ describe('manual setup', () => {
     '%s: validation fails until the operator runs the scripts, then validation and bootstrap pass',
     async (_t, base) => {
       const p = onHost(base);
-      const c = connector(p);
+      const c = await connector(p);
       const before = await c.validate({ operation: 'create', payload: p });
       expect(before.find((t) => t.name === 'Validate Manual: Setup Objects Exist')).toMatchObject({
         status: 'failed',
@@ -242,7 +242,7 @@ describe('manual setup', () => {
     const p = onHost(cluster(false));
     await runOnSandbox(p.type, hostOf(p), scriptFor('initial-create', p));
     const wrong = { ...p, config: { ...p.config, password: 'not-the-password' } } as SqlPayload;
-    const tests = await connector(p).validate({ operation: 'create', payload: wrong });
+    const tests = await (await connector(p)).validate({ operation: 'create', payload: wrong });
     expect(tests[0]).toMatchObject({ status: 'failed', message: expect.stringMatching(/authentication/) });
   });
 
@@ -254,7 +254,7 @@ describe('manual setup', () => {
       autoBootstrap: true,
       config: { ...manual.config, database: 'other_db', initialDatabase: 'dev' },
     } as SqlPayload;
-    const tests = await connector(auto).validate({ operation: 'create', payload: auto });
+    const tests = await (await connector(auto)).validate({ operation: 'create', payload: auto });
     expect(statusOf(tests, 'Validate Automatic Bootstrap User Grants')).toBe('failed');
   });
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { enabledFlag, hostname, identifier, port, regexSource, secret, text } from './common';
+import { enabledFlag, hostname, identifier, port, regexSource, secret, text } from '../config-fields';
 
 export const CloudOAuthSchema = z
   .strictObject({

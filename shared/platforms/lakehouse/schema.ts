@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { enabledFlag, identifier, port, secret, text } from './common';
+import { enabledFlag, identifier, port, secret, text } from '../config-fields';
 
 export const LakehouseOAuthSchema = z.strictObject({
   clientId: text(255),

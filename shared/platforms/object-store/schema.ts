@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { port, secret, text } from './common';
+import { port, secret, text } from '../config-fields';
 
 const base = {
   name: text(255),

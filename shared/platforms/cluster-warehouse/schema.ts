@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { hostname, identifier, port, secret, text } from './common';
+import { hostname, identifier, port, secret, text } from '../config-fields';
 
 export const ClusterIdpSchema = z.strictObject({
   username: text(128),

@@ -1,0 +1,35 @@
+/** AnalyticsWarehouse (SQL Server family, T-SQL): a schema and a login; two-step manual setup. */
+import type * as z from 'zod';
+import { configPayload, definePlatform, hostClaim } from '../module';
+import { AnalyticsWarehouseConfigSchema, AnalyticsWarehouseDeleteSchema } from './schema';
+
+export const AnalyticsWarehousePayloadSchema = configPayload(
+  'AnalyticsWarehouse',
+  AnalyticsWarehouseConfigSchema,
+);
+type Payload = z.output<typeof AnalyticsWarehousePayloadSchema>;
+
+export const analyticsWarehouse = definePlatform<Payload>({
+  type: 'AnalyticsWarehouse',
+  payloadSchema: AnalyticsWarehousePayloadSchema,
+  secretPaths: ['username', 'password'],
+  nonEditable: ['host', 'database', 'schema'],
+  identityAttributes: ['config.host'],
+  supportsAutoBootstrap: true,
+  updatable: true,
+  deletion: {
+    schema: AnalyticsWarehouseDeleteSchema,
+    // `{authenticationType: userPassword}` alone is not a credential: a manual integration may send it.
+    ignoredManualBody: (body) => Object.keys(body).length === 1 && body.authenticationType === 'userPassword',
+    requiredWhenAutomatic: ['username', 'password'],
+  },
+  claims: (p) => [hostClaim(p.config.host)],
+  remote: {
+    host: ({ config }) => config.host,
+    sql: {
+      dialect: 'tsql',
+      loadDriver: async () => (await import('./driver')).analyticsDriver,
+      scriptRoutes: ['initial-create', 'create', 'edit', 'cleanup', 'post-cleanup'],
+    },
+  },
+});

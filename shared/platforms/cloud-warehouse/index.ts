@@ -1,0 +1,56 @@
+/** CloudWarehouse (Snowflake-like): a role, a database and schemas; key-pair or OAuth logins. */
+import type * as z from 'zod';
+import {
+  addIssue,
+  configPayload,
+  definePlatform,
+  EVEN_WITH_OTHER_ISSUES,
+  getPath,
+  hostClaim,
+} from '../module';
+import { CloudWarehouseConfigSchema, CloudWarehouseDeleteSchema } from './schema';
+
+export const CloudWarehousePayloadSchema = configPayload(
+  'CloudWarehouse',
+  CloudWarehouseConfigSchema,
+).superRefine((p, ctx) => {
+  if (p.autoBootstrap === true) {
+    if (!getPath(p, 'config.role'))
+      addIssue(ctx, ['config', 'role'], 'is required when autoBootstrap is true');
+    if (getPath(p, 'config.authenticationType') === 'oAuth')
+      addIssue(ctx, ['autoBootstrap'], 'must be false with oAuth authentication');
+  } else if (p.autoBootstrap === false && getPath(p, 'config.privilegedConnectArgs') !== undefined) {
+    addIssue(ctx, ['config', 'privilegedConnectArgs'], 'is only used when autoBootstrap is true');
+  }
+}, EVEN_WITH_OTHER_ISSUES);
+type Payload = z.output<typeof CloudWarehousePayloadSchema>;
+
+export const cloudWarehouse = definePlatform<Payload>({
+  type: 'CloudWarehouse',
+  payloadSchema: CloudWarehousePayloadSchema,
+  secretPaths: [
+    'username',
+    'password',
+    'privateKey',
+    'oAuthClientConfig.clientSecret',
+    'oAuthClientConfig.oauthPrivateKey',
+  ],
+  secretEndpoints: {
+    'oAuthClientConfig.clientSecret': ['oAuthClientConfig.authorityUrl'],
+    'oAuthClientConfig.oauthPrivateKey': ['oAuthClientConfig.authorityUrl'],
+  },
+  nonEditable: ['host', 'database'],
+  identityAttributes: ['config.host'],
+  supportsAutoBootstrap: true,
+  updatable: true,
+  deletion: { schema: CloudWarehouseDeleteSchema },
+  claims: (p) => [hostClaim(p.config.host)],
+  remote: {
+    host: ({ config }) => config.host,
+    sql: {
+      dialect: 'cloud',
+      loadDriver: async () => (await import('./driver')).cloudDriver,
+      scriptRoutes: ['initial-create', 'create', 'edit', 'cleanup', 'post-cleanup'],
+    },
+  },
+});

@@ -1,0 +1,31 @@
+/** DatasetWarehouse (BigQuery-like): a metadata dataset in the service account's project. */
+import type * as z from 'zod';
+import { addIssue, configPayload, definePlatform, EVEN_WITH_OTHER_ISSUES } from '../module';
+import { DatasetWarehouseConfigSchema, parseServiceAccount } from './schema';
+
+export const DatasetWarehousePayloadSchema = configPayload(
+  'DatasetWarehouse',
+  DatasetWarehouseConfigSchema,
+).superRefine((p, ctx) => {
+  if (p.autoBootstrap === true) addIssue(ctx, ['autoBootstrap'], 'must be false for DatasetWarehouse');
+}, EVEN_WITH_OTHER_ISSUES);
+type Payload = z.output<typeof DatasetWarehousePayloadSchema>;
+
+/** The project of the service-account credential: the type's host identity. */
+const project = (p: Payload) => parseServiceAccount(p.config.credential)?.project_id ?? 'unknown-project';
+
+export const datasetWarehouse = definePlatform<Payload>({
+  type: 'DatasetWarehouse',
+  payloadSchema: DatasetWarehousePayloadSchema,
+  secretPaths: ['credential'],
+  nonEditable: ['dataset', 'location'],
+  identityAttributes: ['config.credential (its project_id)'],
+  supportsAutoBootstrap: false,
+  updatable: true,
+  claims: (p) => [{ claim: `project#${project(p)}`, describe: `project ${project(p)}` }],
+  remote: {
+    host: project,
+    loadConnector: async () => (await import('./driver')).datasetWarehouseConnector(),
+    loadSandbox: async () => (await import('./sandbox')).datasetWarehouseSandbox,
+  },
+});

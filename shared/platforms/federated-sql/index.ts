@@ -1,0 +1,22 @@
+/**
+ * FederatedSql: created with `type` only; the cluster's access-control plugin authenticates with
+ * an API key the service issues (shared/integrations/federated-sql.ts). No remote objects.
+ */
+import * as z from 'zod';
+import { definePlatform } from '../module';
+
+export const FederatedSqlPayloadSchema = z.strictObject({ type: z.literal('FederatedSql') });
+type Payload = z.output<typeof FederatedSqlPayloadSchema>;
+
+export const federatedSql = definePlatform<Payload>({
+  type: 'FederatedSql',
+  payloadSchema: FederatedSqlPayloadSchema,
+  secretPaths: [],
+  nonEditable: [],
+  identityAttributes: [],
+  supportsAutoBootstrap: false,
+  updatable: false,
+  issuesApiKey: true,
+  /** One per service. */
+  claims: () => [{ claim: 'federatedsql', describe: 'the FederatedSql integration' }],
+});

@@ -1,0 +1,27 @@
+/** Lakehouse (Databricks-like): a catalog and schemas owned by the service principal. */
+import type * as z from 'zod';
+import { configPayload, definePlatform, hostClaim } from '../module';
+import { LakehouseConfigSchema, lakehouseHost } from './schema';
+
+export const LakehousePayloadSchema = configPayload('Lakehouse', LakehouseConfigSchema);
+type Payload = z.output<typeof LakehousePayloadSchema>;
+
+export const lakehouse = definePlatform<Payload>({
+  type: 'Lakehouse',
+  payloadSchema: LakehousePayloadSchema,
+  secretPaths: ['token', 'oAuthClientConfig.clientSecret'],
+  secretEndpoints: { 'oAuthClientConfig.clientSecret': ['oAuthClientConfig.authorityUrl'] },
+  nonEditable: ['workspaceUrl', 'catalog'],
+  identityAttributes: ['config.workspaceUrl'],
+  supportsAutoBootstrap: true,
+  updatable: true,
+  claims: (p) => [hostClaim(lakehouseHost(p.config))],
+  remote: {
+    host: ({ config }) => lakehouseHost(config),
+    sql: {
+      dialect: 'lakehouse',
+      loadDriver: async () => (await import('./driver')).lakehouseDriver,
+      scriptRoutes: ['create', 'edit'],
+    },
+  },
+});

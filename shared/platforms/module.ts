@@ -1,0 +1,115 @@
+/**
+ * What a platform type is: everything the service knows about one type lives in its folder
+ * (`shared/platforms/<type>/index.ts`) as a `PlatformModule`, and generic code asks the registry
+ * (`shared/platforms/index.ts`) instead of naming a type. See docs/adr/0002-platform-modules.md.
+ */
+import * as z from 'zod';
+import type { PlatformConnector } from './port';
+import type { SqlSupport } from './sql-support';
+
+/** A payload as the type's schema outputs it (`config` absent for types configured elsewhere). */
+export interface AnyPayload {
+  type: string;
+  autoBootstrap?: boolean;
+  config?: unknown;
+}
+
+/** One uniqueness claim: unique across all live integrations, and how a conflict describes it. */
+export interface Claim {
+  claim: string;
+  describe: string;
+}
+
+/** The claim of a type identified by its host. */
+export function hostClaim(host: string): Claim {
+  return { claim: `host#${host}`, describe: `host ${host}` };
+}
+
+/** The DELETE body rules of a type whose automatic integrations need privileged credentials. */
+export interface DeletionRules {
+  /** The privileged credentials (strict). */
+  schema: z.ZodType;
+  /** A body a manual integration may send that carries no credential (it is ignored). */
+  ignoredManualBody?(body: Record<string, unknown>): boolean;
+  /** Fields the schema leaves optional that an automatic integration's DELETE must send. */
+  requiredWhenAutomatic?: readonly string[];
+}
+
+/** What a type with remote objects offers: its host, its connectors (loaded lazily) and SQL. */
+export interface RemoteSupport<P extends AnyPayload> {
+  /**
+   * THE host identity: the remote endpoint (one sandbox state per host), and for most types
+   * the uniqueness claim.
+   */
+  host(payload: P): string;
+  /** SQL platforms: dialect, scripts, checks; the generic SQL connector runs them. */
+  sql?: SqlSupport<P>;
+  /** Types that are not SQL: their deployed connector (a dynamic import: drivers load on use). */
+  loadConnector?(): Promise<PlatformConnector>;
+  /** Types that are not SQL: their sandbox connector. */
+  loadSandbox?(): Promise<PlatformConnector>;
+}
+
+export interface PlatformModule<P extends AnyPayload = AnyPayload> {
+  readonly type: P['type'];
+  /** The create/update payload: a strict object whose `type` is the type's literal. */
+  readonly payloadSchema: z.ZodType<P> & z.ZodObject;
+  /**
+   * Dotted paths inside `config`: encrypted at rest and read back as the redaction placeholder
+   * (credential usernames are listed too: the spec hides them with passwords).
+   */
+  readonly secretPaths: readonly string[];
+  /**
+   * Secret path → the editable config paths naming where that secret is sent. A PUT (or an edit
+   * script request) that sends the placeholder keeps the stored secret only while these are
+   * unchanged; otherwise a caller could point the stored secret at a server of their own.
+   */
+  readonly secretEndpoints?: Readonly<Record<string, readonly string[]>>;
+  /** Config paths a PUT may not change. */
+  readonly nonEditable: readonly string[];
+  /** The attributes a change of the uniqueness claims is reported as. */
+  readonly identityAttributes: readonly string[];
+  readonly supportsAutoBootstrap: boolean;
+  /** Whether PUT /integrations/{id} accepts the type (the spec's update list). */
+  readonly updatable: boolean;
+  /** The type authenticates its cluster with an API key the service issues (shown once). */
+  readonly issuesApiKey?: boolean;
+  /** `undefined`: DELETE takes no body for this type. */
+  readonly deletion?: DeletionRules;
+  /** Uniqueness claims of a payload (derived from `remote.host` for host-identified types). */
+  claims(payload: P): Claim[];
+  /** `undefined`: the type has no remote objects (nothing to validate, bootstrap or tear down). */
+  readonly remote?: RemoteSupport<P>;
+}
+
+/** Declares a module, keeping its payload type for the registry's derived types. */
+export function definePlatform<P extends AnyPayload>(module: PlatformModule<P>): PlatformModule<P> {
+  return module;
+}
+
+/** The payload envelope of a type: `type`, `autoBootstrap` and the type's config. */
+export function configPayload<T extends string, C extends z.ZodType>(type: T, config: C) {
+  return z.strictObject({ type: z.literal(type), autoBootstrap: z.boolean(), config });
+}
+
+/**
+ * Refinement option: run even when other fields already failed, so one answer lists every
+ * problem (the refinement must then read its input defensively, e.g. with `getPath`).
+ */
+export const EVEN_WITH_OTHER_ISSUES = {
+  when: (payload: { value: unknown }) => payload.value !== null && typeof payload.value === 'object',
+};
+
+export function addIssue(ctx: z.RefinementCtx, path: (string | number)[], message: string): void {
+  ctx.addIssue({ code: 'custom', path, message });
+}
+
+/** Reads a dotted path without trusting the shape (refinements that run on partial input). */
+export function getPath(obj: unknown, path: string): unknown {
+  let cur: unknown = obj;
+  for (const key of path.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+}

@@ -1,0 +1,35 @@
+/** ObjectStore: an access-grants location in the cloud account; no SQL, no automatic setup. */
+import type * as z from 'zod';
+import { addIssue, configPayload, definePlatform, EVEN_WITH_OTHER_ISSUES } from '../module';
+import { ObjectStoreConfigSchema } from './schema';
+
+export const ObjectStorePayloadSchema = configPayload('ObjectStore', ObjectStoreConfigSchema).superRefine(
+  (p, ctx) => {
+    if (p.autoBootstrap === true) addIssue(ctx, ['autoBootstrap'], 'must be false for ObjectStore');
+  },
+  EVEN_WITH_OTHER_ISSUES,
+);
+type Payload = z.output<typeof ObjectStorePayloadSchema>;
+
+export const objectStore = definePlatform<Payload>({
+  type: 'ObjectStore',
+  payloadSchema: ObjectStorePayloadSchema,
+  secretPaths: ['cloudAccessKeyId', 'cloudSecretAccessKey'],
+  nonEditable: ['name', 'cloudLocationPath'],
+  identityAttributes: ['config.name', 'config.cloudLocationPath'],
+  supportsAutoBootstrap: false,
+  updatable: false,
+  /** Name and location path are each unique. */
+  claims: ({ config }) => [
+    { claim: `objectstore-name#${config.name}`, describe: `name ${config.name}` },
+    {
+      claim: `objectstore-path#${config.cloudLocationPath}`,
+      describe: `location ${config.cloudLocationPath}`,
+    },
+  ],
+  remote: {
+    host: ({ config }) => `${config.cloudAccountId}.${config.cloudRegion}`,
+    loadConnector: async () => (await import('./driver')).objectStoreConnector(),
+    loadSandbox: async () => (await import('./sandbox')).objectStoreSandbox,
+  },
+});

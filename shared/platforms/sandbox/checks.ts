@@ -1,0 +1,21 @@
+/** The sandbox's documented triggers as validation results, for connectors that are not SQL. */
+import { describeFailure } from '../driver';
+import type { ValidationTest } from '../port';
+import { failed, passed, TEST } from '../validation-tests';
+import { credentialValues, isUnreachable, TRIGGER } from './driver';
+
+export function connectionTest(
+  host: string,
+  port: number,
+  credentials: unknown,
+  name = TEST.basicConnection,
+): ValidationTest {
+  if (isUnreachable(host)) return failed(name, describeFailure('unreachable', host, port));
+  if (credentialValues(credentials).includes(TRIGGER.invalidCredentials))
+    return failed(name, describeFailure('authentication', host, port));
+  return passed(name);
+}
+
+export function failsBootstrap(credentials: unknown): boolean {
+  return credentialValues(credentials).includes(TRIGGER.failBootstrap);
+}
