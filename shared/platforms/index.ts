@@ -1,7 +1,9 @@
 /**
  * The platform registry: one line per type. Every type-dependent fact is asked of a type's
  * module (`platformOf(type)`); the type enum and the payload union derive from this record.
- * Adding a platform is one folder (`shared/platforms/<type>/index.ts`) and one line here.
+ * Adding a platform is one folder (`shared/platforms/<type>/index.ts`) and one line here; a type
+ * with remote objects adds one line to `./runtime.ts` too, which names its driver modules (kept
+ * out of this registry: API handlers import it, and must not bundle database drivers).
  */
 import * as z from 'zod';
 import { analyticsWarehouse } from './analytics-warehouse';

@@ -4,7 +4,6 @@
  * (`shared/platforms/index.ts`) instead of naming a type. See docs/adr/0002-platform-modules.md.
  */
 import * as z from 'zod';
-import type { PlatformConnector } from './port';
 import type { SqlSupport } from './sql-support';
 
 /** A payload as the type's schema outputs it (`config` absent for types configured elsewhere). */
@@ -35,7 +34,10 @@ export interface DeletionRules {
   requiredWhenAutomatic?: readonly string[];
 }
 
-/** What a type with remote objects offers: its host, its connectors (loaded lazily) and SQL. */
+/**
+ * What a type with remote objects offers: its host and, for SQL platforms, its SQL. Its drivers
+ * and connectors are not named here (API handlers import the modules): `./runtime` loads them.
+ */
 export interface RemoteSupport<P extends AnyPayload> {
   /**
    * THE host identity: the remote endpoint (one sandbox state per host), and for most types
@@ -44,10 +46,6 @@ export interface RemoteSupport<P extends AnyPayload> {
   host(payload: P): string;
   /** SQL platforms: dialect, scripts, checks; the generic SQL connector runs them. */
   sql?: SqlSupport<P>;
-  /** Types that are not SQL: their deployed connector (a dynamic import: drivers load on use). */
-  loadConnector?(): Promise<PlatformConnector>;
-  /** Types that are not SQL: their sandbox connector. */
-  loadSandbox?(): Promise<PlatformConnector>;
 }
 
 export interface PlatformModule<P extends AnyPayload = AnyPayload> {

@@ -1,7 +1,7 @@
 /**
- * What a SQL platform module declares for the generic SQL connector and the script routes.
+ * What a SQL platform module declares for the generic SQL connector and the script routes (its
+ * deployed driver is loaded through `./runtime`, which API handlers never import).
  */
-import type { PlatformDriver } from './driver';
 import type { Dialect } from './sql/quote';
 
 export type ScriptKind = 'initial-create' | 'create' | 'edit' | 'delete' | 'cleanup' | 'post-cleanup';
@@ -11,6 +11,4 @@ export interface SqlSupport<P> {
   readonly dialect: Dialect;
   /** Script routes that accept the type in a request body (the delete route reads the stored integration). */
   readonly scriptRoutes: readonly Exclude<ScriptKind, 'delete'>[];
-  /** The deployed driver, loaded on first use (API bundles never load database drivers). */
-  loadDriver(): Promise<PlatformDriver>;
 }

@@ -28,7 +28,6 @@ export const analyticsWarehouse = definePlatform<Payload>({
     host: ({ config }) => config.host,
     sql: {
       dialect: 'tsql',
-      loadDriver: async () => (await import('./driver')).analyticsDriver,
       scriptRoutes: ['initial-create', 'create', 'edit', 'cleanup', 'post-cleanup'],
     },
   },

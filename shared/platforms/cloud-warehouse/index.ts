@@ -49,7 +49,6 @@ export const cloudWarehouse = definePlatform<Payload>({
     host: ({ config }) => config.host,
     sql: {
       dialect: 'cloud',
-      loadDriver: async () => (await import('./driver')).cloudDriver,
       scriptRoutes: ['initial-create', 'create', 'edit', 'cleanup', 'post-cleanup'],
     },
   },

@@ -42,7 +42,6 @@ export const clusterWarehouse = definePlatform<Payload>({
     host: ({ config }) => config.host,
     sql: {
       dialect: 'cluster',
-      loadDriver: async () => (await import('./driver')).clusterDriver,
       scriptRoutes: ['initial-create', 'create', 'edit', 'cleanup', 'post-cleanup'],
     },
   },

@@ -25,7 +25,5 @@ export const datasetWarehouse = definePlatform<Payload>({
   claims: (p) => [{ claim: `project#${project(p)}`, describe: `project ${project(p)}` }],
   remote: {
     host: project,
-    loadConnector: async () => (await import('./driver')).datasetWarehouseConnector(),
-    loadSandbox: async () => (await import('./sandbox')).datasetWarehouseSandbox,
   },
 });

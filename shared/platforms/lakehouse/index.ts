@@ -20,7 +20,6 @@ export const lakehouse = definePlatform<Payload>({
     host: ({ config }) => lakehouseHost(config),
     sql: {
       dialect: 'lakehouse',
-      loadDriver: async () => (await import('./driver')).lakehouseDriver,
       scriptRoutes: ['create', 'edit'],
     },
   },

@@ -29,7 +29,5 @@ export const objectStore = definePlatform<Payload>({
   ],
   remote: {
     host: ({ config }) => `${config.cloudAccountId}.${config.cloudRegion}`,
-    loadConnector: async () => (await import('./driver')).objectStoreConnector(),
-    loadSandbox: async () => (await import('./sandbox')).objectStoreSandbox,
   },
 });

@@ -1,7 +1,7 @@
 /**
  * Sandbox connectors: SQL types use the shared SQL connector over the sandbox driver; other
- * types bring their own sandbox connector (`remote.loadSandbox`), which keeps its few remote
- * facts in the same per-host state.
+ * types bring their own sandbox connector (`loadSandbox` in `../runtime`), which keeps its few
+ * remote facts in the same per-host state.
  *
  * Triggers (documented in docs/platforms.md):
  * - host or workspace hostname ending in `.unreachable.example` → Basic Connection Test fails;
@@ -10,8 +10,9 @@
  * - privileged delete credentials with password or secret `fail-teardown` → teardown fails half-way.
  */
 
-import { type RemoteType, remoteOf } from '..';
+import type { RemoteType } from '..';
 import type { PlatformConnector } from '../port';
+import { runtimeOf } from '../runtime';
 import type { SqlType } from '../scripts';
 import { sqlConnector } from '../sql-connector';
 import { credentialValues, sandboxDriver, TRIGGER } from './driver';
@@ -26,8 +27,7 @@ function sqlSandbox(type: SqlType): PlatformConnector {
   });
 }
 export async function sandboxConnector(type: RemoteType): Promise<PlatformConnector> {
-  const remote = remoteOf(type);
-  if (remote?.sql) return sqlSandbox(type as SqlType);
-  if (!remote?.loadSandbox) throw new Error(`${type} has no sandbox connector`);
-  return remote.loadSandbox();
+  const runtime = runtimeOf(type);
+  if ('loadSandbox' in runtime) return runtime.loadSandbox();
+  return sqlSandbox(type as SqlType);
 }
