@@ -13,6 +13,7 @@ import type {
 import { authenticate } from '../shared/auth/keys';
 import { type AuthorizerContext, contextFromPrincipal } from '../shared/auth/permissions';
 import { logger } from '../shared/observability/logger';
+import { recordAuthDenial } from '../shared/observability/metrics';
 
 export async function handler(
   event: APIGatewayRequestAuthorizerEventV2,
@@ -21,6 +22,7 @@ export async function handler(
   const result = await authenticate(authorization);
   if (!result.ok) {
     logger.info('authentication failed', { reason: result.reason, routeKey: event.routeKey });
+    recordAuthDenial(result.failure);
     return { isAuthorized: true, context: { authenticated: false, reason: result.reason } };
   }
   return { isAuthorized: true, context: contextFromPrincipal(result.principal) };

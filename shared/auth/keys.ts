@@ -4,6 +4,7 @@
  * attack) and keeps the authorizer at one GetItem per key.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import type { AuthDenialReason } from '../catalog/metrics';
 import { nextId } from '../store/counters';
 import { APPLICATION_ADMIN, type Permission, type Principal, PrincipalSchema } from './permissions';
 import {
@@ -38,16 +39,31 @@ export function extractApiKey(authorization: string | undefined): string | undef
   return key ? key : undefined;
 }
 
-export type Authentication = { ok: true; principal: Principal } | { ok: false; reason: string };
+/** Why authentication failed (the `AuthDenials` metric's reason) and the 401 message for it. */
+const FAILURES = {
+  missing: 'a valid API key is required in the Authorization header',
+  unknown: 'the API key is not recognised',
+  revoked: 'the API key has been revoked',
+} as const satisfies Record<AuthDenialReason, string>;
+
+export type Authentication =
+  | { ok: true; principal: Principal }
+  | { ok: false; failure: AuthDenialReason; reason: string };
+
+const failed = (failure: AuthDenialReason): Authentication => ({
+  ok: false,
+  failure,
+  reason: FAILURES[failure],
+});
 
 export async function authenticate(authorization: string | undefined): Promise<Authentication> {
   const apiKey = extractApiKey(authorization);
-  if (!apiKey) return { ok: false, reason: 'a valid API key is required in the Authorization header' };
+  if (!apiKey) return failed('missing');
   const record = await getApiKeyRecord(hashApiKey(apiKey));
-  if (!record) return { ok: false, reason: 'the API key is not recognised' };
-  if (record.revokedAt) return { ok: false, reason: 'the API key has been revoked' };
+  if (!record) return failed('unknown');
+  if (record.revokedAt) return failed('revoked');
   const principal = await getPrincipal(record.userId);
-  if (!principal) return { ok: false, reason: 'the API key is not recognised' };
+  if (!principal) return failed('unknown');
   return { ok: true, principal };
 }
 

@@ -5,6 +5,7 @@
  * execution can never overwrite a newer request.
  */
 import { logger } from '../observability/logger';
+import { recordLifecycleOutcome } from '../observability/metrics';
 import { IN_FLIGHT_OF, type IntegrationStatus, type LifecycleOperation, outcomeStatus } from './lifecycle';
 import type { IntegrationRecord } from './model';
 import {
@@ -118,6 +119,12 @@ export async function recordOutcome(
   if (recorded) {
     logger.info('integration operation finished', {
       integrationId: record.id,
+      operation: input.operation,
+      outcome: input.outcome,
+      status,
+    });
+    recordLifecycleOutcome({
+      integrationType: record.type,
       operation: input.operation,
       outcome: input.outcome,
       status,

@@ -17,6 +17,7 @@ import { DeliveryMessageSchema } from './message';
 import { delayRetry, sendToDeadLetter } from './queue';
 import { nextStep } from './retry';
 import { webhookHeaders } from './signing';
+import { deliveryTraceparent, observeAttempt } from './telemetry';
 import { type AttemptOutcome, postWebhook } from './transport';
 
 export class RetryScheduledError extends Error {
@@ -30,10 +31,11 @@ async function post(
   webhook: WebhookItem,
   deliveryId: string,
   payload: DeliveryPayload,
+  traceparent: string,
 ): Promise<AttemptOutcome> {
   const body = JSON.stringify(payload);
   const secret = webhook.secret ? await webhookSecrets.decrypt(webhook.secret) : undefined;
-  return postWebhook(webhook.url, body, webhookHeaders(deliveryId, body, secret));
+  return postWebhook(webhook.url, body, { ...webhookHeaders(deliveryId, body, secret), traceparent });
 }
 
 async function record(
@@ -89,7 +91,8 @@ export async function processDelivery(sqsRecord: SQSRecord): Promise<void> {
     webhookId: webhook.id,
     webhookName: webhook.name,
   };
-  const outcome = await post(webhook, message.deliveryId, payload);
+  const outcome = await post(webhook, message.deliveryId, payload, deliveryTraceparent(message, sqsRecord));
+  observeAttempt(outcome, attempt, message.notifiedAt);
   await record(
     webhook,
     {
@@ -140,7 +143,7 @@ export async function resendHistoryRecord(id: number): Promise<HistoryRecord> {
   if (!webhook)
     throw new NotFoundError(`webhook ${original.webhooksId} of history record ${id} no longer exists`);
   const payload = original.request;
-  const outcome = await post(webhook, original.deliveryId, payload);
+  const outcome = await post(webhook, original.deliveryId, payload, deliveryTraceparent({}));
   const created = await record(
     webhook,
     {

@@ -6,12 +6,14 @@
 import type { SQSRecord } from 'aws-lambda';
 import { type NotificationMessage, NotificationMessageSchema, pertainsTo } from '../../notifications/message';
 import { logger } from '../../observability/logger';
+import { recordFanOut } from '../../observability/metrics';
 import { claim, exists } from '../store/dedup';
 import { notificationSubscriptionKeys } from '../store/subscriptions';
 import { subscribedWebhookIds } from '../store/webhooks';
 import { parseOrDeadLetter } from './consumer';
 import { activityIdFor, type DeliveryMessage, deliveryIdFor, notificationDigest } from './message';
 import { sendAll } from './queue';
+import { notificationOrigin } from './telemetry';
 
 /** Longer than a notification can live on its queue (4 days). */
 const FAN_OUT_MARKER_TTL_DAYS = 5;
@@ -20,6 +22,7 @@ export function deliveryMessages(
   message: NotificationMessage,
   digest: string,
   webhookIds: readonly number[],
+  origin: Pick<DeliveryMessage, 'traceparent' | 'notifiedAt'> = {},
 ): DeliveryMessage[] {
   const activityId = activityIdFor(digest);
   const metadata = {
@@ -34,6 +37,7 @@ export function deliveryMessages(
     notificationType: message.notificationType,
     text: message.text,
     metadata,
+    ...origin,
   }));
 }
 
@@ -49,7 +53,7 @@ export async function processNotification(record: SQSRecord): Promise<{ deliveri
     logger.info('notification already fanned out', { messageId: record.messageId });
     return { deliveries: 0 };
   }
-  const deliveries = deliveryMessages(message, digest, webhookIds);
+  const deliveries = deliveryMessages(message, digest, webhookIds, notificationOrigin(record));
   await sendAll(
     'deliveries',
     deliveries.map((d) => JSON.stringify(d)),
@@ -57,6 +61,7 @@ export async function processNotification(record: SQSRecord): Promise<{ deliveri
   // Written last: a crash before this line fans out again, and the delivery consumer's
   // attempt claims drop the duplicate messages.
   await claim(marker, FAN_OUT_MARKER_TTL_DAYS);
+  recordFanOut(deliveries.length);
   logger.info('notification fanned out', {
     messageId: record.messageId,
     notificationType: message.notificationType,

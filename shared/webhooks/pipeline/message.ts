@@ -15,6 +15,10 @@ export const DeliveryMessageSchema = z.strictObject({
   notificationType: z.enum(NOTIFICATION_NAMES),
   text: z.string(),
   metadata: NotificationMetadataSchema,
+  /** W3C trace context of the notification (fan-out); each attempt's `traceparent` is a child of it. */
+  traceparent: z.string().max(55).optional(),
+  /** When the notification entered its queue (epoch ms), for the time-to-first-attempt metric. */
+  notifiedAt: z.number().int().nonnegative().optional(),
 });
 export type DeliveryMessage = z.infer<typeof DeliveryMessageSchema>;
 

@@ -17,6 +17,8 @@ export interface AttemptOutcome {
   /** Seconds from a Retry-After header on a 429 or 503. */
   retryAfterSeconds?: number;
   durationMs: number;
+  /** The transport error code when no HTTP answer came back (`ETARGETBLOCKED`, `ECONNREFUSED`, …). */
+  failureCode?: string;
 }
 
 export interface AttemptOptions {
@@ -92,7 +94,13 @@ export function failureOutcome(error: unknown, startedAt: number): AttemptOutcom
   const code = errorCode(error);
   const body: Record<string, unknown> = { code, connect: CONNECT_PHASE.has(code) };
   if (code === 'ETARGETBLOCKED') body.message = (error as Error).message;
-  return { statusCode: 500, response: { body }, delivered: false, durationMs: Date.now() - startedAt };
+  return {
+    statusCode: 500,
+    response: { body },
+    delivered: false,
+    durationMs: Date.now() - startedAt,
+    failureCode: code,
+  };
 }
 
 export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {

@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { parseTraceparent } from '../../../shared/observability/trace';
 import { call, createKey, eventually } from '../../support/api';
 import { createHooks, historyFor, publish } from './helpers';
 import { type Receiver, reply, startReceiver } from './receiver';
@@ -53,6 +55,35 @@ describe('delivery behaviour through the local cloud', () => {
     const [fastRecord] = await historyFor(owner.apiKey, fastId as number, 1);
     expect(fastRecord).toMatchObject({ statusCode: 200, attempt: 1 });
     await call('DELETE', `/webhooks/${hangId}`, { key: owner.apiKey });
+  });
+
+  it('sends a W3C traceparent (one trace per notification, a span per request) and logs EMF delivery metrics', async () => {
+    const ids = await createHooks(owner.apiKey, [hook('trace-a'), hook('trace-b')]);
+    await publish({ notificationType: type, text: 'traced', recipients: [owner.userId] });
+    const received = await eventually(
+      async () => [...receiver.byPath('/trace-a'), ...receiver.byPath('/trace-b')],
+      (list) => list.length >= 2,
+    );
+    const [a, b] = received.map((r) => parseTraceparent(r.headers.traceparent));
+    expect(a?.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(b?.traceId).toBe(a?.traceId);
+    expect(b?.parentId).not.toBe(a?.parentId);
+    // Locally the metrics are EMF lines in the cloud's output, as CloudWatch Logs would read them.
+    const emf = await eventually(
+      async () =>
+        (await readFile(inject('logFile'), 'utf8'))
+          .split('\n')
+          .filter((line) => line.includes('"_aws"') && line.includes('"DeliveryAttempts"'))
+          .map((line) => JSON.parse(line.slice(line.indexOf('{'))) as Record<string, unknown>),
+      (lines) => lines.some((l) => l.outcome === 'delivered'),
+    );
+    expect(emf.find((l) => l.outcome === 'delivered')).toMatchObject({
+      service: 'causeway',
+      stage: 'local',
+      DeliveryAttempts: 1,
+      DeliveryFailures: 0,
+    });
+    for (const id of ids) await call('DELETE', `/webhooks/${id}`, { key: owner.apiKey });
   });
 
   it('retries 500 then 200 to success with a stable webhook-id, and records both attempts', async () => {
