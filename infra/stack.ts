@@ -48,7 +48,9 @@ export class CausewayStack extends Stack {
       deadLetterQueues: new Map(
         [...this.notifications.queues].map(([name, q]) => [name, q.deadLetterQueue] as const),
       ),
+      queues: new Map([...this.notifications.queues].map(([name, q]) => [name, q.queue] as const)),
       httpApi: this.api.httpApi,
+      httpStage: this.api.stage,
       stateMachines: new Map(
         [...this.workflows.workflows].map(([name, w]) => [name, w.stateMachine] as const),
       ),

@@ -114,6 +114,8 @@ export class Api extends Construct {
       httpApi: this.httpApi,
       stageName: '$default',
       autoDeploy: true,
+      // Route-level 4xx/5xx/latency for the dashboard (AWS/ApiGateway by ApiId, Stage, Method, Resource).
+      detailedMetricsEnabled: true,
       throttle: {
         rateLimit: props.stage.config.throttling.rateLimit,
         burstLimit: props.stage.config.throttling.burstLimit,

@@ -21,6 +21,13 @@ import {
   schedules,
 } from '../../shared/catalog/functions';
 import {
+  AUTH_DENIAL_REASONS,
+  metrics as catalogueMetrics,
+  DELIVERY_OUTCOMES,
+  METRICS_NAMESPACE,
+  METRICS_SERVICE,
+} from '../../shared/catalog/metrics';
+import {
   dlqEnvVar,
   type QueueDef,
   type QueueName,
@@ -328,7 +335,113 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
     if (email)
       template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: email });
   });
+
+  it('alarms on the delivery failure rate and on the oldest message of every queue', () => {
+    const template = synth.template(stage);
+    const service = [
+      { Name: 'service', Value: METRICS_SERVICE },
+      { Name: 'stage', Value: stage },
+    ];
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Threshold: 25,
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 2,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      AlarmActions: [{ Ref: Match.anyValue() }],
+      Metrics: Match.arrayWith([
+        Match.objectLike({
+          Expression: 'IF(attempts >= 20, 100 * failures / attempts, 0)',
+          ReturnData: true,
+        }),
+        Match.objectLike({
+          Id: 'attempts',
+          MetricStat: Match.objectLike({
+            Metric: { Namespace: METRICS_NAMESPACE, MetricName: 'DeliveryAttempts', Dimensions: service },
+            Stat: 'Sum',
+          }),
+        }),
+        Match.objectLike({
+          Id: 'failures',
+          MetricStat: Match.objectLike({
+            Metric: { Namespace: METRICS_NAMESPACE, MetricName: 'DeliveryFailures', Dimensions: service },
+            Stat: 'Sum',
+          }),
+        }),
+      ]),
+    });
+    const stack = synth.stack(stage);
+    for (const [, q] of stack.notifications.queues) {
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateAgeOfOldestMessage',
+        Statistic: 'Maximum',
+        Threshold: 900,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        Dimensions: [
+          {
+            Name: 'QueueName',
+            Value: { 'Fn::GetAtt': [logicalId(stack, q.queue.node.defaultChild), 'QueueName'] },
+          },
+        ],
+        AlarmActions: [{ Ref: Match.anyValue() }],
+      });
+    }
+    const ageAlarms = resources(stage, 'AWS::CloudWatch::Alarm').filter(
+      ([, a]) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage',
+    );
+    expect(ageAlarms).toHaveLength(queueList.length);
+  });
+
+  it('builds the stage dashboard from the route, queue, workflow and metric catalogues', () => {
+    const template = synth.template(stage);
+    template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: `causeway-${stage}` });
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      DefaultRouteSettings: Match.objectLike({ DetailedMetricsEnabled: true }),
+    });
+    const [[, dashboard] = ['', undefined]] = resources(stage, 'AWS::CloudWatch::Dashboard');
+    const body = dashboardBody(dashboard?.Properties.DashboardBody);
+    const metrics = body.widgets.flatMap((w) => w.properties.metrics ?? []);
+    const has = (namespace: string, name: string, dimensions: Record<string, string> = {}) =>
+      metrics.some((m) => {
+        if (m[0] !== namespace || m[1] !== name) return false;
+        const parts = m.slice(2).filter((p): p is string => typeof p === 'string');
+        const dims = Object.fromEntries(parts.flatMap((p, i) => (i % 2 === 0 ? [[p, parts[i + 1]]] : [])));
+        return Object.entries(dimensions).every(([k, v]) => dims[k] === v);
+      });
+    for (const route of routeList) {
+      for (const name of ['4xx', '5xx', 'Latency'])
+        expect(
+          has('AWS/ApiGateway', name, { Method: route.method, Resource: route.path }),
+          `${name} ${routeKey(route)}`,
+        ).toBe(true);
+    }
+    for (const name of Object.keys(catalogueMetrics))
+      expect(has(METRICS_NAMESPACE, name, { service: METRICS_SERVICE, stage }), name).toBe(true);
+    for (const outcome of DELIVERY_OUTCOMES)
+      expect(has(METRICS_NAMESPACE, 'DeliveryAttempts', { outcome }), outcome).toBe(true);
+    for (const reason of AUTH_DENIAL_REASONS)
+      expect(has(METRICS_NAMESPACE, 'AuthDenials', { reason }), reason).toBe(true);
+    const count = (namespace: string, name: string) =>
+      metrics.filter((m) => m[0] === namespace && m[1] === name).length;
+    expect(count('AWS/SQS', 'ApproximateAgeOfOldestMessage')).toBe(queueList.length);
+    expect(count('AWS/SQS', 'ApproximateNumberOfMessagesVisible')).toBe(queueList.length);
+    expect(count('AWS/States', 'ExecutionsFailed')).toBe(workflowList.length);
+    const alarmWidget = body.widgets.find((w) => w.type === 'alarm');
+    expect(alarmWidget?.properties.alarms).toHaveLength(resources(stage, 'AWS::CloudWatch::Alarm').length);
+  });
 });
+
+interface DashboardWidget {
+  type: string;
+  properties: { metrics?: unknown[][]; alarms?: unknown[] };
+}
+
+/** The dashboard body with every CloudFormation token (ids, ARNs) replaced by a placeholder. */
+function dashboardBody(value: unknown): { widgets: DashboardWidget[] } {
+  const join = (value as { 'Fn::Join': [string, unknown[]] })['Fn::Join'];
+  const text = join[1].map((part) => (typeof part === 'string' ? part : 'TOKEN')).join(join[0]);
+  return JSON.parse(text) as { widgets: DashboardWidget[] };
+}
 
 describe('stage selection', () => {
   it('synthesizes every deployable stage and never the local one', () => {
