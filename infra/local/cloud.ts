@@ -123,8 +123,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       POWERTOOLS_SERVICE_NAME: 'causeway',
       POWERTOOLS_LOG_LEVEL: process.env.LOG_LEVEL ?? 'INFO',
       POWERTOOLS_METRICS_NAMESPACE: 'Causeway',
-      // Metrics are EMF lines on stdout: in the local cloud's output as they would be in CloudWatch Logs.
-      POWERTOOLS_METRICS_DISABLED: 'false',
+      // Metrics are EMF lines on stdout: in the local cloud's output as they would be in CloudWatch
+      // Logs (the benchmarks turn them off).
+      POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'false',
     };
     for (const name of OVERRIDABLE) {
       const value = process.env[name];
