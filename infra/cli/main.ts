@@ -76,10 +76,11 @@ async function main() {
     args.splice(stageIndex, 2);
   }
   const [command, ...rest] = args;
-  if (!command || command === '--help' || command === 'help') {
+  if (command === '--help' || command === 'help') {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  if (!command) throw new UsageError('no command given');
   Object.assign(process.env, await targetEnvironment(stage));
   switch (command) {
     case 'keys':

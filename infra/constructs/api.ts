@@ -15,8 +15,7 @@ import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-ap
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { FunctionAccess } from '../../shared/catalog/access';
-import { AUTHORIZER_HANDLER, DEFAULT_ROUTE_HANDLER } from '../../shared/catalog/handlers';
+import { AUTHORIZER_ACCESS, AUTHORIZER_HANDLER, DEFAULT_ROUTE_HANDLER } from '../../shared/catalog/handlers';
 import { type RouteDef, routeFunctionId, routeKey, routes } from '../../shared/catalog/routes';
 import type { HandlerBundles } from './bundles';
 import {
@@ -27,14 +26,6 @@ import {
   removalPolicy,
   type StageContext,
 } from './function';
-
-/** What the authorizer reads: the key hash and the principal behind it. */
-export const AUTHORIZER_ACCESS: FunctionAccess = {
-  tables: [
-    { table: 'apiKeys', access: 'read' },
-    { table: 'principals', access: 'read' },
-  ],
-};
 
 /** One JSON line per request; never bodies or headers (the Authorization header holds the key). */
 const ACCESS_LOG_FORMAT = JSON.stringify({

@@ -19,10 +19,10 @@ import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference';
 import { Construct } from 'constructs';
 import type { FunctionAccess } from '../../shared/catalog/access';
-import { functionEnvVar } from '../../shared/catalog/functions';
+import { resourceBindings } from '../../shared/catalog/environment';
 import { dlqEnvVar, type QueueName, queueEnvVar } from '../../shared/catalog/queues';
-import { type TableName, tableDef, tableEnvVar } from '../../shared/catalog/tables';
-import { type WorkflowName, workflowEnvVar } from '../../shared/catalog/workflows';
+import { type TableName, tableDef } from '../../shared/catalog/tables';
+import type { WorkflowName } from '../../shared/catalog/workflows';
 import { type StageConfig, stageEnvironment } from '../stages';
 import {
   BUNDLE_TARGET,
@@ -106,10 +106,6 @@ export class PlatformResources {
 
   stateMachine(name: string): sfn.StateMachine {
     return found(this.stateMachines.get(name), `state machine ${name}`);
-  }
-
-  workflowNames(): string[] {
-    return [...this.stateMachines.keys()];
   }
 
   internalFunction(name: string): lambda.IFunction {
@@ -258,68 +254,85 @@ export class CausewayFunction extends NodejsFunction {
     props.resources.register(this);
   }
 
-  /** Env vars + grants for the function's `FunctionAccess`; called once by `PlatformResources`. */
+  /**
+   * Env vars + grants for the function's `FunctionAccess`; called once by `PlatformResources`.
+   * The bindings come from `resourceBindings`, the same function the local cloud scopes each
+   * invocation's environment with, so the two cannot drift.
+   */
   bindAccess(resources: PlatformResources): void {
     if (this.accessBound) return;
     this.accessBound = true;
-    const access = this.access;
-
-    for (const grant of access.tables ?? []) {
-      const table = resources.table(grant.table);
-      this.addEnvironment(tableEnvVar(grant.table as TableName), table.tableName);
-      if (grant.access === 'read') table.grantReadData(this);
-      else table.grantReadWriteData(this);
-      if ((tableDef(grant.table as TableName).indexes ?? []).length > 0) {
-        acknowledge(this.executionRole, nagWildcard(this, `${table.tableArn}/index/*`), [
-          `Grant on the indexes of table ${grant.table}: DynamoDB index ARNs are <table ARN>/index/<name>;`,
-          'the wildcard covers only the indexes of this one table.',
-        ]);
+    for (const binding of resourceBindings(this.access)) {
+      switch (binding.kind) {
+        case 'table':
+          this.bindTable(resources, binding.name, binding.access, binding.env);
+          break;
+        case 'queue':
+          this.grantQueue(resources, binding.name);
+          break;
+        case 'workflow':
+          this.bindWorkflow(resources, binding.name, binding.env);
+          break;
+        case 'secretsKey': {
+          const key = resources.secretsKey();
+          this.addEnvironment(binding.env, key.keyArn);
+          key.grant(this, 'kms:GenerateDataKey', 'kms:Decrypt');
+          break;
+        }
+        case 'function': {
+          const target = resources.internalFunction(binding.name);
+          this.addEnvironment(binding.env, target.functionName);
+          // The unqualified ARN only: callers invoke $LATEST by name, never a version or alias.
+          this.addToRolePolicy(
+            new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [target.functionArn] }),
+          );
+          break;
+        }
       }
     }
+  }
 
-    for (const name of new Set(access.sendsTo ?? [])) this.grantQueue(resources, name);
-
-    if (access.startsWorkflow) {
-      for (const name of resources.workflowNames()) {
-        const machine = resources.stateMachine(name);
-        this.addEnvironment(workflowEnvVar(name as WorkflowName), machine.stateMachineArn);
-        machine.grantStartExecution(this);
-        this.addToRolePolicy(
-          new iam.PolicyStatement({
-            actions: ['states:ListExecutions'],
-            resources: [machine.stateMachineArn],
-          }),
-        );
-        const executions = Stack.of(this).formatArn({
-          service: 'states',
-          resource: 'execution',
-          resourceName: `${machine.stateMachineName}:*`,
-          arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-        });
-        this.addToRolePolicy(
-          new iam.PolicyStatement({ actions: ['states:DescribeExecution'], resources: [executions] }),
-        );
-        acknowledge(this.executionRole, nagWildcard(this, executions), [
-          `DescribeExecution on executions of the ${name} state machine: execution ARNs end in a name`,
-          'chosen at start time, so they can only be matched as <state machine name>:*.',
-        ]);
-      }
+  private bindTable(
+    resources: PlatformResources,
+    name: TableName,
+    access: 'read' | 'readWrite',
+    env: string,
+  ) {
+    const table = resources.table(name);
+    this.addEnvironment(env, table.tableName);
+    if (access === 'read') table.grantReadData(this);
+    else table.grantReadWriteData(this);
+    if ((tableDef(name).indexes ?? []).length > 0) {
+      acknowledge(this.executionRole, nagWildcard(this, `${table.tableArn}/index/*`), [
+        `Grant on the indexes of table ${name}: DynamoDB index ARNs are <table ARN>/index/<name>;`,
+        'the wildcard covers only the indexes of this one table.',
+      ]);
     }
+  }
 
-    if (access.usesSecrets) {
-      const key = resources.secretsKey();
-      this.addEnvironment('SECRETS_KMS_KEY_ID', key.keyArn);
-      key.grant(this, 'kms:GenerateDataKey', 'kms:Decrypt');
-    }
-
-    for (const name of new Set(access.invokes ?? [])) {
-      const target = resources.internalFunction(name);
-      this.addEnvironment(functionEnvVar(name), target.functionName);
-      // The unqualified ARN only: callers invoke $LATEST by name, never a version or alias.
-      this.addToRolePolicy(
-        new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [target.functionArn] }),
-      );
-    }
+  private bindWorkflow(resources: PlatformResources, name: WorkflowName, env: string) {
+    const machine = resources.stateMachine(name);
+    this.addEnvironment(env, machine.stateMachineArn);
+    machine.grantStartExecution(this);
+    this.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['states:ListExecutions'],
+        resources: [machine.stateMachineArn],
+      }),
+    );
+    const executions = Stack.of(this).formatArn({
+      service: 'states',
+      resource: 'execution',
+      resourceName: `${machine.stateMachineName}:*`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    this.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['states:DescribeExecution'], resources: [executions] }),
+    );
+    acknowledge(this.executionRole, nagWildcard(this, executions), [
+      `DescribeExecution on executions of the ${name} state machine: execution ARNs end in a name`,
+      'chosen at start time, so they can only be matched as <state machine name>:*.',
+    ]);
   }
 
   /**

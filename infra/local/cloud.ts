@@ -4,7 +4,7 @@
  * running the very same handlers with real AWS SDK clients pointed at the emulators.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { type InternalFunctionDef, internalFunctions } from '../../shared/catalog/functions';
@@ -14,6 +14,7 @@ import { ensureTables, localDynamoClient, startDynamoDbLocal } from './dynamodb'
 import { type ClientEndpoints, clientEnvironment } from './env';
 import { LocalGateway } from './gateway';
 import { LocalInvokeEndpoint, localFunctionName } from './invoke-endpoint';
+import { lockStateDir } from './lock';
 import { QueuePoller } from './pollers';
 import { LocalScheduler } from './scheduler';
 import { ensureQueues, localSqsClient, startSqs } from './sqs';
@@ -62,8 +63,17 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
   const stateDir = resolve(options.stateDir);
   mkdirSync(stateDir, { recursive: true });
   const log = options.log ?? (() => undefined);
+  // Before anything in the directory is touched: a second cloud on it refuses here.
+  const lock = lockStateDir(stateDir, log);
+  const endpointsFile = join(stateDir, 'endpoints.json');
+  rmSync(endpointsFile, { force: true });
   const stage = loadStage('local');
-  const stops: (() => Promise<void>)[] = [];
+  const stops: (() => Promise<void>)[] = [
+    async () => {
+      rmSync(endpointsFile, { force: true });
+      lock.release();
+    },
+  ];
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
   };
@@ -190,7 +200,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       adminKeyFile,
       pid: process.pid,
     };
-    writeFileSync(join(stateDir, 'endpoints.json'), `${JSON.stringify(endpoints, null, 2)}\n`);
+    writeFileSync(endpointsFile, `${JSON.stringify(endpoints, null, 2)}\n`);
 
     let stopped: Promise<void> | undefined;
     return {

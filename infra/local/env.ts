@@ -50,6 +50,8 @@ export function readEndpoints(stateDir: string): ClientEndpoints & { gateway: st
   try {
     return JSON.parse(readFileSync(join(stateDir, 'endpoints.json'), 'utf8'));
   } catch {
-    throw new Error(`no local cloud is running on ${stateDir} (start one with npm start)`);
+    throw new Error(
+      `no local cloud is running on STATE_DIR ${stateDir} (no ${join(stateDir, 'endpoints.json')}); start one with npm start, or set STATE_DIR to the directory it uses`,
+    );
   }
 }

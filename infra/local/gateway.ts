@@ -12,7 +12,7 @@ import type {
   APIGatewayRequestAuthorizerEventV2,
   APIGatewaySimpleAuthorizerWithContextResult,
 } from 'aws-lambda';
-import { AUTHORIZER_HANDLER, DEFAULT_ROUTE_HANDLER } from '../../shared/catalog/handlers';
+import { AUTHORIZER_ACCESS, AUTHORIZER_HANDLER, DEFAULT_ROUTE_HANDLER } from '../../shared/catalog/handlers';
 import { type RouteDef, routeFunctionId, routeKey } from '../../shared/catalog/routes';
 import { errorBody } from '../../shared/edge/errors';
 import { matchRoute } from '../../shared/edge/route-match';
@@ -117,10 +117,13 @@ export class LocalGateway {
     const event = this.event(req, url, method, body, matched?.route, matched?.params);
     if (!matched) {
       const result = await invoke<APIGatewayProxyStructuredResultV2>(
-        DEFAULT_ROUTE_HANDLER,
-        `${this.options.prefix}-Default`,
+        {
+          handler: DEFAULT_ROUTE_HANDLER,
+          name: `${this.options.prefix}-Default`,
+          timeoutSeconds: 10,
+          access: {},
+        },
         event,
-        10,
       );
       send(res, result);
       return;
@@ -147,10 +150,13 @@ export class LocalGateway {
       } as typeof event.requestContext;
     }
     const result = await invoke<APIGatewayProxyStructuredResultV2>(
-      route.handler,
-      `${this.options.prefix}-${routeFunctionId(route)}`,
+      {
+        handler: route.handler,
+        name: `${this.options.prefix}-${routeFunctionId(route)}`,
+        timeoutSeconds: route.timeoutSeconds ?? 10,
+        access: route,
+      },
       event,
-      route.timeoutSeconds ?? 10,
     ).catch((error: Error) => {
       if (error.name === 'Sandbox.Timedout') {
         return { statusCode: 503, body: JSON.stringify(errorBody(503, 'the function timed out')) };
@@ -180,10 +186,13 @@ export class LocalGateway {
       stageVariables: {},
     };
     const result = await invoke<APIGatewaySimpleAuthorizerWithContextResult<Record<string, unknown>>>(
-      AUTHORIZER_HANDLER,
-      `${this.options.prefix}-Authorizer`,
+      {
+        handler: AUTHORIZER_HANDLER,
+        name: `${this.options.prefix}-Authorizer`,
+        timeoutSeconds: 10,
+        access: AUTHORIZER_ACCESS,
+      },
       authEvent,
-      10,
     );
     if (ttl > 0) this.authCache.set(authorization, { expires: Date.now() + ttl, result });
     return result;

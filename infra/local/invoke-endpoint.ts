@@ -40,10 +40,8 @@ export class LocalInvokeEndpoint {
       const text = Buffer.concat(chunks).toString('utf8');
       try {
         const result = await invoke<unknown>(
-          def.handler,
-          name,
+          { handler: def.handler, name, timeoutSeconds: def.timeoutSeconds, access: def },
           text ? JSON.parse(text) : {},
-          def.timeoutSeconds,
         );
         res.writeHead(200, { 'content-type': 'application/json', 'x-amz-executed-version': '$LATEST' });
         res.end(JSON.stringify(result ?? null));

@@ -6,7 +6,6 @@
  * ADMIN_API_KEY (register this key as the admin), WEBHOOK_TIMEOUT_MS, WEBHOOK_RETRY_SCHEDULE,
  * ALLOW_PRIVATE_TARGETS, LOG_LEVEL.
  */
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startLocalCloud } from './cloud';
 
@@ -15,7 +14,6 @@ const port = Number(process.env.PORT ?? 3000);
 const started = Date.now();
 const say = (line: string) => process.stderr.write(`[causeway] ${line}\n`);
 
-rmSync(join(stateDir, 'endpoints.json'), { force: true });
 const cloud = await startLocalCloud({
   stateDir,
   port,
@@ -42,7 +40,6 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 15_000);
   force.unref();
   await cloud.stop();
-  rmSync(join(stateDir, 'endpoints.json'), { force: true });
   say('stopped');
   process.exit(0);
 }

@@ -12,6 +12,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { QueueName } from '../../shared/catalog/queues';
 import { invoke } from './lambda';
 import type { LocalQueue } from './sqs';
 
@@ -69,10 +70,14 @@ export class QueuePoller {
     let failed: Set<string>;
     try {
       const response = await invoke<SQSBatchResponse | undefined>(
-        queue.def.consumer.handler,
-        this.options.functionName,
+        {
+          handler: queue.def.consumer.handler,
+          name: this.options.functionName,
+          timeoutSeconds: queue.def.consumer.timeoutSeconds,
+          access: queue.def.consumer,
+          consumes: queue.def.name as QueueName,
+        },
         event,
-        queue.def.consumer.timeoutSeconds,
       );
       failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
     } catch (error) {

@@ -31,8 +31,12 @@ export class LocalScheduler {
     this.running.add(def.name);
     try {
       await invoke(
-        def.handler,
-        `${this.prefix}-${def.name}`,
+        {
+          handler: def.handler,
+          name: `${this.prefix}-${def.name}`,
+          timeoutSeconds: def.timeoutSeconds,
+          access: def,
+        },
         {
           version: '0',
           id: randomUUID(),
@@ -44,7 +48,6 @@ export class LocalScheduler {
           resources: [],
           detail: {},
         },
-        def.timeoutSeconds,
       );
     } catch (error) {
       this.onError(def.name, error);

@@ -94,7 +94,10 @@ export class LocalStepFunctions {
       if (!spec) throw new Error(`workflow ${def.name}: Task ${task.state} is not mapped`);
       const functionName = `${this.options.prefix}-${task.variable}`;
       handlers[task.state] = (input) =>
-        invoke<JSONValue>(spec.handler, functionName, input, spec.timeoutSeconds);
+        invoke<JSONValue>(
+          { handler: spec.handler, name: functionName, timeoutSeconds: spec.timeoutSeconds, access: spec },
+          input,
+        );
       retryOverrides[task.state] = this.options.retryIntervalMs;
     }
     // biome-ignore lint/suspicious/noExplicitAny: the library's definition type is stricter than our parsed JSON

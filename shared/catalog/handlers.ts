@@ -2,6 +2,7 @@
  * Every Lambda handler module the catalogues name, with the kind of function it becomes: what
  * one CDK app bundles, what the cold-start benchmark measures, what the bundle test imports.
  */
+import type { FunctionAccess } from './access';
 import { internalFunctions, schedules } from './functions';
 import { queues } from './queues';
 import { routes } from './routes';
@@ -9,6 +10,13 @@ import { workflows } from './workflows';
 
 /** The HTTP API's Lambda request authorizer. */
 export const AUTHORIZER_HANDLER = 'functions/authorizer.ts';
+/** What the authorizer reads: the key hash and the principal behind it. */
+export const AUTHORIZER_ACCESS: FunctionAccess = {
+  tables: [
+    { table: 'apiKeys', access: 'read' },
+    { table: 'principals', access: 'read' },
+  ],
+};
 /** The `$default` route: answers requests no route matches (404/405 in the service's shape). */
 export const DEFAULT_ROUTE_HANDLER = 'functions/service/not-found.ts';
 

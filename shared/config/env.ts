@@ -2,13 +2,41 @@
  * Environment access for functions. Every value is read through a getter that throws a clear
  * error when a required variable is missing, so a misconfigured function fails on its first
  * use instead of calling AWS with `undefined`.
+ *
+ * Scoped environments: in AWS each function has its own process and its own variables. The
+ * local cloud runs every handler in one process, concurrently, so it cannot give each one its
+ * own `process.env` (mutating it per call would race between overlapping invocations). Instead
+ * it runs each invocation inside `withScopedEnvironment`, an AsyncLocalStorage context that
+ * follows the invocation's whole async call tree: while it is active, the variables it
+ * *governs* are answered from the scope only (absent = not set), and every other variable
+ * from `process.env`. Outside a scope (AWS, the CLI, tests) reads go to `process.env` as usual.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+export interface ScopedEnvironment {
+  /** The variable names this scope answers for, whether or not it sets them. */
+  readonly governs: ReadonlySet<string>;
+  readonly values: Readonly<Record<string, string>>;
+}
+
+const scoped = new AsyncLocalStorage<ScopedEnvironment>();
+
+/** Runs `fn` (and everything it starts) with `scope` shadowing the variables it governs. */
+export function withScopedEnvironment<T>(scope: ScopedEnvironment, fn: () => T): T {
+  return scoped.run(scope, fn);
+}
+
+function readEnv(name: string): string | undefined {
+  const scope = scoped.getStore();
+  if (scope?.governs.has(name)) return scope.values[name];
+  return process.env[name];
+}
 export class ConfigurationError extends Error {
   override name = 'ConfigurationError';
 }
 
 export function requireEnv(name: string): string {
-  const value = process.env[name];
+  const value = readEnv(name);
   if (value === undefined || value === '') {
     throw new ConfigurationError(`environment variable ${name} is not set`);
   }
@@ -16,7 +44,7 @@ export function requireEnv(name: string): string {
 }
 
 export function optionalEnv(name: string): string | undefined {
-  const value = process.env[name];
+  const value = readEnv(name);
   return value === undefined || value === '' ? undefined : value;
 }
 

@@ -7,12 +7,12 @@ import { Match } from 'aws-cdk-lib/assertions';
 import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AUTHORIZER_ACCESS } from '../../infra/constructs/api';
 import type { CausewayFunction } from '../../infra/constructs/function';
 import { API_URL_OUTPUT, queueOutputName, SECRETS_KEY_OUTPUT, tableOutputName } from '../../infra/outputs';
 import type { CausewayStack } from '../../infra/stack';
 import { stageEnvironment } from '../../infra/stages';
 import type { FunctionAccess } from '../../shared/catalog/access';
+import { grantedVariables, LOCAL_SECRETS_KEY_ENV, resourceVariables } from '../../shared/catalog/environment';
 import {
   functionEnvVar,
   type InternalFunctionDef,
@@ -20,6 +20,7 @@ import {
   type ScheduleDef,
   schedules,
 } from '../../shared/catalog/functions';
+import { AUTHORIZER_ACCESS } from '../../shared/catalog/handlers';
 import {
   AUTH_DENIAL_REASONS,
   metrics as catalogueMetrics,
@@ -109,6 +110,13 @@ function expectAccess(stage: string, fn: CausewayFunction, access: FunctionAcces
   expect(Object.keys(env).some((k) => k.startsWith('STATE_MACHINE_'))).toBe(access.startsWorkflow === true);
   const functionVars = Object.keys(env).filter((k) => k.startsWith('FUNCTION_'));
   expect(functionVars.sort()).toEqual([...new Set((access.invokes ?? []).map(functionEnvVar))].sort());
+  // The same bindings the local cloud scopes each invocation with (shared/catalog/environment.ts).
+  const governed = resourceVariables();
+  expect(
+    Object.keys(env)
+      .filter((k) => governed.has(k))
+      .sort(),
+  ).toEqual([...grantedVariables(access, ownQueue)].filter((k) => k !== LOCAL_SECRETS_KEY_ENV).sort());
 
   const actions = functionActions(stage, fn);
   expect(actions.has('dynamodb:PutItem')).toBe((access.tables ?? []).some((t) => t.access === 'readWrite'));

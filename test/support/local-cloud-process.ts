@@ -41,7 +41,8 @@ export async function startCloudProcess(
   // A cloud that was killed leaves its endpoints behind; wait for the new process's file.
   rmSync(endpointsFile, { force: true });
   const out = openSync(logFile, 'a');
-  const child = spawn(join(repoRoot, 'node_modules', '.bin', 'tsx'), ['infra/local/main.ts'], {
+  // One process, as `npm start` runs it (no tsx wrapper process): SIGKILL really kills the cloud.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
     cwd: repoRoot,
     env: { ...process.env, ...TEST_CLOUD_ENV, ...options.env, STATE_DIR: stateDir, PORT: '0' },
     stdio: ['ignore', out, out],
