@@ -44,6 +44,19 @@ export default defineConfig({
       },
       {
         test: {
+          // The console in real Chromium against its own local cloud (one browser, files in series).
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          environment: 'node',
+          setupFiles: ['test/support/cleanup.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
           environment: 'node',

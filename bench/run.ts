@@ -3,7 +3,7 @@
  * run, printed as a table and written to `bench/results/latest.json`.
  *
  * Environment: BENCH_QUICK=1 (small sizes, for a smoke run; results are then written to
- * `node_modules/.cache/causeway-bench/partial.json`, as for BENCH_ONLY), BENCH_ONLY=coldStart,fanOut,history,throughput,isolation,latency.
+ * `node_modules/.cache/causeway-bench/partial.json`, as for BENCH_ONLY), BENCH_ONLY=consoleSize,coldStart,fanOut,history,throughput,isolation,latency.
  */
 
 import { spawn } from 'node:child_process';
@@ -12,6 +12,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../infra/constructs/bundles';
 import { API_BUNDLE_LIMIT_BYTES, coldStart, coldStartEnv, INIT_RATIO_LIMIT } from './cold-start';
+import { CONSOLE_BUDGET_BYTES, consoleSize } from './console-size';
 import type { FanOutResult, HistoryResult } from './cost';
 import { deliveryThroughput, slowReceiverIsolation } from './delivery';
 import { apiLatency } from './latency';
@@ -48,6 +49,20 @@ function run(command: string, args: string[], options: Parameters<typeof spawn>[
 async function main() {
   const results: Record<string, unknown> = {};
   const summary: SummaryRow[] = [];
+
+  if (wants('consoleSize')) {
+    say('7. console size: production build, gzipped JS + CSS');
+    const r = consoleSize();
+    results.consoleSize = r;
+    summary.push({
+      figure: '7. console: gzipped JS + CSS',
+      measured: kb(r.gzipBytes),
+      baseline: `Preact runtime alone ${kb(r.preactGzipBytes)}`,
+      result: `${r.files.length} files`,
+      target: `≤ ${kb(CONSOLE_BUDGET_BYTES)}`,
+      met: r.withinBudget,
+    });
+  }
 
   if (wants('coldStart')) {
     say('5. cold start: bundling every handler and probing fresh Node processes');

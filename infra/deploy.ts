@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { publishConsole } from './console-publish';
 import { stackName } from './stack';
 import { loadStages } from './stages';
 
@@ -50,4 +51,16 @@ function main(): number {
   return result.status ?? 1;
 }
 
-process.exitCode = main();
+async function deploy(): Promise<number> {
+  const status = main();
+  if (status !== 0) return status;
+  // The console build goes to the stack's bucket once the stack is up (infra/console-publish.ts).
+  const stage = process.argv[2] as string;
+  const build = spawnSync('npm', ['run', '--silent', 'console:build'], { cwd: repoRoot, stdio: 'inherit' });
+  if (build.status !== 0) return build.status ?? 1;
+  await publishConsole(stage);
+  console.log(`console published to ${stackName(stage)}`);
+  return 0;
+}
+
+process.exitCode = await deploy();

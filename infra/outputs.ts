@@ -18,3 +18,7 @@ export function queueOutputName(queue: string): string {
 
 export const API_URL_OUTPUT = 'ApiUrl';
 export const SECRETS_KEY_OUTPUT = 'SecretsKeyId';
+/** The console's assets bucket and CloudFront distribution (infra/constructs/console.ts). */
+export const CONSOLE_URL_OUTPUT = 'ConsoleUrl';
+export const CONSOLE_BUCKET_OUTPUT = 'ConsoleBucket';
+export const CONSOLE_DISTRIBUTION_OUTPUT = 'ConsoleDistributionId';

@@ -8,12 +8,22 @@ import type { Construct } from 'constructs';
 import { catalogueHandlers } from '../shared/catalog/handlers';
 import { Api } from './constructs/api';
 import { HandlerBundles } from './constructs/bundles';
+import { ConsoleHosting } from './constructs/console';
 import { Data } from './constructs/data';
 import { PlatformResources, type StageContext } from './constructs/function';
 import { Notifications } from './constructs/notifications';
 import { Observability } from './constructs/observability';
 import { Workflows } from './constructs/workflows';
-import { API_URL_OUTPUT, queueOutputName, SECRETS_KEY_OUTPUT, stackName, tableOutputName } from './outputs';
+import {
+  API_URL_OUTPUT,
+  CONSOLE_BUCKET_OUTPUT,
+  CONSOLE_DISTRIBUTION_OUTPUT,
+  CONSOLE_URL_OUTPUT,
+  queueOutputName,
+  SECRETS_KEY_OUTPUT,
+  stackName,
+  tableOutputName,
+} from './outputs';
 import { parseStages, STAGES_CONTEXT_KEY, type Stages } from './stages';
 
 export interface CausewayStackProps extends StackProps {
@@ -27,6 +37,7 @@ export class CausewayStack extends Stack {
   public readonly notifications: Notifications;
   public readonly workflows: Workflows;
   public readonly api: Api;
+  public readonly console: ConsoleHosting;
   public readonly observability: Observability;
   public readonly resources: PlatformResources;
 
@@ -41,6 +52,7 @@ export class CausewayStack extends Stack {
     this.notifications = new Notifications(this, 'Notifications', common);
     this.workflows = new Workflows(this, 'Workflows', common);
     this.api = new Api(this, 'Api', common);
+    this.console = new ConsoleHosting(this, 'Console', { stage, httpApi: this.api.httpApi });
     resources.bindAll();
 
     this.observability = new Observability(this, 'Observability', {
@@ -64,6 +76,16 @@ export class CausewayStack extends Stack {
     // Output names are shared with the CLI (`infra/outputs.ts`), which reads them for --stage.
     new CfnOutput(this, API_URL_OUTPUT, { value: this.api.url, description: 'Invoke URL of the HTTP API' });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.observability.alarmTopic.topicArn });
+    new CfnOutput(this, CONSOLE_URL_OUTPUT, { value: this.console.url, description: 'The operator console' });
+    // The deploy script (infra/console-publish.ts) uploads console/dist to this bucket after `cdk deploy`.
+    new CfnOutput(this, CONSOLE_BUCKET_OUTPUT, {
+      value: this.console.bucket.bucketName,
+      description: 'Console assets bucket',
+    });
+    new CfnOutput(this, CONSOLE_DISTRIBUTION_OUTPUT, {
+      value: this.console.distribution.distributionId,
+      description: 'CloudFront distribution of the console and the API',
+    });
     new CfnOutput(this, SECRETS_KEY_OUTPUT, {
       value: this.data.secretsKey.keyArn,
       description: 'KMS key of the secrets envelope encryption',

@@ -16,6 +16,7 @@ import { AUTHORIZER_ACCESS, AUTHORIZER_HANDLER, DEFAULT_ROUTE_HANDLER } from '..
 import { type RouteDef, routeFunctionId, routeKey } from '../../shared/catalog/routes';
 import { errorBody } from '../../shared/edge/errors';
 import { matchRoute } from '../../shared/edge/route-match';
+import { serveConsole } from './console';
 import { invoke } from './lambda';
 
 /** Lambda's synchronous invocation payload limit; API Gateway would refuse larger bodies. */
@@ -105,6 +106,7 @@ export class LocalGateway {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = (req.method ?? 'GET').toUpperCase();
+    if (await serveConsole(method, url.pathname, res)) return;
     const body = await readBody(req, MAX_BODY_BYTES);
     if (body === 'too-large') {
       send(res, {

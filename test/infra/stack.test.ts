@@ -471,3 +471,67 @@ describe('stage selection', () => {
     expect([...code('dev')].sort()).toEqual([...code('prod')].sort());
   });
 });
+
+describe.each(['dev', 'prod'])('the console of Causeway-%s', (stage) => {
+  it('keeps the assets in a private, encrypted, TLS-only bucket read by CloudFront through origin access control', () => {
+    const template = synth.template(stage);
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      BucketEncryption: Match.objectLike({}),
+    });
+    template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+      OriginAccessControlConfig: Match.objectLike({
+        OriginAccessControlOriginType: 's3',
+        SigningBehavior: 'always',
+      }),
+    });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          Match.objectLike({ Effect: 'Allow', Principal: { Service: 'cloudfront.amazonaws.com' } }),
+        ]),
+      },
+    });
+  });
+
+  it('serves /console* from the bucket with security headers and everything else from the API, same origin, uncached', () => {
+    const template = synth.template(stage);
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        DefaultCacheBehavior: Match.objectLike({
+          AllowedMethods: Match.arrayWith(['PUT', 'POST', 'DELETE']),
+          // Managed policies: CachingDisabled, AllViewerExceptHostHeader (Authorization reaches the authorizer).
+          CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad',
+          OriginRequestPolicyId: 'b689b0a8-53d0-40ab-baf2-68738e2966ac',
+          ViewerProtocolPolicy: 'https-only',
+        }),
+        CacheBehaviors: [
+          Match.objectLike({
+            PathPattern: '/console*',
+            ViewerProtocolPolicy: 'redirect-to-https',
+            ResponseHeadersPolicyId: Match.anyValue(),
+            FunctionAssociations: [Match.objectLike({ EventType: 'viewer-request' })],
+          }),
+        ],
+      }),
+    });
+    template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: Match.objectLike({
+        SecurityHeadersConfig: Match.objectLike({
+          ContentSecurityPolicy: Match.objectLike({
+            ContentSecurityPolicy: Match.stringLikeRegexp("default-src 'self'"),
+          }),
+          FrameOptions: { FrameOption: 'DENY', Override: true },
+          ContentTypeOptions: { Override: true },
+        }),
+      }),
+    });
+    template.hasOutput('ConsoleUrl', Match.anyValue());
+  });
+});

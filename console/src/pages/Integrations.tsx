@@ -1,0 +1,69 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { components } from '../../../shared/openapi/api-types';
+import { type ApiError, api, asApiError } from '../api';
+import { ErrorBanner } from '../errors';
+import { failureReason, StatusBadge } from '../status';
+
+type Integration = components['schemas']['Integration'];
+const SETTLED = new Set(['enabled', 'createError', 'editError', 'deleteError', 'deleted', 'disabled']);
+
+export function Integrations() {
+  const [items, setItems] = useState<Integration[] | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  useEffect(() => {
+    let timer: number | undefined;
+    const load = async () => {
+      const { data, error: failure, response } = await api.GET('/integrations');
+      if (data) {
+        setItems(data);
+        // Live badges: poll while something is still moving.
+        if (data.some((i) => !SETTLED.has(i.status))) timer = window.setTimeout(load, 1500);
+      } else setError(asApiError(failure, response.status));
+    };
+    void load();
+    return () => window.clearTimeout(timer);
+  }, []);
+  return (
+    <section>
+      <div class="title-row">
+        <h1>Integrations</h1>
+        <a class="button" href="#/integrations/new">
+          New integration
+        </a>
+      </div>
+      <ErrorBanner error={error} />
+      {items === null && !error && <p aria-busy="true">Loading…</p>}
+      {items && items.length === 0 && <p>No integrations yet.</p>}
+      {items && items.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">ID</th>
+                <th scope="col">Type</th>
+                <th scope="col">Setup</th>
+                <th scope="col">Status</th>
+                <th scope="col">Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((i) => (
+                <tr key={i.id}>
+                  <td>
+                    <a href={`#/integrations/${i.id}`}>#{i.id}</a>
+                  </td>
+                  <td>{i.type}</td>
+                  <td>{i.autoBootstrap ? 'automatic' : 'manual'}</td>
+                  <td>
+                    <StatusBadge status={i.status} reason={failureReason(i)} />
+                  </td>
+                  <td>{new Date(i.updatedAt).toLocaleString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,207 @@
+import { useEffect, useState } from 'preact/hooks';
+import {
+  ALL_NOTIFICATIONS,
+  NOTIFICATION_NAMES,
+  type NotificationName,
+  notificationCatalogue,
+  requiresAdmin,
+} from '../../../shared/notifications/catalogue';
+import type { components } from '../../../shared/openapi/api-types';
+import { type ApiError, api, asApiError, rawCall } from '../api';
+import { ErrorBanner, fieldErrors } from '../errors';
+import { isAdmin } from '../session';
+
+type Webhook = components['schemas']['Webhook'];
+
+/** The notification-type picker, grouped by the catalogue's classification; system events for admins only. */
+function TypePicker({ selected, onChange }: { selected: Set<string>; onChange: (s: Set<string>) => void }) {
+  const admin = isAdmin();
+  const groups: Record<string, NotificationName[]> = {};
+  for (const name of NOTIFICATION_NAMES) {
+    if (!admin && requiresAdmin(name)) continue;
+    const cls = notificationCatalogue[name].class;
+    groups[cls] = [...(groups[cls] ?? []), name];
+  }
+  const toggle = (name: string) => {
+    const next = new Set(selected);
+    if (next.has(name)) next.delete(name);
+    else next.add(name);
+    onChange(next);
+  };
+  return (
+    <fieldset class="picker">
+      <legend>Notification types</legend>
+      {admin && (
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={selected.has(ALL_NOTIFICATIONS)}
+            onChange={() => toggle(ALL_NOTIFICATIONS)}
+          />{' '}
+          {ALL_NOTIFICATIONS}
+        </label>
+      )}
+      {Object.entries(groups).map(([cls, names]) => (
+        <fieldset key={cls}>
+          <legend>{cls === 'system' ? 'System events' : 'Activity'}</legend>
+          <div class="grid">
+            {names.map((name) => (
+              <label class="check" key={name} title={notificationCatalogue[name].trigger}>
+                <input type="checkbox" checked={selected.has(name)} onChange={() => toggle(name)} /> {name}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      ))}
+    </fieldset>
+  );
+}
+
+function CreateWebhook({ onCreated }: { onCreated: () => void }) {
+  const [name, setName] = useState('');
+  const [url, setUrl] = useState('');
+  const [secret, setSecret] = useState('');
+  const [global, setGlobal] = useState(false);
+  const [actionType, setActionType] = useState<'triggered' | 'receive'>('receive');
+  const [types, setTypes] = useState<Set<string>>(new Set());
+  const [error, setError] = useState<ApiError | null>(null);
+  const submit = async () => {
+    setError(null);
+    const entry = {
+      name,
+      url,
+      notificationType: [...types],
+      actionType,
+      global,
+      ...(secret ? { secret } : {}),
+    };
+    const result = await rawCall('POST', '/webhooks', {
+      text: JSON.stringify({ webhooks: [entry] }),
+      contentType: 'application/json',
+    });
+    const answer = result.json as ApiError & { errors?: { message?: string }[] };
+    if (result.status >= 400) {
+      // Per-entry problems come back in `errors`; show the entry's own message.
+      const first = answer.errors?.[0]?.message;
+      setError(first ? { ...answer, message: first } : answer);
+      return;
+    }
+    setName('');
+    setUrl('');
+    setSecret('');
+    setTypes(new Set());
+    onCreated();
+  };
+  const errors = fieldErrors(error);
+  const fieldError = (field: string) => Object.entries(errors).find(([k]) => k.endsWith(field))?.[1] ?? null;
+  return (
+    <form
+      class="card"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <h2>New webhook</h2>
+      <div class="field">
+        <label for="wh-name">Name *</label>
+        <input id="wh-name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+        {fieldError('name') && <span class="field-error">{fieldError('name')}</span>}
+      </div>
+      <div class="field">
+        <label for="wh-url">URL *</label>
+        <input
+          id="wh-url"
+          type="url"
+          value={url}
+          onInput={(e) => setUrl((e.target as HTMLInputElement).value)}
+        />
+        {fieldError('url') && <span class="field-error">{fieldError('url')}</span>}
+      </div>
+      <div class="field">
+        <label for="wh-secret">Signing secret (optional, shown never again)</label>
+        <input
+          id="wh-secret"
+          type="password"
+          autocomplete="new-password"
+          value={secret}
+          onInput={(e) => setSecret((e.target as HTMLInputElement).value)}
+        />
+        {fieldError('secret') && <span class="field-error">{fieldError('secret')}</span>}
+      </div>
+      <div class="field">
+        <label for="wh-action">Action type *</label>
+        <select
+          id="wh-action"
+          value={actionType}
+          onChange={(e) => setActionType((e.target as HTMLSelectElement).value as 'triggered' | 'receive')}
+        >
+          <option value="receive">receive</option>
+          <option value="triggered">triggered</option>
+        </select>
+      </div>
+      {isAdmin() && (
+        <div class="field check">
+          <input
+            id="wh-global"
+            type="checkbox"
+            checked={global}
+            onChange={(e) => setGlobal((e.target as HTMLInputElement).checked)}
+          />
+          <label for="wh-global">Global (receives every subscribed notification)</label>
+        </div>
+      )}
+      <TypePicker selected={types} onChange={setTypes} />
+      <ErrorBanner error={error} />
+      <button type="submit" class="primary">
+        Create webhook
+      </button>
+    </form>
+  );
+}
+
+export function Webhooks() {
+  const [items, setItems] = useState<Webhook[] | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    void api.GET('/webhooks').then(({ data, error: failure, response }) => {
+      if (data) setItems(data);
+      else setError(asApiError(failure, response.status));
+    });
+  }, [tick]);
+  return (
+    <section>
+      <h1>Webhooks</h1>
+      <ErrorBanner error={error} />
+      {items && items.length === 0 && <p>No webhooks yet.</p>}
+      {items && items.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">URL</th>
+                <th scope="col">Scope</th>
+                <th scope="col">Types</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((w) => (
+                <tr key={w.id}>
+                  <td>
+                    <a href={`#/webhooks/${w.id}`}>{w.name}</a>
+                  </td>
+                  <td class="url">{w.url}</td>
+                  <td>{w.global ? 'global' : 'personal'}</td>
+                  <td>{w.notificationType.length}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <CreateWebhook onCreated={() => setTick((t) => t + 1)} />
+    </section>
+  );
+}

@@ -1,0 +1,246 @@
+/**
+ * The console in real Chromium (Debian's, driven by Playwright) against the local cloud the
+ * tier's globalSetup started, which serves the built console at /console/. Each flow signs in
+ * with a real API key and goes through the public API only; the main screens are saved under
+ * docs/console/ for the README.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runManualSetup } from '../integration/integrations/helpers';
+import { adminKey, baseUrl, call, createKey, eventually, useLocalCloudEnv } from '../support/api';
+import { type LoopbackServer, startLoopback } from '../support/loopback';
+import { deleteBodies, type Payload, payloads, uid } from '../unit/integrations/fixtures';
+
+const repoRoot = join(import.meta.dirname, '..', '..');
+const shots = join(repoRoot, 'docs', 'console');
+
+function chromiumPath(): string {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  return execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], {
+    encoding: 'utf8',
+  }).trim();
+}
+
+let browser: Browser;
+let receiver: LoopbackServer;
+const received: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(join(repoRoot, 'console', 'dist', 'index.html'))) {
+    execFileSync('npm', ['run', '--silent', 'console:build'], { cwd: repoRoot, stdio: 'inherit' });
+  }
+  mkdirSync(shots, { recursive: true });
+  browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
+  receiver = await startLoopback((req) => {
+    received.push(req.body);
+    return { status: 200, body: 'ok' };
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await receiver?.close();
+});
+
+async function signedIn(key: string, width = 1280): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  await page.goto(`${baseUrl()}/console/`);
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  return page;
+}
+
+const field = (page: Page, path: string) => page.locator(`[id="${path}"]`);
+
+/** Nothing wider than the viewport: no layout break. */
+async function expectNoHorizontalOverflow(page: Page) {
+  await expect
+    .poll(() => page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth'))
+    .toBeLessThanOrEqual(0);
+}
+
+describe('the operator console', () => {
+  it('a bad key shows the API 401 message and nothing else', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${baseUrl()}/console/`);
+    await page.screenshot({ path: join(shots, 'sign-in.png') });
+    await page.getByLabel('API key').fill('cw_not_a_real_key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const unauthorized = await call('GET', '/me', { key: 'cw_not_a_real_key' });
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain(unauthorized.body.message);
+    expect(await page.getByLabel('API key').isVisible()).toBe(true);
+    expect(await page.evaluate<number>('sessionStorage.length')).toBe(0);
+    await page.close();
+  });
+
+  it('admin: dry run, create, watch it reach enabled, edit, delete with credentials', async () => {
+    const id0 = uid();
+    const payload = payloads(id0).AnalyticsWarehouse as { config: Record<string, string> };
+    const page = await signedIn(adminKey());
+    expect(page.url()).not.toContain(adminKey());
+    await page.getByRole('link', { name: 'New integration' }).click();
+    await page.getByLabel('Platform type').selectOption('AnalyticsWarehouse');
+    // The form comes from the type's schema: defaults filled, secrets as password inputs.
+    await expect.poll(() => field(page, 'config.port').inputValue()).toBe('1433');
+    expect(await field(page, 'config.password').getAttribute('type')).toBe('password');
+    for (const [name, value] of Object.entries(payload.config))
+      await field(page, `config.${name}`).fill(value);
+    await page.getByRole('button', { name: 'Dry run', exact: true }).click();
+    await page.getByRole('region', { name: 'Validation results' }).waitFor();
+    await page.screenshot({ path: join(shots, 'integration-dry-run.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.waitForURL(/#\/integrations\/\d+$/);
+    const id = Number(page.url().split('/').pop());
+    await expect
+      .poll(() => page.locator('.badge').first().textContent(), { timeout: 20_000 })
+      .toBe('enabled');
+    expect(await page.locator('pre.config').textContent()).not.toContain(payload.config.password);
+
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await field(page, 'config.connectArgs').fill('encrypt=true');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect
+      .poll(async () => (await call('GET', `/integrations/${id}`)).body.config?.connectArgs, {
+        timeout: 20_000,
+      })
+      .toBe('encrypt=true');
+    await expect
+      .poll(() => page.locator('.badge').first().textContent(), { timeout: 20_000 })
+      .toBe('enabled');
+    await page.screenshot({ path: join(shots, 'integration-detail.png'), fullPage: true });
+
+    await page
+      .getByLabel('Privileged credentials for the teardown (YAML or JSON)')
+      .fill(JSON.stringify(deleteBodies(id0).AnalyticsWarehouse));
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect
+      .poll(() => page.locator('.badge').first().textContent(), { timeout: 20_000 })
+      .toBe('deleted');
+    await page.goto(`${baseUrl()}/console/#/integrations`);
+    await page.getByRole('table').waitFor();
+    await page.screenshot({ path: join(shots, 'integrations.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('manual flow: generate the scripts, run them on the sandbox, create, see it enabled', async () => {
+    const id0 = uid();
+    const payload = payloads(id0).CloudWarehouse as Payload;
+    const page = await signedIn(adminKey());
+    await page.goto(`${baseUrl()}/console/#/integrations/new`);
+    await page.getByLabel('Platform type').selectOption('CloudWarehouse');
+    await page.getByLabel('Set up the remote automatically (autoBootstrap)').uncheck();
+    for (const [name, value] of Object.entries(payload.config as Record<string, string>)) {
+      if (name === 'role' || name === 'authenticationType') continue;
+      await field(page, `config.${name}`).fill(value);
+    }
+    await page.getByRole('button', { name: 'Generate 1. initial-create' }).click();
+    await page.getByRole('button', { name: 'Generate 2. create' }).click();
+    const scripts = page.locator('figure.script pre');
+    await expect.poll(() => scripts.count()).toBe(2);
+    await page.screenshot({ path: join(shots, 'manual-scripts.png'), fullPage: true });
+    for (const script of await scripts.allTextContents()) expect(script).toMatch(/CREATE|GRANT/i);
+    // The operator runs them on the platform: here the sandbox, with the same generated setup.
+    payload.autoBootstrap = false;
+    delete payload.config.role;
+    await runManualSetup(payload);
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.waitForURL(/#\/integrations\/\d+$/);
+    await expect
+      .poll(() => page.locator('.badge').first().textContent(), { timeout: 20_000 })
+      .toBe('enabled');
+    await page.close();
+  });
+
+  it('webhook with a secret → a delivery → the history row → the drawer → retry → a second row → the chart', async () => {
+    const user = await createKey(`console-user-${uid()}`);
+    const page = await signedIn(user.apiKey);
+    await page.getByLabel('Name *').fill('console receiver');
+    await page.getByLabel('URL *').fill(`${receiver.origin}/hook`);
+    await page
+      .getByLabel('Signing secret (optional, shown never again)')
+      .fill('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
+    await page.getByLabel('addedToProject', { exact: true }).check();
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await page.getByRole('link', { name: 'console receiver' }).waitFor();
+    await page.screenshot({ path: join(shots, 'webhooks.png'), fullPage: true });
+
+    useLocalCloudEnv();
+    const { publishNotification } = await import('../../shared/notifications/publisher');
+    await publishNotification({
+      notificationType: 'addedToProject',
+      text: 'from the console test',
+      recipients: [user.userId],
+    } as Parameters<typeof publishNotification>[0]);
+    const historyCount = async () =>
+      (await call('GET', '/webhooks/history', { key: user.apiKey })).body.count as number;
+    expect(await eventually(historyCount, (n) => n >= 1, 20_000)).toBe(1);
+    expect(received.some((body) => body.includes('from the console test'))).toBe(true);
+
+    await page.getByRole('link', { name: 'Delivery history' }).click();
+    await expect
+      .poll(() => page.getByRole('status').first().textContent(), { timeout: 20_000 })
+      .toBe('1 record');
+    await page.locator('table tbody button').first().click();
+    const drawer = page.getByRole('complementary');
+    expect(await drawer.textContent()).toContain('from the console test');
+    expect(await drawer.textContent()).toContain('(masked)');
+    expect(await drawer.textContent()).not.toContain('whsec_');
+    await page.screenshot({ path: join(shots, 'history-drawer.png'), fullPage: true });
+    await drawer.getByRole('button', { name: 'Retry', exact: true }).click();
+    await drawer.getByText(/Retry sent/).waitFor();
+    await drawer.getByRole('button', { name: 'Close' }).click();
+    expect(await eventually(historyCount, (n) => n >= 2, 20_000)).toBe(2);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect
+      .poll(() => page.getByRole('status').first().textContent(), { timeout: 20_000 })
+      .toBe('2 records');
+    await expect
+      .poll(() => page.locator('figure.chart figcaption').textContent(), { timeout: 10_000 })
+      .toBe('2 deliveries in the last 24 hours');
+    await page.screenshot({ path: join(shots, 'history.png'), fullPage: true });
+    await expectNoHorizontalOverflow(page);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoHorizontalOverflow(page);
+    await page.close();
+  });
+
+  it('non-admin: no Integrations section, only their own webhooks, admin URLs answer 403 from the API', async () => {
+    const other = await createKey(`console-other-${uid()}`);
+    await call('POST', '/webhooks', {
+      key: other.apiKey,
+      body: {
+        webhooks: [
+          {
+            name: 'not yours',
+            url: 'https://example.com/h',
+            global: false,
+            actionType: 'receive',
+            notificationType: ['addedToProject'],
+          },
+        ],
+      },
+    });
+    const user = await createKey(`console-plain-${uid()}`);
+    const page = await signedIn(user.apiKey, 390);
+    expect(await page.getByRole('link', { name: 'Integrations' }).count()).toBe(0);
+    expect(await page.getByText('not yours').count()).toBe(0);
+    expect(await page.getByLabel('Global (receives every subscribed notification)').count()).toBe(0);
+    expect(await page.getByLabel('attributeAdded', { exact: true }).count()).toBe(0); // a system event
+    expect(await page.getByLabel('addedToProject', { exact: true }).count()).toBe(1);
+    await expectNoHorizontalOverflow(page);
+    // The console hides the section; the API still refuses it.
+    await page.goto(`${baseUrl()}/console/#/integrations`);
+    expect(await page.getByRole('link', { name: 'New integration' }).count()).toBe(0);
+    const refused = await page.evaluate<{ status: number; body: { message?: string } }>(
+      `fetch('/integrations', { headers: { Authorization: sessionStorage.getItem('causeway.apiKey') } })
+        .then(async (r) => ({ status: r.status, body: await r.json() }))`,
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBeTruthy();
+    await page.close();
+  });
+});
