@@ -166,7 +166,8 @@ export function Webhooks() {
   const [tick, setTick] = useState(0);
   useEffect(() => {
     void api.GET('/webhooks').then(({ data, error: failure, response }) => {
-      if (data) setItems(data);
+      // Without paging parameters the API answers the plain list (the spec's shape).
+      if (data) setItems(Array.isArray(data) ? data : data.webhooks);
       else setError(asApiError(failure, response.status));
     });
   }, [tick]);
