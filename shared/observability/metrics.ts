@@ -17,6 +17,7 @@ import {
   METRICS_SERVICE,
   type MetricName,
 } from '../catalog/metrics';
+import { optionalEnv } from '../config/env';
 
 let instance: Metrics | undefined;
 
@@ -25,7 +26,7 @@ function emitter(): Metrics {
   instance ??= new Metrics({
     namespace: METRICS_NAMESPACE,
     serviceName: METRICS_SERVICE,
-    defaultDimensions: { stage: process.env.CAUSEWAY_STAGE || 'unknown' },
+    defaultDimensions: { stage: optionalEnv('CAUSEWAY_STAGE') ?? 'unknown' },
   });
   return instance;
 }

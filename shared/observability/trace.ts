@@ -5,6 +5,7 @@
  * that continues the `traceparent` it got lands in the same trace as the notification.
  */
 import { randomBytes } from 'node:crypto';
+import { optionalEnv } from '../config/env';
 
 export interface TraceContext {
   /** 32 lower-case hex digits, not all zero. */
@@ -56,7 +57,7 @@ export function newTrace(): TraceContext {
 
 /** The trace this Lambda invocation runs in (active X-Ray tracing sets `_X_AMZN_TRACE_ID`). */
 export function invocationTrace(): TraceContext | undefined {
-  return parseXRayHeader(process.env._X_AMZN_TRACE_ID);
+  return parseXRayHeader(optionalEnv('_X_AMZN_TRACE_ID'));
 }
 
 /** The first candidate that parses, in the order given: each a `traceparent` or an X-Ray header. */

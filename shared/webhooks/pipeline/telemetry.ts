@@ -5,6 +5,7 @@
  */
 import type { SQSRecord } from 'aws-lambda';
 import type { DeliveryOutcome } from '../../catalog/metrics';
+import { optionalEnv } from '../../config/env';
 import { recordDeliveryAttempt } from '../../observability/metrics';
 import { childOf, firstTrace, formatTraceparent, newTrace } from '../../observability/trace';
 import type { DeliveryMessage } from './message';
@@ -44,7 +45,7 @@ export function observeAttempt(outcome: AttemptOutcome, attempt: number, notifie
  */
 export function notificationOrigin(record: SQSRecord): Pick<DeliveryMessage, 'traceparent' | 'notifiedAt'> {
   const trace =
-    firstTrace({ xray: record.attributes.AWSTraceHeader }, { xray: process.env._X_AMZN_TRACE_ID }) ??
+    firstTrace({ xray: record.attributes.AWSTraceHeader }, { xray: optionalEnv('_X_AMZN_TRACE_ID') }) ??
     newTrace();
   const sent = Number(record.attributes.SentTimestamp);
   return {
@@ -62,7 +63,7 @@ export function deliveryTraceparent(message: { traceparent?: string }, record?: 
     firstTrace(
       { traceparent: message.traceparent },
       { xray: record?.attributes.AWSTraceHeader },
-      { xray: process.env._X_AMZN_TRACE_ID },
+      { xray: optionalEnv('_X_AMZN_TRACE_ID') },
     ) ?? newTrace();
   return formatTraceparent(childOf(trace));
 }
