@@ -269,6 +269,8 @@ export const routes = [
     tables: [
       { table: 'webhooks', access: 'readWrite' },
       { table: 'webhookSubscriptions', access: 'readWrite' },
+      // The delete transaction gives the owner's quota and per-URL slots back.
+      { table: 'counters', access: 'readWrite' },
     ],
   },
   {
