@@ -42,6 +42,11 @@ export function asApiError(error: unknown, status: number): ApiError {
   return { statusCode: status, error: 'Error', message: String(error ?? 'request failed') };
 }
 
+/** A pasted body: JSON when it looks like JSON, else YAML (the API takes both). */
+export function pastedBody(text: string): { text: string; contentType: string } {
+  return { text, contentType: /^\s*[{[]/.test(text) ? 'application/json' : 'application/yaml' };
+}
+
 /** Raw call for bodies the typed client cannot express (pasted YAML, scripts as text). */
 export async function rawCall(
   method: string,

@@ -8,6 +8,10 @@ const TONE: Record<string, string> = {
   disabled: 'muted',
 };
 
+/** Statuses of an operation still under way: screens keep polling while any is shown. */
+const MOVING = new Set(['creating', 'editing', 'deleting']);
+export const isMoving = (status: string): boolean => MOVING.has(status);
+
 export function StatusBadge({ status, reason }: { status: string; reason?: string | null | undefined }) {
   const tone = TONE[status] ?? (status.toLowerCase().includes('error') ? 'bad' : 'muted');
   return (

@@ -1,16 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../../shared/openapi/api-types';
-import { type ApiError, api, asApiError, rawCall } from '../api';
+import { type ApiError, api, asApiError, pastedBody, rawCall } from '../api';
 import { ErrorBanner, fieldErrors } from '../errors';
 import { typeSchemas } from '../openapi';
 import { navigate } from '../router';
 import { compact, type Schema, SchemaFields, type Value } from '../schema-form';
 import { ScriptSteps } from '../scripts';
-import { failureReason, StatusBadge } from '../status';
+import { failureReason, isMoving, StatusBadge } from '../status';
 import { ValidationResults } from '../validation';
 
 type Integration = components['schemas']['Integration'];
-const MOVING = new Set(['creating', 'editing', 'deleting']);
 
 export function IntegrationDetail({ id }: { id: number }) {
   const [item, setItem] = useState<Integration | null>(null);
@@ -36,7 +35,7 @@ export function IntegrationDetail({ id }: { id: number }) {
       if (!data) return setError(asApiError(failure, response.status));
       setItem(data);
       // Follow the status live until it settles.
-      if (MOVING.has(data.status)) timer = window.setTimeout(load, 1000);
+      if (isMoving(data.status)) timer = window.setTimeout(load, 1000);
     };
     void load();
     return () => window.clearTimeout(timer);
@@ -84,9 +83,7 @@ export function IntegrationDetail({ id }: { id: number }) {
     const result = await rawCall(
       'DELETE',
       `/integrations/${id}${query}`,
-      text
-        ? { text, contentType: /^\s*[{[]/.test(text) ? 'application/json' : 'application/yaml' }
-        : undefined,
+      text ? pastedBody(text) : undefined,
     );
     if (result.status >= 400) return setError(result.json as ApiError);
     setTick((t) => t + 1);

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { type ApiError, rawCall } from '../api';
+import { type ApiError, pastedBody, rawCall } from '../api';
 import { ErrorBanner, fieldErrors } from '../errors';
 import { typeSchemas } from '../openapi';
 import { navigate } from '../router';
@@ -16,12 +16,6 @@ interface Accepted {
   };
   apiKey?: string;
   configurationSnippet?: string;
-}
-
-/** A pasted body: YAML unless it looks like JSON (the API takes both). */
-function pasted(text: string) {
-  const json = /^\s*[{[]/.test(text);
-  return { text, contentType: json ? 'application/json' : 'application/yaml' };
 }
 
 export function IntegrationNew() {
@@ -53,7 +47,9 @@ export function IntegrationNew() {
 
   const payload = () => (configSchema ? { type, autoBootstrap, config: compact(config) } : { type });
   const body = () =>
-    mode === 'paste' ? pasted(paste) : { text: JSON.stringify(payload()), contentType: 'application/json' };
+    mode === 'paste'
+      ? pastedBody(paste)
+      : { text: JSON.stringify(payload()), contentType: 'application/json' };
 
   const submit = async (dry: boolean) => {
     setBusy(true);

@@ -2,10 +2,9 @@ import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../../shared/openapi/api-types';
 import { type ApiError, api, asApiError } from '../api';
 import { ErrorBanner } from '../errors';
-import { failureReason, StatusBadge } from '../status';
+import { failureReason, isMoving, StatusBadge } from '../status';
 
 type Integration = components['schemas']['Integration'];
-const SETTLED = new Set(['enabled', 'createError', 'editError', 'deleteError', 'deleted', 'disabled']);
 
 export function Integrations() {
   const [items, setItems] = useState<Integration[] | null>(null);
@@ -17,7 +16,7 @@ export function Integrations() {
       if (data) {
         setItems(data);
         // Live badges: poll while something is still moving.
-        if (data.some((i) => !SETTLED.has(i.status))) timer = window.setTimeout(load, 1500);
+        if (data.some((i) => isMoving(i.status))) timer = window.setTimeout(load, 1500);
       } else setError(asApiError(failure, response.status));
     };
     void load();
