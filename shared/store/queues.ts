@@ -1,0 +1,77 @@
+/**
+ * The service's SQS adapter, the only module that talks to a queue: one client per container,
+ * `sendAll` (SendMessageBatch in chunks of ten, entries SQS refused for a transient reason
+ * retried with backoff, the message ids in the order of the bodies), the retry delay of a
+ * received message (its visibility) and the dead-letter send with its reason.
+ */
+import {
+  ChangeMessageVisibilityCommand,
+  SendMessageBatchCommand,
+  type SendMessageBatchRequestEntry,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import { dlqEnvVar, type QueueName, queueEnvVar } from '../catalog/queues';
+import { requireEnv } from '../config/env';
+import { sleep } from './read';
+
+// Its own module, not clients.ts: functions that only read DynamoDB do not load the SQS client.
+// Queue URLs come from the catalogue env; the client's own endpoint is authoritative.
+const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
+
+/** SendMessageBatch's maximum entries per call. */
+const BATCH_MAX_ENTRIES = 10;
+/** Calls per chunk before entries SQS keeps refusing make the send fail. */
+const SEND_ROUNDS = 4;
+
+/**
+ * Sends every body to the queue and returns the message ids in the order of `bodies`. Throws
+ * when SQS refuses an entry for the sender's fault (it would refuse it again) or still refuses
+ * one after the retries; the entries before it may have been sent.
+ */
+export async function sendAll(queue: QueueName, bodies: readonly string[]): Promise<string[]> {
+  const url = requireEnv(queueEnvVar(queue));
+  const ids: string[] = [];
+  for (let i = 0; i < bodies.length; i += BATCH_MAX_ENTRIES) {
+    let entries: SendMessageBatchRequestEntry[] = bodies
+      .slice(i, i + BATCH_MAX_ENTRIES)
+      .map((body, j) => ({ Id: String(i + j), MessageBody: body }));
+    for (let round = 0; entries.length > 0; round++) {
+      if (round === SEND_ROUNDS) throw new Error(`SQS refused ${entries.length} message(s) for ${queue}`);
+      if (round > 0) await sleep(Math.random() * 25 * 2 ** round);
+      const out = await sqs.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: entries }));
+      for (const ok of out.Successful ?? []) ids[Number(ok.Id)] = ok.MessageId ?? '';
+      const failed = out.Failed ?? [];
+      const permanent = failed.find((f) => f.SenderFault);
+      if (permanent) throw new Error(`SQS refused a message for ${queue} (${permanent.Code ?? 'unknown'})`);
+      const retry = new Set(failed.map((f) => f.Id));
+      entries = entries.filter((e) => retry.has(e.Id));
+    }
+  }
+  return ids;
+}
+
+/** Makes a received message visible again after `seconds` (how the pipeline schedules a retry). */
+export async function delayRetry(queue: QueueName, receiptHandle: string, seconds: number): Promise<void> {
+  await sqs.send(
+    new ChangeMessageVisibilityCommand({
+      QueueUrl: requireEnv(queueEnvVar(queue)),
+      ReceiptHandle: receiptHandle,
+      VisibilityTimeout: seconds,
+    }),
+  );
+}
+
+/** Puts a message on the queue's DLQ with the reason and the source queue as attributes. */
+export async function sendToDeadLetter(queue: QueueName, body: string, reason: string): Promise<void> {
+  await sqs.send(
+    new SendMessageCommand({
+      QueueUrl: requireEnv(dlqEnvVar(queue)),
+      MessageBody: body.length > 0 ? body : '(empty)',
+      MessageAttributes: {
+        reason: { DataType: 'String', StringValue: reason.slice(0, 1000) },
+        sourceQueue: { DataType: 'String', StringValue: queue },
+      },
+    }),
+  );
+}
