@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import { MAX_DELIVERY_RETRIES } from '../shared/catalog/queues';
 
-export const StageConfigSchema = z
+const StageConfigSchema = z
   .object({
     /** `false` for stages that only the local cloud uses; `npm run synth` skips them. */
     deploy: z.boolean(),
@@ -40,7 +40,7 @@ export const StageConfigSchema = z
 
 export type StageConfig = z.infer<typeof StageConfigSchema>;
 
-export const StagesSchema = z.record(z.string().regex(/^[a-z][a-z0-9-]{0,19}$/), StageConfigSchema);
+const StagesSchema = z.record(z.string().regex(/^[a-z][a-z0-9-]{0,19}$/), StageConfigSchema);
 
 export type Stages = z.infer<typeof StagesSchema>;
 

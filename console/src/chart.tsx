@@ -12,7 +12,7 @@ export interface Delivery {
   statusCode: number;
 }
 
-export function hourlyOutcomes(records: Delivery[], now = Date.now()): [number[], number[], number[]] {
+function hourlyOutcomes(records: Delivery[], now = Date.now()): [number[], number[], number[]] {
   const hour = 3_600_000;
   const start = Math.floor(now / hour) * hour - 23 * hour;
   const xs = Array.from({ length: 24 }, (_, i) => (start + i * hour) / 1000);

@@ -3,7 +3,7 @@ import type { Schema } from './schema-form';
 
 let document: Promise<Schema> | undefined;
 
-export function openapiDocument(): Promise<Schema> {
+function openapiDocument(): Promise<Schema> {
   document ??= fetch('/openapi.json').then((r) => r.json() as Promise<Schema>);
   return document;
 }

@@ -13,7 +13,7 @@ export type Value = Record<string, unknown>;
 const SECRET = /password|secret|privatekey|token|credential|apikey/i;
 
 /** The variants of a `oneOf`, each named by its `const` discriminator (property and value). */
-export function variants(schema: Schema): { key: string; value: string; schema: Schema }[] {
+function variants(schema: Schema): { key: string; value: string; schema: Schema }[] {
   const alts: Schema[] = schema.oneOf ?? schema.anyOf ?? [];
   const out: { key: string; value: string; schema: Schema }[] = [];
   for (const alt of alts) {
@@ -24,7 +24,7 @@ export function variants(schema: Schema): { key: string; value: string; schema: 
 }
 
 /** The variant `value` matches (by its discriminator), else the first. */
-export function pickVariant(schema: Schema, value: Value): Schema {
+function pickVariant(schema: Schema, value: Value): Schema {
   const vs = variants(schema);
   return vs.find((v) => value[v.key] === v.value)?.schema ?? vs[0]?.schema ?? schema;
 }

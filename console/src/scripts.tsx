@@ -12,7 +12,7 @@ export interface ScriptStep {
   body?: unknown;
 }
 
-export function ScriptViewer({ title, script }: { title: string; script: string }) {
+function ScriptViewer({ title, script }: { title: string; script: string }) {
   const [copied, setCopied] = useState(false);
   const file = `${title
     .replace(/[^a-z0-9]+/gi, '-')

@@ -18,7 +18,7 @@ export class ApiUsageError extends Error {
   override name = 'ApiUsageError';
 }
 
-export function apiClient(baseUrl: string, apiKey: string) {
+function apiClient(baseUrl: string, apiKey: string) {
   return createClient<paths>({ baseUrl, headers: { authorization: apiKey } });
 }
 

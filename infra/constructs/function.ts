@@ -57,7 +57,7 @@ export function logRetention(stage: StageContext): logs.RetentionDays {
 }
 
 /** The nodejs24.x runtime, whether or not this aws-cdk-lib names it. */
-export const NODEJS_24 =
+const NODEJS_24 =
   (lambda.Runtime as unknown as Record<string, lambda.Runtime | undefined>).NODEJS_24_X ??
   new lambda.Runtime('nodejs24.x', lambda.RuntimeFamily.NODEJS);
 
@@ -375,7 +375,7 @@ export class CausewayFunction extends NodejsFunction {
 }
 
 /** The finding id cdk-nag's IAM5 reports for a wildcard resource (`Resource::<flattened>`). */
-export function nagWildcard(scope: Construct, resource: string): string {
+function nagWildcard(scope: Construct, resource: string): string {
   return `AwsSolutions-IAM5[Resource::${flattenCfnReference(Stack.of(scope).resolve(resource))}]`;
 }
 

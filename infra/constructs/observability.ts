@@ -76,7 +76,7 @@ export interface ObservabilityProps {
 }
 
 /** A catalogued custom metric of this stage, optionally narrowed by more dimensions. */
-export function serviceMetric(
+function serviceMetric(
   stage: string,
   name: MetricName,
   options: { statistic: string; period: Duration; dimensions?: Record<string, string>; label?: string },

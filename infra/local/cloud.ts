@@ -20,7 +20,7 @@ import { LocalScheduler } from './scheduler';
 import { ensureQueues, localSqsClient, startSqs } from './sqs';
 import { LocalStepFunctions } from './stepfunctions';
 
-export const LOCAL_PREFIX = 'causeway-local';
+const LOCAL_PREFIX = 'causeway-local';
 
 /** Stage settings a developer may override from the environment for `npm start`. */
 const OVERRIDABLE = [

@@ -8,7 +8,7 @@ import type { ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { errorBody } from '../../shared/edge/errors';
 
-export const CONSOLE_PATH = '/console/';
+const CONSOLE_PATH = '/console/';
 const distDir = join(import.meta.dirname, '..', '..', 'console', 'dist');
 
 /** Content types of the console build's files (the deploy uploads with the same ones). */
@@ -26,7 +26,7 @@ export const CONSOLE_CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /** The console's security headers (the CloudFront response headers policy sets the same). */
-export const CONSOLE_SECURITY_HEADERS: Record<string, string> = {
+const CONSOLE_SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy': CONSOLE_CONTENT_SECURITY_POLICY,
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',

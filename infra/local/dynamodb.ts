@@ -120,7 +120,7 @@ export function localDynamoClient(endpoint: string): DynamoDBClient {
   });
 }
 
-export function physicalTableName(prefix: string, def: Pick<TableDef, 'name'>): string {
+function physicalTableName(prefix: string, def: Pick<TableDef, 'name'>): string {
   return `${prefix}-${def.name}`;
 }
 

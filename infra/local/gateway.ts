@@ -20,7 +20,7 @@ import { serveConsole } from './console';
 import { invoke } from './lambda';
 
 /** Lambda's synchronous invocation payload limit; API Gateway would refuse larger bodies. */
-export const MAX_BODY_BYTES = 6 * 1024 * 1024;
+const MAX_BODY_BYTES = 6 * 1024 * 1024;
 
 export interface GatewayOptions {
   prefix: string;

@@ -26,7 +26,7 @@ export type AnyHandler = (event: any, context: Context) => Promise<any>;
 
 const modules = new Map<string, Promise<AnyHandler>>();
 
-export function loadHandler(modulePath: string): Promise<AnyHandler> {
+function loadHandler(modulePath: string): Promise<AnyHandler> {
   let loaded = modules.get(modulePath);
   if (!loaded) {
     loaded = import(pathToFileURL(join(repoRoot, modulePath)).href).then((mod: { handler?: AnyHandler }) => {

@@ -38,7 +38,7 @@ export interface LocalQueue {
   dlqUrl: string;
 }
 
-export function physicalQueueName(prefix: string, name: string): string {
+function physicalQueueName(prefix: string, name: string): string {
   return `${prefix}-${name}`;
 }
 

@@ -57,7 +57,7 @@ interface LoadedMachine {
   retryOverrides: Record<string, number>;
 }
 
-export function stateMachineArn(prefix: string, name: string): string {
+function stateMachineArn(prefix: string, name: string): string {
   return `arn:aws:states:us-east-1:000000000000:stateMachine:${prefix}-${name}`;
 }
 

@@ -18,8 +18,6 @@ import {
   revokeApiKey,
 } from './store';
 
-export type { ApiKeyRecord } from './store';
-
 const KEY_PREFIX = 'cw_';
 
 export function generateApiKey(): string {
@@ -67,7 +65,7 @@ export async function authenticate(authorization: string | undefined): Promise<A
   return { ok: true, principal };
 }
 
-export async function getPrincipal(userId: number): Promise<Principal | undefined> {
+async function getPrincipal(userId: number): Promise<Principal | undefined> {
   const item = await getPrincipalItem(userId);
   if (!item) return undefined;
   return PrincipalSchema.parse({ userId: item.userId, name: item.name, permissions: item.permissions });
@@ -93,7 +91,7 @@ export async function createPrincipalWithKey(
 }
 
 /** Registers a caller-chosen key (admin bootstrap from ADMIN_API_KEY); idempotent per key. */
-export async function registerApiKey(apiKey: string, userId: number): Promise<void> {
+async function registerApiKey(apiKey: string, userId: number): Promise<void> {
   const registered = await putApiKeyRecord({
     keyHash: hashApiKey(apiKey),
     userId,

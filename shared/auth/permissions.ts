@@ -2,7 +2,7 @@ import * as z from 'zod';
 
 export const APPLICATION_ADMIN = 'APPLICATION_ADMIN';
 
-export const PermissionSchema = z.enum([APPLICATION_ADMIN]);
+const PermissionSchema = z.enum([APPLICATION_ADMIN]);
 export type Permission = z.infer<typeof PermissionSchema>;
 
 export const PrincipalSchema = z.object({

@@ -13,7 +13,7 @@ import { type TableName, tableEnvVar, tables } from './tables';
 import { type WorkflowName, workflowEnvVar, workflows } from './workflows';
 
 /** The variable that names the secrets key (KMS in AWS). */
-export const SECRETS_KEY_ENV = 'SECRETS_KMS_KEY_ID';
+const SECRETS_KEY_ENV = 'SECRETS_KMS_KEY_ID';
 /** The local cloud's stand-in for the KMS key: a master key file in the state directory. */
 export const LOCAL_SECRETS_KEY_ENV = 'LOCAL_MASTER_KEY_FILE';
 

@@ -75,6 +75,5 @@ export function intListEnv(name: string, fallback: readonly number[]): number[] 
   return values;
 }
 
-export const stageName = (): string => optionalEnv('CAUSEWAY_STAGE') ?? 'local';
 export const platformMode = (): 'sandbox' | 'real' =>
   optionalEnv('PLATFORM_MODE') === 'real' ? 'real' : 'sandbox';

@@ -20,11 +20,11 @@ export const MAX_BODY_DEPTH = 32;
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-export function mediaType(contentType: string | undefined): string | undefined {
+function mediaType(contentType: string | undefined): string | undefined {
   return contentType?.split(';')[0]?.trim().toLowerCase() || undefined;
 }
 
-export function bodyFormatOf(contentType: string | undefined, accepted: readonly BodyFormat[]): BodyFormat {
+function bodyFormatOf(contentType: string | undefined, accepted: readonly BodyFormat[]): BodyFormat {
   const type = mediaType(contentType);
   const format = accepted.find((f) => f.accepts(type));
   if (format) return format;
@@ -35,7 +35,7 @@ export function bodyFormatOf(contentType: string | undefined, accepted: readonly
 }
 
 /** `line L, column C` (1-based) of a character offset. */
-export function lineAndColumn(text: string, offset: number): string {
+function lineAndColumn(text: string, offset: number): string {
   let line = 1;
   let start = 0;
   for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
@@ -45,7 +45,7 @@ export function lineAndColumn(text: string, offset: number): string {
   return `line ${line}, column ${offset - start + 1}`;
 }
 
-export function parseJsonBody(text: string): unknown {
+function parseJsonBody(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -64,7 +64,7 @@ export const JSON_BODY: BodyFormat = {
 };
 
 /** Refuses prototype-polluting keys and excessive nesting anywhere in a decoded body. */
-export function assertSafeStructure(value: unknown, depth = 0): void {
+function assertSafeStructure(value: unknown, depth = 0): void {
   if (value === null || typeof value !== 'object') return;
   if (depth >= MAX_BODY_DEPTH) {
     throw new InvalidInputError(`request body is nested deeper than ${MAX_BODY_DEPTH} levels`);

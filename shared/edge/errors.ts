@@ -36,7 +36,7 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-export function statusText(statusCode: number): string {
+function statusText(statusCode: number): string {
   return STATUS_TEXT[statusCode] ?? 'Error';
 }
 

@@ -77,7 +77,7 @@ export function jsonResponse(
   };
 }
 
-export function errorResponse(error: unknown): ApiResponse {
+function errorResponse(error: unknown): ApiResponse {
   const known = knownErrorBody(error);
   if (known) return jsonResponse(known.statusCode, known);
   // Never leak internals: log the error's name and a scrubbed message, answer generically.

@@ -153,10 +153,6 @@ export const SUBSCRIBABLE_NAMES = [ALL_NOTIFICATIONS, ...NOTIFICATION_NAMES] as 
   ...SubscribableName[],
 ];
 
-export function isNotificationName(value: string): value is NotificationName {
-  return Object.hasOwn(notificationCatalogue, value);
-}
-
 export function classify(name: NotificationName): NotificationClass {
   return notificationCatalogue[name].class;
 }

@@ -32,10 +32,8 @@ export const NotificationMetadataSchema = z
   })
   .meta({ description: 'The specification metadata fields; further keys are passed through.' });
 
-export type NotificationMetadata = z.infer<typeof NotificationMetadataSchema>;
-
-export const MAX_RECIPIENTS = 1000;
-export const MAX_TEXT_LENGTH = 8000;
+const MAX_RECIPIENTS = 1000;
+const MAX_TEXT_LENGTH = 8000;
 
 export const NotificationMessageSchema = z
   .strictObject({

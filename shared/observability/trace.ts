@@ -5,7 +5,6 @@
  * that continues the `traceparent` it got lands in the same trace as the notification.
  */
 import { randomBytes } from 'node:crypto';
-import { optionalEnv } from '../config/env';
 
 export interface TraceContext {
   /** 32 lower-case hex digits, not all zero. */
@@ -29,7 +28,7 @@ export function parseTraceparent(value: string | undefined): TraceContext | unde
 }
 
 /** The context of an X-Ray trace header (`Root=1-…;Parent=…;Sampled=1`), as an SQS `AWSTraceHeader` carries it. */
-export function parseXRayHeader(value: string | undefined): TraceContext | undefined {
+function parseXRayHeader(value: string | undefined): TraceContext | undefined {
   const root = value ? XRAY_ROOT.exec(value) : null;
   if (!value || !root?.[1] || !root[2]) return undefined;
   const traceId = `${root[1]}${root[2]}`.toLowerCase();
@@ -42,7 +41,7 @@ export function parseXRayHeader(value: string | undefined): TraceContext | undef
   };
 }
 
-export function newSpanId(): string {
+function newSpanId(): string {
   let id = randomBytes(8).toString('hex');
   while (!nonZero(id)) id = randomBytes(8).toString('hex');
   return id;
@@ -53,11 +52,6 @@ export function newTrace(): TraceContext {
   let traceId = randomBytes(16).toString('hex');
   while (!nonZero(traceId)) traceId = randomBytes(16).toString('hex');
   return { traceId, parentId: newSpanId(), sampled: true };
-}
-
-/** The trace this Lambda invocation runs in (active X-Ray tracing sets `_X_AMZN_TRACE_ID`). */
-export function invocationTrace(): TraceContext | undefined {
-  return parseXRayHeader(optionalEnv('_X_AMZN_TRACE_ID'));
 }
 
 /** The first candidate that parses, in the order given: each a `traceparent` or an X-Ray header. */

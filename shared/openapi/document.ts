@@ -53,9 +53,7 @@ export interface ServerEntry {
   variables?: Record<string, { default: string; description?: string; enum?: string[] }>;
 }
 
-export function buildOpenApiDocument(
-  servers: readonly ServerEntry[] = [],
-): ReturnType<typeof createDocument> {
+function buildOpenApiDocument(servers: readonly ServerEntry[] = []): ReturnType<typeof createDocument> {
   const paths: ZodOpenApiPathsObject = {};
   for (const route of routes) {
     const key = routeKey(route);

@@ -5,7 +5,7 @@ import * as z from 'zod';
 import { PrincipalSchema } from '../auth/permissions';
 import type { RouteContract } from '../catalog/contract';
 
-export const HealthSchema = z.object({ status: z.literal('ok'), service: z.string(), time: z.string() });
+const HealthSchema = z.object({ status: z.literal('ok'), service: z.string(), time: z.string() });
 
 export const serviceContracts = {
   'GET /health': {

@@ -6,7 +6,7 @@ import { MAX_DELIVERY_RETRIES } from '../catalog/queues';
 import { boolEnv, ConfigurationError, intEnv, intListEnv } from '../config/env';
 
 /** Svix's schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (seconds). */
-export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;
+const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;
 
 /** SQS caps a message's visibility timeout at 12 hours; longer delays are clamped to it. */
 export const MAX_RETRY_DELAY_SECONDS = 43_200;

@@ -8,12 +8,12 @@ import { NOTIFICATION_NAMES, SUBSCRIBABLE_NAMES } from '../notifications/catalog
 import { NotificationMetadataSchema } from '../notifications/message';
 
 export const MAX_WEBHOOKS_PER_REQUEST = 50;
-export const MAX_HISTORY_PAGE_SIZE = 100;
-export const MAX_HISTORY_OFFSET = 10_000;
+const MAX_HISTORY_PAGE_SIZE = 100;
+const MAX_HISTORY_OFFSET = 10_000;
 
 export const MAX_WEBHOOK_PAGE_SIZE = 100;
 
-export const ActionTypeSchema = z.enum(['triggered', 'receive']);
+const ActionTypeSchema = z.enum(['triggered', 'receive']);
 
 /** An unknown notification name, named (shortened) with where the valid ones are listed. */
 const notificationName = <const T extends readonly [string, ...string[]]>(names: T) =>
@@ -95,7 +95,7 @@ export function webhookView(item: WebhookItem): WebhookView {
   };
 }
 
-export const WebhookErrorSchema = z.object({
+const WebhookErrorSchema = z.object({
   index: z.number().int().describe('position of the rejected webhook in the request'),
   name: z.string().optional(),
   url: z.string().optional(),
@@ -159,7 +159,7 @@ export const WebhookPageSchema = z
 export type WebhookPage = z.infer<typeof WebhookPageSchema>;
 
 /** The payload POSTed to a receiver (and stored as the history record's `request`). */
-export const DeliveryPayloadSchema = z.object({
+const DeliveryPayloadSchema = z.object({
   text: z.string(),
   metadata: NotificationMetadataSchema,
   webhookId: z.number().int(),

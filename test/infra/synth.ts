@@ -11,9 +11,9 @@ import { type CausewayApp, type CausewayStack, createCausewayApp } from '../../i
 import { loadStages, type StageConfig } from '../../infra/stages';
 import { tempDir } from '../support/temp';
 
-export const repoRoot = join(import.meta.dirname, '..', '..');
+const repoRoot = join(import.meta.dirname, '..', '..');
 
-export function cdkContext(): Record<string, unknown> {
+function cdkContext(): Record<string, unknown> {
   return (
     JSON.parse(readFileSync(join(repoRoot, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }
   ).context;

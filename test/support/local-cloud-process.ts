@@ -25,7 +25,7 @@ export interface RunningCloud {
 }
 
 /** Settings the integration suite runs with: short timeouts and retry schedule for speed. */
-export const TEST_CLOUD_ENV: Record<string, string> = {
+const TEST_CLOUD_ENV: Record<string, string> = {
   WEBHOOK_TIMEOUT_MS: '1500',
   WEBHOOK_RETRY_SCHEDULE: '1,1,2',
   LOG_LEVEL: 'INFO',

@@ -110,11 +110,10 @@ export function samlAttributes(samlResponseBase64: string): Map<string, string[]
   return out;
 }
 
-export const SAML_ROLE_ATTRIBUTE = 'https://aws.amazon.com/SAML/Attributes/Role';
-export const SAML_SESSION_NAME_ATTRIBUTE = 'https://aws.amazon.com/SAML/Attributes/RoleSessionName';
-export const SAML_DB_USER_ATTRIBUTE = 'https://redshift.amazon.com/SAML/Attributes/DbUser';
-export const SAML_DB_GROUPS_ATTRIBUTE = 'https://redshift.amazon.com/SAML/Attributes/DbGroups';
-export const SAML_AUTO_CREATE_ATTRIBUTE = 'https://redshift.amazon.com/SAML/Attributes/AutoCreate';
+const SAML_ROLE_ATTRIBUTE = 'https://aws.amazon.com/SAML/Attributes/Role';
+const SAML_DB_USER_ATTRIBUTE = 'https://redshift.amazon.com/SAML/Attributes/DbUser';
+const SAML_DB_GROUPS_ATTRIBUTE = 'https://redshift.amazon.com/SAML/Attributes/DbGroups';
+const SAML_AUTO_CREATE_ATTRIBUTE = 'https://redshift.amazon.com/SAML/Attributes/AutoCreate';
 
 const ROLE_ARN = /^arn:aws[\w-]*:iam::\d{12}:role\/\S+$/;
 const PROVIDER_ARN = /^arn:aws[\w-]*:iam::\d{12}:saml-provider\/\S+$/;

@@ -10,7 +10,7 @@ import { runStatement } from './sql-statements';
 import { tokenize } from './sql-tokens';
 
 export type { SandboxSession } from './sql-model';
-export { type SandboxErrorCode, SandboxSqlError, tokenize } from './sql-tokens';
+export { SandboxSqlError, tokenize } from './sql-tokens';
 
 export class SandboxDb extends SandboxModel {
   execute(sql: string): void {

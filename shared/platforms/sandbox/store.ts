@@ -33,7 +33,7 @@ export interface SandboxState {
 
 const LOCK_STALE_MS = 10_000;
 
-export function sandboxDir(): string {
+function sandboxDir(): string {
   return optionalEnv('SANDBOX_DIR') ?? join(process.cwd(), '.causeway', 'sandbox');
 }
 

@@ -109,7 +109,7 @@ export async function createWebhooks(
   return { createdWebhooks, errors };
 }
 
-export function canSeeWebhook(caller: Principal, item: Pick<WebhookItem, 'createdBy'>): boolean {
+function canSeeWebhook(caller: Principal, item: Pick<WebhookItem, 'createdBy'>): boolean {
   return isAdmin(caller) || item.createdBy === caller.userId;
 }
 
@@ -144,7 +144,7 @@ function isPageKeyOf(key: Record<string, number>, owner: number | undefined): bo
 }
 
 /** The webhook if the caller may see it; a 404 otherwise (whether or not it exists). */
-export async function findVisibleWebhook(caller: Principal, id: number): Promise<WebhookItem> {
+async function findVisibleWebhook(caller: Principal, id: number): Promise<WebhookItem> {
   const item = await getWebhookItem(id);
   if (!item || !canSeeWebhook(caller, item)) throw new NotFoundError(`webhook ${id} not found`);
   return item;

@@ -7,15 +7,15 @@
  */
 import { createHmac } from 'node:crypto';
 
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 
-export function signingKey(secret: string): Buffer {
+function signingKey(secret: string): Buffer {
   if (secret.startsWith(SECRET_PREFIX)) return Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
   return Buffer.from(secret, 'utf8');
 }
 
 /** The shortest usable key: 16 characters, or 16 decoded bytes after `whsec_`. */
-export const MIN_SECRET_LENGTH = 16;
+const MIN_SECRET_LENGTH = 16;
 
 /** Why a secret is too weak or malformed to sign with, or undefined when it is usable. */
 export function secretProblem(secret: string): string | undefined {
@@ -36,7 +36,7 @@ export function isValidSecret(secret: string): boolean {
   return key.length >= MIN_SECRET_LENGTH && key.length <= 64;
 }
 
-export function sign(secret: string, id: string, timestampSeconds: number, body: string): string {
+function sign(secret: string, id: string, timestampSeconds: number, body: string): string {
   const mac = createHmac('sha256', signingKey(secret))
     .update(`${id}.${timestampSeconds}.${body}`)
     .digest('base64');

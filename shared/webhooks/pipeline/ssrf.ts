@@ -13,7 +13,7 @@ import { buildConnector } from 'undici';
 import { logger } from '../../observability/logger';
 import { isPublicAddress, literalIp } from './addresses';
 
-export { isPublicAddress, literalIp } from './addresses';
+export { isPublicAddress } from './addresses';
 
 /**
  * A refused target. The message (which the history stores and the webhook's owner reads) never
@@ -47,9 +47,7 @@ export type LookupFunction = (
 ) => void;
 
 /** A `net.connect` lookup that refuses the name if any address it resolves to is not public. */
-export function guardedLookup(
-  resolve: LookupFunction = dnsLookup as unknown as LookupFunction,
-): LookupFunction {
+function guardedLookup(resolve: LookupFunction = dnsLookup as unknown as LookupFunction): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, options.all ? [] : '');

@@ -14,7 +14,7 @@ import type { AttemptOutcome } from './transport';
 const TIMEOUT_CODES = new Set(['ESOCKETTIMEDOUT', 'ETIMEDOUT']);
 const REFUSED_CODES = new Set(['ECONNREFUSED', 'ECONNRESET']);
 
-export function attemptClass(outcome: AttemptOutcome): DeliveryOutcome {
+function attemptClass(outcome: AttemptOutcome): DeliveryOutcome {
   if (outcome.failureCode !== undefined) {
     if (outcome.failureCode === 'ETARGETBLOCKED') return 'ssrfBlocked';
     if (TIMEOUT_CODES.has(outcome.failureCode)) return 'timeout';

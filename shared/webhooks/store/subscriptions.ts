@@ -7,7 +7,7 @@
  */
 import { ALL_NOTIFICATIONS, type NotificationName } from '../../notifications/catalogue';
 
-export function subscriptionKey(
+function subscriptionKey(
   name: string,
   audience: { global: true } | { global: false; ownerId: number },
 ): string {

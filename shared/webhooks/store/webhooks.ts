@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../store/clients';
-import { batchGetAll, queryAll, scanAll } from '../../store/read';
+import { queryAll, scanAll } from '../../store/read';
 import { tableName } from '../../store/tables';
 import { cancellationCodes, isTransactionCancelled, putIfAbsent, transactWrite } from '../../store/write';
 import type { WebhookItem } from '../model';
@@ -92,14 +92,6 @@ export async function putWebhook(
 export async function getWebhookItem(id: number): Promise<WebhookItem | undefined> {
   const out = await documentClient.send(new GetCommand({ TableName: tableName('webhooks'), Key: { id } }));
   return out.Item as WebhookItem | undefined;
-}
-
-export async function getWebhookItems(ids: readonly number[]): Promise<Map<number, WebhookItem>> {
-  const items = await batchGetAll<WebhookItem>(
-    tableName('webhooks'),
-    ids.map((id) => ({ id })),
-  );
-  return new Map(items.map((item) => [item.id, item]));
 }
 
 export function listWebhooksByOwner(ownerId: number): Promise<WebhookItem[]> {
