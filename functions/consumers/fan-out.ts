@@ -2,4 +2,4 @@ import { sqsConsumer } from '../../shared/webhooks/pipeline/consumer';
 import { processNotification } from '../../shared/webhooks/pipeline/fan-out';
 
 /** Notifications queue consumer: one record failing never fails the others (partial batch response). */
-export const handler = sqsConsumer(processNotification);
+export const handler = sqsConsumer('notifications', processNotification);

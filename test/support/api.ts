@@ -103,3 +103,33 @@ export async function eventually<T>(
   }
   return last;
 }
+
+/**
+ * Polls `probe` until `accept` holds, however long that takes on a loaded machine. The only
+ * bound is a hang guard: it fails when `progress` of the probed value has not changed for
+ * `stallMs` (nothing moved at all), never because a deadline for a quiet machine passed.
+ */
+export async function untilDone<T>(
+  probe: () => Promise<T>,
+  accept: (value: T) => boolean,
+  options: { progress?: (value: T) => unknown; stallMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<T> {
+  const progress = options.progress ?? ((value: T) => value);
+  const stallMs = options.stallMs ?? 120_000;
+  let last = await probe();
+  let mark = JSON.stringify(progress(last));
+  let movedAt = Date.now();
+  while (!accept(last)) {
+    if (Date.now() - movedAt > stallMs) {
+      throw new Error(`${options.what ?? 'waiting'}: no progress for ${stallMs / 1000} s (last: ${mark})`);
+    }
+    await new Promise((r) => setTimeout(r, options.intervalMs ?? 250));
+    last = await probe();
+    const now = JSON.stringify(progress(last));
+    if (now !== mark) {
+      mark = now;
+      movedAt = Date.now();
+    }
+  }
+  return last;
+}

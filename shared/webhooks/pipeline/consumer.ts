@@ -2,20 +2,50 @@
  * The pipeline's queue consumers. `sqsConsumer` turns a per-record function into a Lambda SQS
  * handler with Powertools' BatchProcessor: records run concurrently (one slow receiver does not
  * delay the others) and a record that throws is reported as a batch item failure, never failing
- * the others. `parseOrDeadLetter` is the first step of each consumer: a body that is not JSON or
- * not the queue's message goes to the queue's DLQ with the reason, and is not retried.
+ * the others. Every batch item failure is logged with its reason: a scheduled retry at info
+ * level, anything else (the message comes back after its visibility timeout) as an error.
+ * `parseOrDeadLetter` is the first step of each consumer: a body that is not JSON or not the
+ * queue's message goes to the queue's DLQ with the reason, and is not retried.
  */
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import type * as z from 'zod';
 import type { QueueName } from '../../catalog/queues';
-import { logger } from '../../observability/logger';
+import { describeError, logger } from '../../observability/logger';
 import { describeIssues } from '../../validation';
 import { sendToDeadLetter } from './queue';
 
-export function sqsConsumer(processRecord: (record: SQSRecord) => Promise<unknown>) {
-  const recordHandler = async (record: SQSRecord): Promise<void> => {
-    await processRecord(record);
+/** Thrown by a record whose failure is planned (its retry was scheduled): logged as info, not an error. */
+export class RetryScheduledError extends Error {
+  override name = 'RetryScheduledError';
+}
+
+export function sqsConsumer(
+  queue: QueueName,
+  processRecord: (record: SQSRecord, context?: Context) => Promise<unknown>,
+) {
+  const recordHandler = async (record: SQSRecord, context?: Context): Promise<void> => {
+    try {
+      await processRecord(record, context);
+    } catch (error) {
+      const receiveCount = Number(record.attributes.ApproximateReceiveCount) || 1;
+      if (error instanceof RetryScheduledError) {
+        logger.info('batch item failure: retry scheduled', {
+          queue,
+          messageId: record.messageId,
+          receiveCount,
+          reason: error.message,
+        });
+      } else {
+        logger.error('batch item failure: the message comes back after its visibility timeout', {
+          queue,
+          messageId: record.messageId,
+          receiveCount,
+          ...describeError(error),
+        });
+      }
+      throw error;
+    }
   };
   // One processor per invocation: a processor holds the batch's state, and the local cloud
   // runs concurrent invocations of a module in one process.

@@ -1,28 +1,29 @@
 /**
  * Delivering one (notification, webhook) pair: sign, POST, record the attempt, then either
  * finish, schedule the next attempt by message visibility, or dead-letter the delivery.
+ *
+ * Once a POST was made its outcome is recorded: a failed history write is retried (never the
+ * POST) until shortly before the invocation's deadline, and the message's next step does not
+ * depend on it — a write failure never brings the message back for another POST.
  */
-import type { SQSRecord } from 'aws-lambda';
+import type { Context, SQSRecord } from 'aws-lambda';
 import { NotFoundError } from '../../errors';
-import { logger } from '../../observability/logger';
+import { describeError, logger } from '../../observability/logger';
+import { sleep } from '../../store/read';
 import { retrySchedule } from '../config';
 import type { DeliveryPayload, HistoryRecord, WebhookItem } from '../model';
 import { webhookSecrets } from '../secrets';
 import { claim } from '../store/dedup';
 import { getHistoryRecord, writeHistoryRecord } from '../store/history';
-import { historyView, type StoredHistoryRecord } from '../store/history-keys';
+import { historyView, requestView, type StoredHistoryRecord } from '../store/history-keys';
 import { getWebhookItem } from '../store/webhooks';
-import { parseOrDeadLetter } from './consumer';
+import { parseOrDeadLetter, RetryScheduledError } from './consumer';
 import { DeliveryMessageSchema } from './message';
 import { delayRetry, sendToDeadLetter } from './queue';
 import { nextStep } from './retry';
 import { webhookHeaders } from './signing';
 import { deliveryTraceparent, observeAttempt } from './telemetry';
 import { type AttemptOutcome, postWebhook } from './transport';
-
-export class RetryScheduledError extends Error {
-  override name = 'RetryScheduledError';
-}
 
 /** Days an attempt claim is kept: longer than a delivery can live on its queue (14 days). */
 const CLAIM_TTL_DAYS = 15;
@@ -38,16 +39,63 @@ async function post(
   return postWebhook(webhook.url, body, { ...webhookHeaders(deliveryId, body, secret), traceparent });
 }
 
+/** Time kept free after the last history write try: the message's next step still has to run. */
+const RESERVED_MS = 8_000;
+/** Without an invocation deadline (direct calls), history writes are retried for this long. */
+const DEFAULT_WRITE_BUDGET_MS = 20_000;
+
+/** Until when a history write may be retried in this invocation (epoch ms). */
+export function writeDeadline(context: Pick<Context, 'getRemainingTimeInMillis'> | undefined): number {
+  const remaining = context ? context.getRemainingTimeInMillis() - RESERVED_MS : DEFAULT_WRITE_BUDGET_MS;
+  return Date.now() + Math.max(0, remaining);
+}
+
+interface AttemptFields {
+  deliveryId: string;
+  attempt: number;
+  activityId: number;
+  notificationType: string;
+  payload: DeliveryPayload;
+  retryOf?: number;
+}
+
+/**
+ * Records a POST's outcome, retrying the write with jittered exponential back-off until
+ * `deadline`; undefined when it could still not be stored (logged as an error with the ids).
+ */
 async function record(
   webhook: WebhookItem,
-  fields: {
-    deliveryId: string;
-    attempt: number;
-    activityId: number;
-    notificationType: string;
-    payload: DeliveryPayload;
-    retryOf?: number;
-  },
+  fields: AttemptFields,
+  outcome: AttemptOutcome,
+  deadline: number,
+): Promise<StoredHistoryRecord | undefined> {
+  for (let round = 0; ; round++) {
+    try {
+      return await writeHistory(webhook, fields, outcome);
+    } catch (error) {
+      const pause = Math.random() * Math.min(2_000, 100 * 2 ** round);
+      const ids = { deliveryId: fields.deliveryId, attempt: fields.attempt, webhookId: webhook.id };
+      if (Date.now() + pause > deadline) {
+        logger.error('history record not stored: the POST was made, its write kept failing', {
+          ...ids,
+          statusCode: outcome.statusCode,
+          tries: round + 1,
+          ...describeError(error),
+        });
+        return undefined;
+      }
+      logger.warn('history write failed; retrying the write (not the POST)', {
+        ...ids,
+        ...describeError(error),
+      });
+      await sleep(pause);
+    }
+  }
+}
+
+function writeHistory(
+  webhook: WebhookItem,
+  fields: AttemptFields,
   outcome: AttemptOutcome,
 ): Promise<StoredHistoryRecord> {
   return writeHistoryRecord({
@@ -69,7 +117,7 @@ async function record(
 }
 
 /** Handles one message of the deliveries queue; throws RetryScheduledError to keep it for a retry. */
-export async function processDelivery(sqsRecord: SQSRecord): Promise<void> {
+export async function processDelivery(sqsRecord: SQSRecord, context?: Context): Promise<void> {
   const message = await parseOrDeadLetter('deliveries', sqsRecord, DeliveryMessageSchema, 'delivery message');
   if (!message) return;
   const attempt = Math.max(1, Number(sqsRecord.attributes.ApproximateReceiveCount) || 1);
@@ -93,7 +141,7 @@ export async function processDelivery(sqsRecord: SQSRecord): Promise<void> {
   };
   const outcome = await post(webhook, message.deliveryId, payload, deliveryTraceparent(message, sqsRecord));
   observeAttempt(outcome, attempt, message.notifiedAt);
-  await record(
+  const stored = await record(
     webhook,
     {
       deliveryId: message.deliveryId,
@@ -103,6 +151,7 @@ export async function processDelivery(sqsRecord: SQSRecord): Promise<void> {
       payload,
     },
     outcome,
+    writeDeadline(context),
   );
   const schedule = retrySchedule();
   const step = nextStep(attempt, outcome, schedule);
@@ -112,6 +161,7 @@ export async function processDelivery(sqsRecord: SQSRecord): Promise<void> {
     attempt,
     statusCode: outcome.statusCode,
     durationMs: outcome.durationMs,
+    historyId: stored?.id,
     next: step.kind,
   });
   switch (step.kind) {
@@ -136,13 +186,13 @@ export async function processDelivery(sqsRecord: SQSRecord): Promise<void> {
  * attempt as a new history record. Runs in the webhook sender function; the API route has
  * already checked that the caller may see the record (`shared/webhooks/api/retry.ts`).
  */
-export async function resendHistoryRecord(id: number): Promise<HistoryRecord> {
+export async function resendHistoryRecord(id: number, context?: Context): Promise<HistoryRecord> {
   const original = await getHistoryRecord(id);
   if (!original) throw new NotFoundError(`history record ${id} not found`);
   const webhook = await getWebhookItem(original.webhooksId);
   if (!webhook)
     throw new NotFoundError(`webhook ${original.webhooksId} of history record ${id} no longer exists`);
-  const payload = original.request;
+  const payload = requestView(original.request);
   const outcome = await post(webhook, original.deliveryId, payload, deliveryTraceparent({}));
   const created = await record(
     webhook,
@@ -155,6 +205,8 @@ export async function resendHistoryRecord(id: number): Promise<HistoryRecord> {
       retryOf: original.id,
     },
     outcome,
+    writeDeadline(context),
   );
+  if (!created) throw new Error(`the re-send of history record ${id} was made but could not be recorded`);
   return historyView(created);
 }

@@ -3,15 +3,35 @@
  * redirect (a 3xx is a failed attempt), give up after the stage's timeout, read at most
  * RESPONSE_BODY_CAP_BYTES of the answer (the rest is never read into memory), and turn every
  * transport failure into the history form `statusCode 500, response.body {code, connect}`.
+ *
+ * The answer's body is kept as text, never as the parsed document: whatever a receiver sends
+ * (integers past 2^53, empty or `__proto__` keys, nesting deeper than DynamoDB's 32 levels) is a
+ * bounded string that always stores. The history view parses it back when it is plain JSON
+ * (`responseView` in store/history-keys.ts).
  */
 import { Agent, type Dispatcher, request } from 'undici';
 import { allowPrivateTargets, connectTimeoutMs, RESPONSE_BODY_CAP_BYTES, webhookTimeoutMs } from '../config';
 import { webhookConnector } from './ssrf';
 
+/** Why no HTTP answer came back: the stored body of a transport failure. */
+export interface TransportFailure {
+  code: string;
+  connect: boolean;
+  message?: string;
+}
+
+/**
+ * The receiver's answer as stored: its body as text (at most RESPONSE_BODY_CAP_BYTES;
+ * `truncated` when cut; `json` when the content type said JSON), or the transport failure.
+ */
+export type StoredResponse =
+  | { body: string; truncated?: true; json?: true }
+  | { body: TransportFailure; truncated?: undefined; json?: undefined };
+
 export interface AttemptOutcome {
   /** The receiver's status, or 500 when no HTTP answer came back (timeout, refused, blocked). */
   statusCode: number;
-  response: Record<string, unknown>;
+  response: StoredResponse;
   /** 2xx. */
   delivered: boolean;
   /** Seconds from a Retry-After header on a 429 or 503. */
@@ -92,7 +112,7 @@ function errorCode(error: unknown): string {
 /** The history form of a transport failure. */
 export function failureOutcome(error: unknown, startedAt: number): AttemptOutcome {
   const code = errorCode(error);
-  const body: Record<string, unknown> = { code, connect: CONNECT_PHASE.has(code) };
+  const body: TransportFailure = { code, connect: CONNECT_PHASE.has(code) };
   if (code === 'ETARGETBLOCKED') body.message = (error as Error).message;
   return {
     statusCode: 500,
@@ -132,16 +152,11 @@ async function readCapped(
   return { bytes: Buffer.concat(chunks), truncated: false };
 }
 
-function storedBody(bytes: Buffer, truncated: boolean, contentType: string | undefined): unknown {
-  const text = bytes.toString('utf8');
-  if (!truncated && text.length > 0 && /json/i.test(contentType ?? '')) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
-  }
-  return text;
+function storedResponse(bytes: Buffer, truncated: boolean, contentType: string | undefined): StoredResponse {
+  const response: StoredResponse = { body: bytes.toString('utf8') };
+  if (truncated) response.truncated = true;
+  else if (/json/i.test(contentType ?? '')) response.json = true;
+  return response;
 }
 
 export async function postWebhook(
@@ -164,13 +179,9 @@ export async function postWebhook(
     });
     const { bytes, truncated } = await readCapped(res.body, options.bodyCapBytes ?? RESPONSE_BODY_CAP_BYTES);
     const contentType = res.headers['content-type'];
-    const response: Record<string, unknown> = {
-      body: storedBody(bytes, truncated, Array.isArray(contentType) ? contentType[0] : contentType),
-    };
-    if (truncated) response.truncated = true;
     const outcome: AttemptOutcome = {
       statusCode: res.statusCode,
-      response,
+      response: storedResponse(bytes, truncated, Array.isArray(contentType) ? contentType[0] : contentType),
       delivered: res.statusCode >= 200 && res.statusCode < 300,
       durationMs: Date.now() - startedAt,
     };

@@ -20,7 +20,8 @@
  * number of records. Queries apply the same window as a key condition (id ≥ first live id),
  * so records TTL has not yet removed are never listed.
  */
-import type { HistoryQuery, HistoryRecord } from '../model';
+import type { DeliveryPayload, HistoryQuery, HistoryRecord } from '../model';
+import type { StoredResponse } from '../pipeline/transport';
 
 const DAY_MS = 86_400_000;
 const ID_SPREAD = 1000;
@@ -95,7 +96,15 @@ export function liveWindow(nowMs: number, retentionDays: number): { days: string
   return { days, minId: first * ID_SPREAD };
 }
 
-export interface StoredHistoryRecord extends HistoryRecord {
+/**
+ * A record as stored. `request` is the JSON text of the payload that was POSTed and `response`
+ * keeps the receiver's body as text, so any payload and any answer store (no document depth,
+ * number or key rule of DynamoDB applies to a string). Records written before that change hold
+ * both as documents; the view reads either.
+ */
+export interface StoredHistoryRecord extends Omit<HistoryRecord, 'request' | 'response'> {
+  request: string | DeliveryPayload;
+  response: StoredResponse | Record<string, unknown>;
   audience: string;
   retryOf?: number;
   expiresAt: number;
@@ -105,16 +114,62 @@ export interface StoredHistoryRecord extends HistoryRecord {
   audTypeOutcome: string;
 }
 
-export type NewHistoryRecord = Omit<HistoryRecord, 'id' | 'createdAt' | 'updatedAt'> & {
+export type NewHistoryRecord = Omit<HistoryRecord, 'id' | 'createdAt' | 'updatedAt' | 'response'> & {
+  response: StoredResponse;
   global: boolean;
   retryOf?: number;
 };
 
+/** DynamoDB's limit on nested documents; deeper answers are shown as text. */
+const MAX_VIEW_DEPTH = 32;
+
+function depthOf(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  let deepest = 0;
+  for (const child of Object.values(value)) deepest = Math.max(deepest, depthOf(child));
+  return deepest + 1;
+}
+
+/**
+ * `text` parsed when it is plain JSON: no integer literal outside the safe range (parsing would
+ * change it) and at most MAX_VIEW_DEPTH levels; otherwise undefined and the text is shown as it
+ * came.
+ */
+export function plainJson(text: string): unknown {
+  let unsafe = false;
+  let value: unknown;
+  try {
+    // The reviver's third argument carries each number's source text (Node 22+).
+    value = JSON.parse(text, (_key, v: unknown, context?: { source?: string }) => {
+      if (typeof v === 'number' && !Number.isSafeInteger(v) && /^-?\d+$/.test(context?.source ?? String(v)))
+        unsafe = true;
+      return v;
+    });
+  } catch {
+    return undefined;
+  }
+  if (unsafe || depthOf(value) > MAX_VIEW_DEPTH) return undefined;
+  return value;
+}
+
+/** The API's `response`: a JSON answer's body parsed when it is plain JSON, else the text. */
+export function responseView(stored: StoredHistoryRecord['response']): Record<string, unknown> {
+  const { body, truncated, json } = stored as { body?: unknown; truncated?: boolean; json?: boolean };
+  if (typeof body !== 'string') return truncated ? { body, truncated } : { body };
+  const parsed = json && body.length > 0 ? plainJson(body) : undefined;
+  return { body: parsed === undefined ? body : parsed, ...(truncated ? { truncated: true } : {}) };
+}
+
+/** The payload that was POSTed (stored as its JSON text; as a document by older records). */
+export function requestView(stored: StoredHistoryRecord['request']): DeliveryPayload {
+  return typeof stored === 'string' ? (JSON.parse(stored) as DeliveryPayload) : stored;
+}
+
 export function historyView(item: StoredHistoryRecord): HistoryRecord & { retryOf?: number } {
   return {
     id: item.id,
-    request: item.request,
-    response: item.response,
+    request: requestView(item.request),
+    response: responseView(item.response),
     statusCode: item.statusCode,
     notificationType: item.notificationType,
     webhooksActivityId: item.webhooksActivityId,

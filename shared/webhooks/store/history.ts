@@ -27,13 +27,15 @@ export async function writeHistoryRecord(input: NewHistoryRecord): Promise<Store
   const retention = historyRetentionDays();
   for (let round = 0; round < 10; round++) {
     const now = Date.now();
-    const { global, retryOf, ...fields } = input;
+    const { global, retryOf, request, ...fields } = input;
     const audience = audienceOf({ global, createdBy: input.createdBy });
     const parts = recordPartitions(audience, input.notificationType, outcomeOf(input.statusCode));
     const createdAt = new Date(now).toISOString();
     const expiresAt = expiresAtFor(now, retention);
     const item: StoredHistoryRecord = {
       ...fields,
+      // As text: a producer's metadata may hold what a DynamoDB document cannot (see history-keys.ts).
+      request: JSON.stringify(request),
       ...(retryOf !== undefined ? { retryOf } : {}),
       id: newHistoryId(now),
       createdAt,

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminKey, call, createKey, eventually, useLocalCloudEnv } from '../../support/api';
+import { adminKey, call, createKey, eventually, untilDone, useLocalCloudEnv } from '../../support/api';
 import { allHistory, createHooks, publish } from './helpers';
 import { type Receiver, reply, startReceiver } from './receiver';
 
@@ -205,13 +205,15 @@ describe('accounting', () => {
           .filter((p) => p.status === 200)
           .map((p) => p.headers['webhook-id']),
       );
-    await eventually(
+    // However long a loaded machine takes: the only bound is a guard against a stall (no POST,
+    // no dead letter for two minutes).
+    await untilDone(
       async () => {
         await drainDlq();
-        return deliveredIds().size + deadLettered.size;
+        return { terminal: deliveredIds().size + deadLettered.size, posts: posts().length };
       },
-      (terminal) => terminal >= N,
-      100_000,
+      ({ terminal }) => terminal >= N,
+      { what: 'accounting deliveries' },
     );
     await new Promise((r) => setTimeout(r, 1500));
     await drainDlq();
@@ -237,10 +239,10 @@ describe('accounting', () => {
     expect(deliveredIds().size + deadLettered.size).toBe(N);
 
     // Every POST is one history record with its own attempt number: no attempt was sent twice.
-    const history = await eventually(
+    const history = await untilDone(
       () => allHistory(owner.apiKey),
       (records) => records.length >= posts().length,
-      20_000,
+      { progress: (records) => records.length, what: 'accounting history' },
     );
     expect(history).toHaveLength(posts().length);
     const attempts = new Map<string, number[]>();
@@ -252,5 +254,6 @@ describe('accounting', () => {
     const count = await call('GET', '/webhooks/history?pageSize=1', { key: owner.apiKey });
     expect(count.body.count).toBe(posts().length);
     sqs.destroy();
-  }, 150_000);
+    // The waits above carry their own hang guards; this only stops a test that never returns.
+  }, 1_800_000);
 });

@@ -8,7 +8,10 @@ import {
   liveWindow,
   newHistoryId,
   outcomeOf,
+  plainJson,
   recordPartitions,
+  requestView,
+  responseView,
 } from '../../../shared/webhooks/store/history-keys';
 import {
   notificationSubscriptionKeys,
@@ -141,5 +144,42 @@ describe('history ids, partitions and retention window', () => {
     ]);
     expect(selectedAudiences(user, { includeUser: true, includeGlobal: true })).toEqual(['user#2']);
     expect(selectedAudiences(user, { includeUser: false, includeGlobal: true })).toEqual([]);
+  });
+});
+
+describe('stored answers and their view', () => {
+  const nested = (depth: number): string => (depth === 0 ? '1' : `{"a":${nested(depth - 1)}}`);
+
+  it('parses a plain JSON answer and shows anything else as the text that came', () => {
+    expect(responseView({ body: '{"ok":true}', json: true })).toEqual({ body: { ok: true } });
+    expect(responseView({ body: '{"ok":true}' })).toEqual({ body: '{"ok":true}' });
+    expect(responseView({ body: '{"ok":', json: true })).toEqual({ body: '{"ok":' });
+    expect(responseView({ body: '', json: true })).toEqual({ body: '' });
+    expect(responseView({ body: 'x'.repeat(10), truncated: true })).toEqual({
+      body: 'x'.repeat(10),
+      truncated: true,
+    });
+    expect(responseView({ body: { code: 'ECONNREFUSED', connect: true } })).toEqual({
+      body: { code: 'ECONNREFUSED', connect: true },
+    });
+  });
+
+  it('keeps integers past 2^53 and nesting past 32 levels as text; odd keys parse', () => {
+    const big = '{"id":18446744073709551615}';
+    expect(plainJson(big)).toBeUndefined();
+    expect(responseView({ body: big, json: true })).toEqual({ body: big });
+    expect(plainJson(nested(32))).toBeDefined();
+    expect(plainJson(nested(33))).toBeUndefined();
+    expect(plainJson('{"":1}')).toEqual({ '': 1 });
+    const proto = plainJson('{"__proto__":{"polluted":true}}') as Record<string, unknown>;
+    expect(Object.keys(proto)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(plainJson('1.5e300')).toBe(1.5e300);
+  });
+
+  it('reads the request from its JSON text and from older records that stored the document', () => {
+    const request = { text: 't', metadata: { '': 1 }, webhookId: 3, webhookName: 'w' };
+    expect(requestView(JSON.stringify(request))).toEqual(request);
+    expect(requestView(request)).toEqual(request);
   });
 });
