@@ -7,8 +7,8 @@
 import type { Context } from 'aws-lambda';
 import { decryptSecrets, openCredentials } from '../../shared/integrations/secrets';
 import { describeError, logger } from '../../shared/observability/logger';
+import { connectorFor } from '../../shared/platforms/connectors';
 import type { PlatformPayload, ValidateRequest } from '../../shared/platforms/port';
-import { connectorFor } from '../../shared/platforms/registry';
 import type { ConnectorInvocation, ConnectorResponse } from '../../shared/platforms/remote';
 
 async function open(payload: PlatformPayload): Promise<PlatformPayload> {

@@ -26,6 +26,7 @@ import type { WorkflowName } from '../../shared/catalog/workflows';
 import { type StageConfig, stageEnvironment } from '../stages';
 import {
   BUNDLE_TARGET,
+  ESM_BUILDS,
   ESM_REQUIRE_BANNER,
   type HandlerBundles,
   handlerEntry,
@@ -235,6 +236,9 @@ export class CausewayFunction extends NodejsFunction {
           sourcesContent: false,
           externalModules: [...RUNTIME_PROVIDED_MODULES, ...NATIVE_ADDONS],
           loader: NATIVE_ADDON_LOADER,
+          esbuildArgs: Object.fromEntries(
+            Object.entries(ESM_BUILDS).map(([pkg, path]) => [`--alias:${pkg}`, path]),
+          ),
           forceDockerBundling: false,
         },
       });

@@ -26,6 +26,7 @@ import { findRoute, type RouteDef } from '../catalog/routes';
 import { InvalidInputError, NotAuthenticatedError, NotFoundError, NotPermittedError } from '../errors';
 import { describeError, logger } from '../observability/logger';
 import { describeIssues } from '../validation';
+import { preferredMediaType } from './accept';
 import { decodeBody, JSON_BODY } from './body';
 import { errorBody, knownErrorBody } from './errors';
 
@@ -57,6 +58,11 @@ export interface ApiResult {
   /** Objects are sent as JSON; strings as-is with `contentType`. */
   body?: unknown;
   contentType?: string;
+  /**
+   * The same answer in other media types the route's contract lists (`contentTypes` of its
+   * success response); the edge sends the one the caller's Accept header prefers, JSON otherwise.
+   */
+  representations?: Record<string, string>;
   headers?: Record<string, string>;
 }
 
@@ -83,6 +89,35 @@ function errorResponse(error: unknown): ApiResponse {
   // Never leak internals: log the error's name and a scrubbed message, answer generically.
   logger.error('unhandled error', describeError(error));
   return jsonResponse(500, errorBody(500, 'internal error'));
+}
+
+/** The media types a route answers in (its success responses'), JSON first when it has JSON. */
+function answerMediaTypes(contract: RouteContract): string[] {
+  const types = Object.entries(contract.responses)
+    .filter(([status]) => Number(status) < 300)
+    .flatMap(([, r]) => r.contentTypes ?? ['application/json']);
+  return [...new Set(types)];
+}
+
+/**
+ * The answer in the representation the caller's Accept header prefers among the route's media
+ * types (JSON when none is preferred, on ties and by default; a type the route does not offer
+ * gets JSON rather than a 406).
+ */
+function negotiated(
+  result: ApiResult | undefined,
+  offered: string[],
+  accept: string | undefined,
+): ApiResult | undefined {
+  if (!result?.representations || offered.length < 2) return result;
+  const preferred = preferredMediaType(accept, offered);
+  const text = preferred === undefined ? undefined : result.representations[preferred];
+  if (text === undefined || preferred === undefined) return result;
+  return {
+    ...result,
+    body: text,
+    contentType: preferred.startsWith('text/') ? `${preferred}; charset=utf-8` : preferred,
+  };
 }
 
 function toResponse(result: ApiResult | undefined): ApiResponse {
@@ -137,6 +172,7 @@ export function apiHandler<const C extends RouteContract>(
   fn: (request: ApiRequest<C>, context: Context) => Promise<ApiResult | undefined>,
 ): ApiHandler<C> {
   const formats = contract.bodyFormats ?? [JSON_BODY];
+  const mediaTypes = answerMediaTypes(contract);
   const handler = middy<ApiEvent, ApiResponse>()
     .use(httpHeaderNormalizer())
     .use({
@@ -172,7 +208,7 @@ export function apiHandler<const C extends RouteContract>(
         body,
         headers,
       } as ApiRequest<C>;
-      return toResponse(await fn(request, context));
+      return toResponse(negotiated(await fn(request, context), mediaTypes, headers.accept));
     });
   return Object.assign(handler, { contract });
 }

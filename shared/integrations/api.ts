@@ -8,10 +8,7 @@ import { ErrorBodySchema } from '../edge/errors';
 import type { ApiResult } from '../edge/handler';
 import { idParam, queryBoolean } from '../edge/validation';
 import { JSON_OR_YAML } from '../edge/yaml';
-import { IntegrationPayloadSchema, IntegrationTypeSchema } from '../platforms';
-import { AnalyticsWarehouseDeleteSchema } from '../platforms/analytics-warehouse/schema';
-import { CloudWarehouseDeleteSchema } from '../platforms/cloud-warehouse/schema';
-import { ClusterWarehouseDeleteSchema } from '../platforms/cluster-warehouse/schema';
+import { IntegrationPayloadSchema, IntegrationTypeSchema, platforms } from '../platforms';
 import { ValidationResultsSchema } from '../platforms/port';
 import { IntegrationStatusSchema } from './lifecycle';
 
@@ -146,11 +143,9 @@ export const integrationContracts = {
     // ClusterWarehouse and CloudWarehouse integrations take (and need) them.
     // Which credentials (if any) a DELETE takes depends on the stored integration: the use case checks them.
     body: ObjectBodySchema.or(z.null()),
-    documentedBody: z.union([
-      AnalyticsWarehouseDeleteSchema,
-      ClusterWarehouseDeleteSchema,
-      CloudWarehouseDeleteSchema,
-    ]),
+    documentedBody: z.union(
+      platforms().flatMap((m) => (m.deletion ? [m.deletion.schema] : [])) as [z.ZodType, z.ZodType],
+    ),
     bodyRequired: false,
     bodyFormats: JSON_OR_YAML,
     responses: {

@@ -21,7 +21,7 @@ export interface TaskResult {
 
 /** Loaded on first use: types without remote objects never load the platform drivers. */
 async function connectorFor(type: RemoteType) {
-  const registry = await import('../platforms/registry');
+  const registry = await import('../platforms/connectors');
   return registry.connectorFor(type);
 }
 

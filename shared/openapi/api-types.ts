@@ -320,7 +320,7 @@ export interface components {
     schemas: {
         ScriptRequest: {
             /** @enum {string} */
-            type: "AnalyticsWarehouse" | "ClusterWarehouse" | "CloudWarehouse" | "Lakehouse";
+            type: "AnalyticsWarehouse" | "Lakehouse" | "ClusterWarehouse" | "CloudWarehouse";
             /** @constant */
             autoBootstrap: false;
             /** @description The type's config, as for POST /integrations. */

@@ -6,7 +6,7 @@
 import type { RouteContract } from '../catalog/contract';
 import type { RouteKey } from '../catalog/routes';
 import { integrationContracts } from '../integrations/api';
-import { scriptContracts } from '../platforms/api';
+import { scriptContracts } from '../integrations/script-api';
 import { serviceContracts } from '../service/api';
 import { webhookContracts } from '../webhooks/api/contracts';
 

@@ -52,21 +52,19 @@ export interface ConnectTarget {
   credentials: Record<string, unknown>;
 }
 
+/**
+ * What every SQL platform's connection offers the generic connector. A type whose validation
+ * checks need more (a warehouse grant, a metastore) declares its own session interface
+ * extending this one in its `sql-platform.ts`; its driver and its sandbox rules provide it.
+ */
 export interface PlatformSession {
   run(statement: string): Promise<void>;
   exists(object: RemoteObject): Promise<boolean>;
-  /** Rights the session user lacks for automatic setup (empty when it may bootstrap). */
-  missingBootstrapRights(): Promise<string[]>;
-  /** CloudWarehouse: whether the session user may use the warehouse / assume the role. */
-  canUseWarehouse(warehouse: string): Promise<boolean>;
-  canUseRole(role: string): Promise<boolean>;
-  /** Lakehouse: the metastore the workspace is attached to. */
-  metastore(): Promise<Record<string, unknown> | undefined>;
   close(): Promise<void>;
 }
 
-export interface PlatformDriver {
-  connect(target: ConnectTarget): Promise<PlatformSession>;
+export interface PlatformDriver<S extends PlatformSession = PlatformSession> {
+  connect(target: ConnectTarget): Promise<S>;
   /** Whether an error a statement raised means "the object does not exist" (tolerated by removals). */
   isMissingObjectError(error: unknown): boolean;
 }
@@ -135,4 +133,24 @@ export async function withTimeout<T>(promise: Promise<T>, ms = connectTimeoutMs(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The config fields that authenticate a connection (every type's credentials, by name). */
+const CREDENTIAL_FIELDS = new Set([
+  'authenticationType',
+  'username',
+  'password',
+  'privateKey',
+  'token',
+  'oAuthClientConfig',
+  'idp',
+  'databaseUser',
+  'accessKeyId',
+  'secretKey',
+  'sessionToken',
+]);
+
+/** A config's credentials, for `ConnectTarget.credentials`. */
+export function credentialsOf(config: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(config).filter(([key]) => CREDENTIAL_FIELDS.has(key)));
 }

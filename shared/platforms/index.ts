@@ -1,9 +1,8 @@
 /**
  * The platform registry: one line per type. Every type-dependent fact is asked of a type's
- * module (`platformOf(type)`); the type enum and the payload union derive from this record.
- * Adding a platform is one folder (`shared/platforms/<type>/index.ts`) and one line here; a type
- * with remote objects adds one line to `./runtime.ts` too, which names its driver modules (kept
- * out of this registry: API handlers import it, and must not bundle database drivers).
+ * module (`platformOf(type)`, and `sqlPlatformOf(type)` in `./sql-platforms` for the SQL half);
+ * the type enum and the payload union derive from this record. Adding a platform is one folder
+ * (`shared/platforms/<type>/`, see `./module.ts` for what it holds) and one line here.
  */
 import * as z from 'zod';
 import { analyticsWarehouse } from './analytics-warehouse';
@@ -14,6 +13,7 @@ import { federatedSql } from './federated-sql';
 import { lakehouse } from './lakehouse';
 import type { AnyPayload, Claim, PlatformModule, RemoteSupport } from './module';
 import { objectStore } from './object-store';
+import type { SqlPlatform } from './sql/platform';
 
 export const PLATFORMS = {
   ObjectStore: objectStore,
@@ -30,7 +30,7 @@ export type IntegrationType = keyof Registry;
 export const INTEGRATION_TYPES = Object.keys(PLATFORMS) as [IntegrationType, ...IntegrationType[]];
 export const IntegrationTypeSchema = z.enum(INTEGRATION_TYPES);
 
-type PayloadOfModule<M> = M extends PlatformModule<infer P> ? P : never;
+type PayloadOfModule<M> = M extends { payloadSchema: infer S extends z.ZodType } ? z.output<S> : never;
 type InputOfModule<M> = M extends { payloadSchema: infer S extends z.ZodType } ? z.input<S> : never;
 export type IntegrationPayload = { [K in IntegrationType]: PayloadOfModule<Registry[K]> }[IntegrationType];
 export type IntegrationPayloadInput = { [K in IntegrationType]: InputOfModule<Registry[K]> }[IntegrationType];
@@ -39,7 +39,12 @@ export type PayloadOf<T extends IntegrationType> = Extract<IntegrationPayload, {
 /** A payload of a type with remote objects (it has a config and a connector). */
 export type RemotePayload = Extract<IntegrationPayload, { config: unknown }>;
 export type RemoteType = RemotePayload['type'];
-export type ConfigOf<T extends RemoteType> = PayloadOf<T>['config'];
+
+/** The types whose remote work is SQL (`remote.connector: 'sql'`; their folder has `sql-platform.ts`). */
+export type SqlType = {
+  [K in IntegrationType]: Registry[K] extends { remote: { connector: 'sql' } } ? K : never;
+}[IntegrationType];
+export type SqlPayload = PayloadOf<SqlType>;
 
 /** Strict payload schemas, one per type; an unknown or missing `type` lists the accepted ones. */
 export function payloadUnion(modules: readonly PlatformModule[]): z.ZodType {
@@ -50,14 +55,69 @@ export function payloadUnion(modules: readonly PlatformModule[]): z.ZodType {
   });
 }
 
+/** The create/update body as the API documents and checks it (the seven types). */
 export const IntegrationPayloadSchema = payloadUnion(Object.values(PLATFORMS)) as z.ZodType<
   IntegrationPayload,
   IntegrationPayloadInput
 >;
 
+/**
+ * The modules generic code sees: the registry above, plus any a test registers at run time (the
+ * fake-type test exercises every generic path with a type the code has never heard of).
+ */
+const registered = new Map<string, PlatformModule>(
+  Object.values(PLATFORMS).map((m) => [m.type, m as PlatformModule]),
+);
+
+/** The SQL halves of run-time registered SQL types (the listed types' live in their folders). */
+const registeredSql = new Map<string, SqlPlatform>();
+
+/**
+ * Adds a module (and, for a SQL type, its SQL half) at run time and returns its removal. Tests
+ * only: production types are the ones listed above.
+ */
+export function registerPlatform(module: PlatformModule, sql?: SqlPlatform): () => void {
+  if (registered.has(module.type)) throw new Error(`platform ${module.type} is already registered`);
+  registered.set(module.type, module);
+  if (sql) registeredSql.set(module.type, sql);
+  return () => {
+    registered.delete(module.type);
+    registeredSql.delete(module.type);
+  };
+}
+
+/** The SQL half of a run-time registered type, if any (see `./sql-platforms`). */
+export function registeredSqlPlatform(type: string): SqlPlatform | undefined {
+  return registeredSql.get(type);
+}
+
+/** Every registered module, in registry order. */
+export function platforms(): PlatformModule[] {
+  return [...registered.values()];
+}
+
 /** The module of a type (generic code never names a type: it asks its module). */
 export function platformOf(type: IntegrationType): PlatformModule {
-  return PLATFORMS[type] as PlatformModule;
+  const module = registered.get(type);
+  if (!module) throw new Error(`no platform module is registered for type ${type}`);
+  return module;
+}
+
+/** The types whose module says `pick`, in registry order (for messages that list them). */
+export function typesWhere(pick: (module: PlatformModule) => boolean): IntegrationType[] {
+  return platforms()
+    .filter(pick)
+    .map((m) => m.type as IntegrationType);
+}
+
+/**
+ * The schema a body of `type` is parsed with: its module's, so a run-time registered type is
+ * understood; an unknown or missing type gets the union's "must be one of …" answer.
+ */
+export function payloadSchemaFor(body: unknown): z.ZodType<IntegrationPayload> {
+  const type = (body as { type?: unknown } | null)?.type;
+  const module = typeof type === 'string' ? registered.get(type) : undefined;
+  return (module?.payloadSchema ?? IntegrationPayloadSchema) as z.ZodType<IntegrationPayload>;
 }
 
 /** The remote side of a type, or undefined for types without remote objects. */
@@ -73,6 +133,10 @@ export function isRemoteType(type: IntegrationType): type is RemoteType {
   return remoteOf(type) !== undefined;
 }
 
+export function isSqlType(type: IntegrationType): type is SqlType {
+  return remoteOf(type)?.connector === 'sql';
+}
+
 /** Uniqueness claims of a payload: each must be unique across all live integrations. */
 export function uniquenessClaims(payload: IntegrationPayload): Claim[] {
   return platformOf(payload.type).claims(payload);
@@ -83,7 +147,5 @@ export function hostOf(payload: RemotePayload): string {
   return (remoteOf(payload.type) as RemoteSupport<AnyPayload>).host(payload);
 }
 
-/** Types PUT /integrations/{id} accepts. */
-export const UPDATABLE_TYPES = INTEGRATION_TYPES.filter((t) => platformOf(t).updatable);
-
-export { REDACTED } from './config-fields';
+export type { BodyScriptKind, ScriptKind } from './module';
+export { REDACTED } from './module';

@@ -1,10 +1,21 @@
 /**
- * What a platform type is: everything the service knows about one type lives in its folder
- * (`shared/platforms/<type>/index.ts`) as a `PlatformModule`, and generic code asks the registry
- * (`shared/platforms/index.ts`) instead of naming a type. See docs/adr/0002-platform-modules.md.
+ * What a platform type is: everything the service knows about one type lives in its folder, and
+ * generic code asks the registry (`shared/platforms/index.ts`) instead of naming a type. See
+ * docs/adr/0002-platform-modules.md.
+ *
+ * A type's folder (`shared/platforms/<kebab-case type>/`) holds, by convention:
+ * - `index.ts`: the `PlatformModule` below — what the API needs (schema, secrets, rules), light
+ *   enough for every API function to bundle;
+ * - `sql-platform.ts` (SQL types): the `SqlPlatform` — dialect, connection targets, validation checks and
+ *   the setup plan the scripts, bootstrap, edits, teardown and the sandbox read; loaded on demand
+ *   by `./sql-platforms` (only functions that do remote work or render scripts bundle it);
+ * - `driver.ts`: the deployed driver (`driver` for SQL types, `connector()` for the others) and,
+ *   for types that are not SQL, `sandbox.ts` (`sandboxConnector`); loaded by `./connectors`.
  */
 import * as z from 'zod';
-import type { SqlSupport } from './sql-support';
+
+/** What a read returns in place of every secret; a PUT that sends it back keeps the stored value. */
+export const REDACTED = '[REDACTED]';
 
 /** A payload as the type's schema outputs it (`config` absent for types configured elsewhere). */
 export interface AnyPayload {
@@ -35,8 +46,9 @@ export interface DeletionRules {
 }
 
 /**
- * What a type with remote objects offers: its host and, for SQL platforms, its SQL. Its drivers
- * and connectors are not named here (API handlers import the modules): `./runtime` loads them.
+ * What a type with remote objects offers: its host and how its remote work is done. Its drivers
+ * and SQL platform are not named here (API functions import the modules): they are files of the
+ * type's folder that `./connectors` and `./sql-platforms` load on demand.
  */
 export interface RemoteSupport<P extends AnyPayload> {
   /**
@@ -44,9 +56,18 @@ export interface RemoteSupport<P extends AnyPayload> {
    * the uniqueness claim.
    */
   host(payload: P): string;
-  /** SQL platforms: dialect, scripts, checks; the generic SQL connector runs them. */
-  sql?: SqlSupport<P>;
+  /**
+   * `sql`: the generic SQL connector runs the folder's `sql-platform.ts` over its `driver.ts`
+   * driver (or the sandbox's); `own`: the folder's `driver.ts` and `sandbox.ts` are connectors.
+   */
+  readonly connector: 'sql' | 'own';
+  /** SQL types: the script routes that accept the type in a request body (the spec's lists). */
+  readonly scriptRoutes?: readonly BodyScriptKind[];
 }
+
+/** The scripts an operator can ask for; `delete` reads the stored integration, the others a body. */
+export type ScriptKind = 'initial-create' | 'create' | 'edit' | 'delete' | 'cleanup' | 'post-cleanup';
+export type BodyScriptKind = Exclude<ScriptKind, 'delete'>;
 
 export interface PlatformModule<P extends AnyPayload = AnyPayload> {
   readonly type: P['type'];
@@ -70,7 +91,11 @@ export interface PlatformModule<P extends AnyPayload = AnyPayload> {
   readonly supportsAutoBootstrap: boolean;
   /** Whether PUT /integrations/{id} accepts the type (the spec's update list). */
   readonly updatable: boolean;
-  /** The type authenticates its cluster with an API key the service issues (shown once). */
+  /**
+   * The type authenticates its cluster with an API key the service issues (shown once, renewed
+   * by POST /integrations/{id}/regenerate). The OpenAPI document marks such types
+   * (`x-issues-api-key` on their payload schema), which is how the console knows.
+   */
   readonly issuesApiKey?: boolean;
   /** `undefined`: DELETE takes no body for this type. */
   readonly deletion?: DeletionRules;
@@ -80,9 +105,18 @@ export interface PlatformModule<P extends AnyPayload = AnyPayload> {
   readonly remote?: RemoteSupport<P>;
 }
 
-/** Declares a module, keeping its payload type for the registry's derived types. */
-export function definePlatform<P extends AnyPayload>(module: PlatformModule<P>): PlatformModule<P> {
-  return module;
+/**
+ * Declares a module, keeping its payload type and its literal facts (such as
+ * `remote.connector`) for the registry's derived types:
+ * `export const x = definePlatform<Payload>()({ … })`.
+ */
+export function definePlatform<P extends AnyPayload>() {
+  return <const M extends PlatformModule<P>>(module: M): M => module;
+}
+
+/** The folder of a type (`ClusterWarehouse` → `cluster-warehouse`): where its files are found. */
+export function folderOf(type: string): string {
+  return type.replace(/(?<=[a-z0-9])([A-Z])/g, '-$1').toLowerCase();
 }
 
 /** The payload envelope of a type: `type`, `autoBootstrap` and the type's config. */
@@ -102,7 +136,7 @@ export function addIssue(ctx: z.RefinementCtx, path: (string | number)[], messag
   ctx.addIssue({ code: 'custom', path, message });
 }
 
-/** Reads a dotted path without trusting the shape (refinements that run on partial input). */
+/** Reads a dotted config path without trusting the shape (refinements run on partial input). */
 export function getPath(obj: unknown, path: string): unknown {
   let cur: unknown = obj;
   for (const key of path.split('.')) {
@@ -110,4 +144,17 @@ export function getPath(obj: unknown, path: string): unknown {
     cur = (cur as Record<string, unknown>)[key];
   }
   return cur;
+}
+
+/** Replaces the value at a dotted config path, where one is present (never adds a field). */
+export function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let cur: Record<string, unknown> = obj;
+  for (const key of keys.slice(0, -1)) {
+    const next = cur[key];
+    if (next === null || typeof next !== 'object') return;
+    cur = next as Record<string, unknown>;
+  }
+  const last = keys[keys.length - 1] as string;
+  if (last in cur) cur[last] = value;
 }

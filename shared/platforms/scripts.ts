@@ -1,119 +1,84 @@
 /**
- * The one source of statements: which script each endpoint returns and which statements each
- * connector runs, per type. Script endpoints render these; automatic bootstrap, edit and
- * teardown execute them (real drivers or the sandbox).
+ * The scripts of a SQL integration, rendered from its type's setup plan (`./sql/plan.ts`): what
+ * each script endpoint returns and what automatic setup, edits and teardown run are the same
+ * statements. A script a type does not have is an answer saying so, not an error.
  */
-import * as analytics from './analytics-warehouse/scripts';
-import * as cloud from './cloud-warehouse/scripts';
-import * as cluster from './cluster-warehouse/scripts';
-import * as lakehouse from './lakehouse/scripts';
-import type { PlatformPayload } from './port';
-import type { Dialect } from './sql/quote';
-import { type Script, script } from './sql/script';
+import type { ScriptKind, SqlPayload } from '.';
+import { layoutFor, noScript, removalScript, setupScript } from './sql/plan';
+import type { SqlPlatform } from './sql/platform';
+import type { Script } from './sql/script';
+import { sqlPlatformOf, sqlPlatforms } from './sql-platforms';
 
-/** Types whose remote setup is SQL. */
-export const SQL_TYPES = ['AnalyticsWarehouse', 'ClusterWarehouse', 'CloudWarehouse', 'Lakehouse'] as const;
-export type SqlType = (typeof SQL_TYPES)[number];
-export type SqlPayload = Extract<PlatformPayload, { type: SqlType }>;
-
-export const DIALECT: Record<SqlType, Dialect> = {
-  AnalyticsWarehouse: 'tsql',
-  ClusterWarehouse: 'cluster',
-  CloudWarehouse: 'cloud',
-  Lakehouse: 'lakehouse',
-};
-
-export function isSqlPayload(payload: PlatformPayload): payload is SqlPayload {
-  return (SQL_TYPES as readonly string[]).includes(payload.type);
-}
-
-export type ScriptKind = 'initial-create' | 'create' | 'edit' | 'delete' | 'cleanup' | 'post-cleanup';
-
-/** Types each script endpoint accepts (the spec's lists; Lakehouse added to create and edit as its text says). */
-export const SCRIPT_TYPES: Record<Exclude<ScriptKind, 'delete'>, readonly SqlType[]> = {
-  'initial-create': ['AnalyticsWarehouse', 'ClusterWarehouse', 'CloudWarehouse'],
-  create: ['AnalyticsWarehouse', 'ClusterWarehouse', 'CloudWarehouse', 'Lakehouse'],
-  edit: ['AnalyticsWarehouse', 'ClusterWarehouse', 'CloudWarehouse', 'Lakehouse'],
-  cleanup: ['AnalyticsWarehouse', 'ClusterWarehouse', 'CloudWarehouse'],
-  'post-cleanup': ['AnalyticsWarehouse', 'ClusterWarehouse', 'CloudWarehouse'],
-};
-
-/** Everything automatic setup creates (and what a manual operator runs, both steps together). */
-export function setupScript(payload: SqlPayload): Script {
-  switch (payload.type) {
-    case 'AnalyticsWarehouse':
-      return analytics.fullCreateScript(payload);
-    case 'ClusterWarehouse':
-      return cluster.fullCreateScript(payload);
-    case 'CloudWarehouse':
-      return cloud.createScript(payload);
-    case 'Lakehouse':
-      return lakehouse.createScript(payload);
-  }
-}
-
-/** Removes exactly what `setupScript` made. */
-export function removalScript(payload: SqlPayload): Script {
-  switch (payload.type) {
-    case 'AnalyticsWarehouse':
-      return analytics.deleteScript(payload);
-    case 'ClusterWarehouse':
-      return cluster.deleteScript(payload);
-    case 'CloudWarehouse':
-      return cloud.deleteScript(payload);
-    case 'Lakehouse':
-      return lakehouse.deleteScript(payload);
-  }
-}
+export type { ScriptKind, SqlPayload };
 
 export class ScriptTypeMismatchError extends Error {
   override name = 'ScriptTypeMismatchError';
 }
 
-export function changeScript(previous: SqlPayload, next: SqlPayload): Script {
-  if (previous.type !== next.type)
-    throw new ScriptTypeMismatchError('the type of an integration cannot change');
-  switch (next.type) {
-    case 'AnalyticsWarehouse':
-      return analytics.editScript(previous as typeof next, next);
-    case 'ClusterWarehouse':
-      return cluster.editScript(previous as typeof next, next);
-    case 'CloudWarehouse':
-      return cloud.editScript(previous as typeof next, next);
-    case 'Lakehouse':
-      return lakehouse.editScript(previous as typeof next, next);
-  }
+/** Everything automatic setup creates (and what a manual operator runs, both steps together). */
+export function setupScriptOf(platform: SqlPlatform, payload: SqlPayload): Script {
+  return setupScript(platform.plan(payload), layoutFor(platform.layouts.setup, payload));
 }
 
-function noStep(title: string, why: string): Script {
-  const s = script(title, []);
-  return { ...s, title: `${title}: ${why}` };
+/** Removes exactly what `setupScriptOf` made. */
+export function removalScriptOf(platform: SqlPlatform, payload: SqlPayload): Script {
+  return removalScript(platform.plan(payload), layoutFor(platform.layouts.delete, payload));
+}
+
+/** Only what an edit from `previous` to `next` requires. */
+export function editScriptOf(platform: SqlPlatform, previous: SqlPayload, next: SqlPayload): Script {
+  if (previous.type !== next.type)
+    throw new ScriptTypeMismatchError('the type of an integration cannot change');
+  return platform.edit(previous, next);
+}
+
+/** "only A has …" / "only A and B have …" (types whose plan has a second removal step). */
+async function onlyTypesWithPostCleanup(): Promise<string> {
+  const types = (await sqlPlatforms())
+    .filter(({ platform }) => platform.layouts['post-cleanup'])
+    .map((t) => t.type);
+  return types.length === 1 ? `only ${types[0]} has` : `only ${types.join(', ')} have`;
 }
 
 /** The script an endpoint returns (edit needs the configuration in effect). */
-export function scriptFor(kind: ScriptKind, payload: SqlPayload, previous?: SqlPayload): Script {
+export async function scriptFor(
+  kind: ScriptKind,
+  payload: SqlPayload,
+  previous?: SqlPayload,
+): Promise<Script> {
+  const platform = await sqlPlatformOf(payload.type);
+  const { layouts } = platform;
+  const plan = platform.plan(payload);
   switch (kind) {
-    case 'initial-create':
-      if (payload.type === 'AnalyticsWarehouse') return analytics.initialCreateScript(payload);
-      if (payload.type === 'ClusterWarehouse') return cluster.initialCreateScript(payload);
-      return noStep(
-        `${payload.type} initial setup`,
-        'this type has a single setup step; run the create script',
-      );
+    case 'initial-create': {
+      const layout = layouts['initial-create'];
+      if (!layout)
+        return noScript(
+          `${payload.type} initial setup`,
+          'this type has a single setup step; run the create script',
+        );
+      return setupScript(plan, layoutFor(layout, payload));
+    }
     case 'create':
-      if (payload.type === 'AnalyticsWarehouse') return analytics.createStepScript(payload);
-      if (payload.type === 'ClusterWarehouse') return cluster.createStepScript(payload);
-      return setupScript(payload);
+      return setupScript(plan, layoutFor(layouts.create ?? layouts.setup, payload));
     case 'edit':
       if (!previous) throw new ScriptTypeMismatchError('an edit script needs the configuration in effect');
-      return changeScript(previous, payload);
+      return editScriptOf(platform, previous, payload);
     case 'delete':
-      return removalScript(payload);
+      return removalScript(plan, layoutFor(layouts.delete, payload));
     case 'cleanup':
-      if (payload.type === 'AnalyticsWarehouse') return analytics.cleanupScript(payload);
-      return removalScript(payload);
-    case 'post-cleanup':
-      if (payload.type === 'AnalyticsWarehouse') return analytics.postCleanupScript(payload);
-      return noStep(`${payload.type} post-cleanup`, 'only AnalyticsWarehouse has a second removal step');
+      // A separate cleanup step removes part of what delete removes; without one, it is delete.
+      return layouts.cleanup
+        ? removalScript(plan, layoutFor(layouts.cleanup, payload), false)
+        : removalScript(plan, layoutFor(layouts.delete, payload));
+    case 'post-cleanup': {
+      const layout = layouts['post-cleanup'];
+      if (!layout)
+        return noScript(
+          `${payload.type} post-cleanup`,
+          `${await onlyTypesWithPostCleanup()} a second removal step`,
+        );
+      return removalScript(plan, layoutFor(layout, payload), false);
+    }
   }
 }

@@ -1,7 +1,7 @@
 import { apiHandler } from '../../../shared/edge/handler';
-import { generateScript, scriptAnswer, scriptContracts } from '../../../shared/platforms/api';
+import { scriptContracts } from '../../../shared/integrations/script-api';
+import { generateScript, scriptResult } from '../../../shared/integrations/scripts';
 
-export const handler = apiHandler(
-  scriptContracts['POST /integrations/scripts/cleanup'],
-  async ({ body, headers }) => scriptAnswer(generateScript('cleanup', body), headers.accept),
+export const handler = apiHandler(scriptContracts['POST /integrations/scripts/cleanup'], async ({ body }) =>
+  scriptResult(await generateScript('cleanup', body)),
 );

@@ -1,7 +1,8 @@
 import { apiHandler } from '../../../shared/edge/handler';
-import { deleteScript, scriptAnswer, scriptContracts } from '../../../shared/platforms/api';
+import { scriptContracts } from '../../../shared/integrations/script-api';
+import { deleteScript, scriptResult } from '../../../shared/integrations/scripts';
 
 export const handler = apiHandler(
   scriptContracts['POST /integrations/{id}/scripts/delete'],
-  async ({ params, headers }) => scriptAnswer(await deleteScript(params.id), headers.accept),
+  async ({ params }) => scriptResult(await deleteScript(params.id)),
 );

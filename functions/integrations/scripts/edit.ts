@@ -1,7 +1,8 @@
 import { apiHandler } from '../../../shared/edge/handler';
-import { editScript, scriptAnswer, scriptContracts } from '../../../shared/platforms/api';
+import { scriptContracts } from '../../../shared/integrations/script-api';
+import { editScript, scriptResult } from '../../../shared/integrations/scripts';
 
 export const handler = apiHandler(
   scriptContracts['POST /integrations/{id}/scripts/edit'],
-  async ({ params, body, headers }) => scriptAnswer(await editScript(params.id, body), headers.accept),
+  async ({ params, body }) => scriptResult(await editScript(params.id, body)),
 );

@@ -1,7 +1,8 @@
 import { apiHandler } from '../../../shared/edge/handler';
-import { generateScript, scriptAnswer, scriptContracts } from '../../../shared/platforms/api';
+import { scriptContracts } from '../../../shared/integrations/script-api';
+import { generateScript, scriptResult } from '../../../shared/integrations/scripts';
 
 export const handler = apiHandler(
   scriptContracts['POST /integrations/scripts/post-cleanup'],
-  async ({ body, headers }) => scriptAnswer(generateScript('post-cleanup', body), headers.accept),
+  async ({ body }) => scriptResult(await generateScript('post-cleanup', body)),
 );

@@ -9,9 +9,9 @@ import {
   classifyNetworkError,
   connectTimeoutMs,
   type PlatformDriver,
-  type PlatformSession,
   withTimeout,
 } from '../driver';
+import type { AnalyticsSession } from './sql-platform';
 
 /** Socket errors tedious wraps (ConnectionError → originalError → cause: AggregateError of attempts). */
 function socketErrors(error: unknown): unknown[] {
@@ -35,9 +35,10 @@ export function classifyMssqlError(error: unknown): ConnectionFailure {
   return new ConnectionFailure(classifyNetworkError(e?.originalError) ?? 'other', 'connect');
 }
 
-export const analyticsDriver: PlatformDriver = {
+/** The deployed driver (the folder convention's `driver`). */
+export const driver: PlatformDriver<AnalyticsSession> = {
   isMissingObjectError: (error) => [15151, 3701, 15007].includes((error as { number?: number })?.number ?? 0),
-  async connect(target: ConnectTarget): Promise<PlatformSession> {
+  async connect(target: ConnectTarget): Promise<AnalyticsSession> {
     const creds = target.credentials as { username?: string; password?: string };
     const args = new URLSearchParams(target.connectArgs ?? '');
     const pool = new mssql.ConnectionPool({
@@ -81,9 +82,6 @@ export const analyticsDriver: PlatformDriver = {
         const row = r.recordset[0] as { s?: number; r?: number } | undefined;
         return [...(row?.s ? [] : ['CREATE SCHEMA']), ...(row?.r ? [] : ['ALTER ANY ROLE'])];
       },
-      canUseWarehouse: async () => false,
-      canUseRole: async () => false,
-      metastore: async () => undefined,
       async close() {
         await pool.close().catch(() => undefined);
       },

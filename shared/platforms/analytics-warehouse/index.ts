@@ -7,9 +7,9 @@ export const AnalyticsWarehousePayloadSchema = configPayload(
   'AnalyticsWarehouse',
   AnalyticsWarehouseConfigSchema,
 );
-type Payload = z.output<typeof AnalyticsWarehousePayloadSchema>;
+export type AnalyticsWarehousePayload = z.output<typeof AnalyticsWarehousePayloadSchema>;
 
-export const analyticsWarehouse = definePlatform<Payload>({
+export const analyticsWarehouse = definePlatform<AnalyticsWarehousePayload>()({
   type: 'AnalyticsWarehouse',
   payloadSchema: AnalyticsWarehousePayloadSchema,
   secretPaths: ['username', 'password'],
@@ -26,9 +26,7 @@ export const analyticsWarehouse = definePlatform<Payload>({
   claims: (p) => [hostClaim(p.config.host)],
   remote: {
     host: ({ config }) => config.host,
-    sql: {
-      dialect: 'tsql',
-      scriptRoutes: ['initial-create', 'create', 'edit', 'cleanup', 'post-cleanup'],
-    },
+    connector: 'sql',
+    scriptRoutes: ['initial-create', 'create', 'edit', 'cleanup', 'post-cleanup'],
   },
 });

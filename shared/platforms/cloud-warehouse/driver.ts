@@ -12,11 +12,11 @@ import {
   classifyNetworkError,
   connectTimeoutMs,
   type PlatformDriver,
-  type PlatformSession,
   withTimeout,
 } from '../driver';
 import { normalizeIdentifier, quoteIdent, quoteLiteral } from '../sql/quote';
 import { fetchAccessToken, type OAuthClientConfig, type OAuthOptions } from './oauth';
+import type { CloudSession } from './sql-platform';
 
 // The SDK's own logger writes a file in the working directory (read-only in Lambda) and its
 // messages can quote connection details; our classified failures are what we report and log.
@@ -80,7 +80,7 @@ async function authOptions(
 }
 
 /** A CloudWarehouse driver; `oauth` lets tests use a loopback http token endpoint. */
-export function createCloudDriver(oauth: OAuthOptions = {}): PlatformDriver {
+export function createCloudDriver(oauth: OAuthOptions = {}): PlatformDriver<CloudSession> {
   return {
     isMissingObjectError: (error) =>
       /does not exist|not authorized/i.test(String((error as Error)?.message ?? '')),
@@ -88,9 +88,10 @@ export function createCloudDriver(oauth: OAuthOptions = {}): PlatformDriver {
   };
 }
 
-export const cloudDriver: PlatformDriver = createCloudDriver();
+/** The deployed driver (the folder convention's `driver`). */
+export const driver = createCloudDriver();
 
-async function connectCloud(target: ConnectTarget, oauth: OAuthOptions): Promise<PlatformSession> {
+async function connectCloud(target: ConnectTarget, oauth: OAuthOptions): Promise<CloudSession> {
   const options: snowflake.ConnectionOptions = {
     account: accountOf(target.host),
     accessUrl: `https://${target.host}:${target.port}`,
@@ -137,7 +138,6 @@ async function connectCloud(target: ConnectTarget, oauth: OAuthOptions): Promise
       if (object.kind === 'user') return show('USERS', object.name);
       return show('ROLES', object.name);
     },
-    missingBootstrapRights: async () => [],
     async canUseWarehouse(warehouse) {
       try {
         await query(`USE WAREHOUSE ${quoteIdent('cloud', warehouse)}`);
@@ -154,7 +154,6 @@ async function connectCloud(target: ConnectTarget, oauth: OAuthOptions): Promise
         return false;
       }
     },
-    metastore: async () => undefined,
     async close() {
       await new Promise<void>((resolve) => connection.destroy(() => resolve()));
     },

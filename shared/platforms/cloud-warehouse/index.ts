@@ -23,9 +23,9 @@ export const CloudWarehousePayloadSchema = configPayload(
     addIssue(ctx, ['config', 'privilegedConnectArgs'], 'is only used when autoBootstrap is true');
   }
 }, EVEN_WITH_OTHER_ISSUES);
-type Payload = z.output<typeof CloudWarehousePayloadSchema>;
+export type CloudWarehousePayload = z.output<typeof CloudWarehousePayloadSchema>;
 
-export const cloudWarehouse = definePlatform<Payload>({
+export const cloudWarehouse = definePlatform<CloudWarehousePayload>()({
   type: 'CloudWarehouse',
   payloadSchema: CloudWarehousePayloadSchema,
   secretPaths: [
@@ -47,9 +47,7 @@ export const cloudWarehouse = definePlatform<Payload>({
   claims: (p) => [hostClaim(p.config.host)],
   remote: {
     host: ({ config }) => config.host,
-    sql: {
-      dialect: 'cloud',
-      scriptRoutes: ['initial-create', 'create', 'edit', 'cleanup', 'post-cleanup'],
-    },
+    connector: 'sql',
+    scriptRoutes: ['initial-create', 'create', 'edit', 'cleanup', 'post-cleanup'],
   },
 });

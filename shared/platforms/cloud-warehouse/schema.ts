@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { enabledFlag, hostname, identifier, port, regexSource, secret, text } from '../config-fields';
+import { enabledFlag, hostname, identifier, port, regexSource, secret, text } from '../fields';
 
 export const CloudOAuthSchema = z
   .strictObject({

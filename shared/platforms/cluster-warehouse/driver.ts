@@ -13,11 +13,11 @@ import {
   classifyNetworkError,
   connectTimeoutMs,
   type PlatformDriver,
-  type PlatformSession,
   withTimeout,
 } from '../driver';
 import { normalizeIdentifier } from '../sql/quote';
 import type { AccessKeyCredentials, ClusterAuthOptions, DatabaseLogin, IdpCredentials } from './iam-auth';
+import type { ClusterSession } from './sql-platform';
 
 function sslOption(connectArgs: string | undefined): pg.ClientConfig['ssl'] {
   const mode = new URLSearchParams(connectArgs ?? '').get('sslmode') ?? 'verify-full';
@@ -62,7 +62,7 @@ async function loginFor(target: ConnectTarget, options: ClusterAuthOptions): Pro
 }
 
 /** A ClusterWarehouse driver; `options` point the credential exchange at loopback fakes in tests. */
-export function createClusterDriver(options: ClusterAuthOptions = {}): PlatformDriver {
+export function createClusterDriver(options: ClusterAuthOptions = {}): PlatformDriver<ClusterSession> {
   return {
     isMissingObjectError: (error) =>
       ['3D000', '42704', '3F000'].includes((error as { code?: string })?.code ?? ''),
@@ -70,9 +70,10 @@ export function createClusterDriver(options: ClusterAuthOptions = {}): PlatformD
   };
 }
 
-export const clusterDriver: PlatformDriver = createClusterDriver();
+/** The deployed driver (the folder convention's `driver`). */
+export const driver = createClusterDriver();
 
-async function connectCluster(target: ConnectTarget, options: ClusterAuthOptions): Promise<PlatformSession> {
+async function connectCluster(target: ConnectTarget, options: ClusterAuthOptions): Promise<ClusterSession> {
   const login = await loginFor(target, options);
   const client = new pg.Client({
     host: target.host,
@@ -127,9 +128,6 @@ async function connectCluster(target: ConnectTarget, options: ClusterAuthOptions
       }
       return missing;
     },
-    canUseWarehouse: async () => false,
-    canUseRole: async () => false,
-    metastore: async () => undefined,
     async close() {
       await client.end().catch(() => undefined);
     },

@@ -17,9 +17,9 @@ export const ClusterWarehousePayloadSchema = configPayload(
   if (p.autoBootstrap === true && !getPath(p, 'config.initialDatabase'))
     addIssue(ctx, ['config', 'initialDatabase'], 'is required when autoBootstrap is true');
 }, EVEN_WITH_OTHER_ISSUES);
-type Payload = z.output<typeof ClusterWarehousePayloadSchema>;
+export type ClusterWarehousePayload = z.output<typeof ClusterWarehousePayloadSchema>;
 
-export const clusterWarehouse = definePlatform<Payload>({
+export const clusterWarehouse = definePlatform<ClusterWarehousePayload>()({
   type: 'ClusterWarehouse',
   payloadSchema: ClusterWarehousePayloadSchema,
   secretPaths: [
@@ -40,9 +40,7 @@ export const clusterWarehouse = definePlatform<Payload>({
   claims: (p) => [hostClaim(p.config.host)],
   remote: {
     host: ({ config }) => config.host,
-    sql: {
-      dialect: 'cluster',
-      scriptRoutes: ['initial-create', 'create', 'edit', 'cleanup', 'post-cleanup'],
-    },
+    connector: 'sql',
+    scriptRoutes: ['initial-create', 'create', 'edit', 'cleanup', 'post-cleanup'],
   },
 });

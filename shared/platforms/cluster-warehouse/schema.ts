@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { hostname, identifier, port, secret, text } from '../config-fields';
+import { hostname, identifier, port, secret, text } from '../fields';
 
 export const ClusterIdpSchema = z.strictObject({
   username: text(128),

@@ -97,9 +97,8 @@ function client(payload: Payload, token: string, endpoints: DatasetEndpoints): B
   } as ConstructorParameters<typeof BigQuery>[0]);
 }
 
-export function datasetWarehouseConnector(
-  endpoints: DatasetEndpoints = DEFAULT_ENDPOINTS,
-): PlatformConnector {
+/** The deployed connector (the folder convention's `connector`). */
+export function connector(endpoints: DatasetEndpoints = DEFAULT_ENDPOINTS): PlatformConnector {
   const host = () => new URL(endpoints.tokenUrl).hostname;
   const port = () => Number(new URL(endpoints.tokenUrl).port || 443);
   async function connect(payload: Payload): Promise<BigQuery> {

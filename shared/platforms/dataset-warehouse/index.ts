@@ -9,12 +9,13 @@ export const DatasetWarehousePayloadSchema = configPayload(
 ).superRefine((p, ctx) => {
   if (p.autoBootstrap === true) addIssue(ctx, ['autoBootstrap'], 'must be false for DatasetWarehouse');
 }, EVEN_WITH_OTHER_ISSUES);
-type Payload = z.output<typeof DatasetWarehousePayloadSchema>;
+export type DatasetWarehousePayload = z.output<typeof DatasetWarehousePayloadSchema>;
 
 /** The project of the service-account credential: the type's host identity. */
-const project = (p: Payload) => parseServiceAccount(p.config.credential)?.project_id ?? 'unknown-project';
+const project = (p: DatasetWarehousePayload) =>
+  parseServiceAccount(p.config.credential)?.project_id ?? 'unknown-project';
 
-export const datasetWarehouse = definePlatform<Payload>({
+export const datasetWarehouse = definePlatform<DatasetWarehousePayload>()({
   type: 'DatasetWarehouse',
   payloadSchema: DatasetWarehousePayloadSchema,
   secretPaths: ['credential'],
@@ -24,6 +25,7 @@ export const datasetWarehouse = definePlatform<Payload>({
   updatable: true,
   claims: (p) => [{ claim: `project#${project(p)}`, describe: `project ${project(p)}` }],
   remote: {
+    connector: 'own',
     host: project,
   },
 });

@@ -12,7 +12,8 @@ function datasetCredentials(config: DatasetConfig): unknown {
   return { credential: config.credential, parsed: parseServiceAccount(config.credential) };
 }
 
-export const datasetWarehouseSandbox: PlatformConnector = {
+/** The sandbox connector (the folder convention's `connector`). */
+export const connector: PlatformConnector = {
   type: 'DatasetWarehouse',
   async validate(request) {
     const payload = request.payload as Extract<PlatformPayload, { type: 'DatasetWarehouse' }>;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { identifier, port, secret, text } from '../config-fields';
+import { identifier, port, secret, text } from '../fields';
 
 /** The fields of a service-account JSON key file the service relies on. */
 export const ServiceAccountKeySchema = z.looseObject({

@@ -6,9 +6,9 @@ import * as z from 'zod';
 import { definePlatform } from '../module';
 
 export const FederatedSqlPayloadSchema = z.strictObject({ type: z.literal('FederatedSql') });
-type Payload = z.output<typeof FederatedSqlPayloadSchema>;
+export type FederatedSqlPayload = z.output<typeof FederatedSqlPayloadSchema>;
 
-export const federatedSql = definePlatform<Payload>({
+export const federatedSql = definePlatform<FederatedSqlPayload>()({
   type: 'FederatedSql',
   payloadSchema: FederatedSqlPayloadSchema,
   secretPaths: [],

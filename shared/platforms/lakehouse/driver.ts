@@ -9,10 +9,10 @@ import {
   classifyNetworkError,
   connectTimeoutMs,
   type PlatformDriver,
-  type PlatformSession,
   withTimeout,
 } from '../driver';
 import { normalizeIdentifier, quoteIdent } from '../sql/quote';
+import type { LakehouseSession } from './sql-platform';
 
 export function classifyLakehouseError(error: unknown): ConnectionFailure {
   const message = String((error as Error)?.message ?? '');
@@ -25,9 +25,10 @@ export function classifyLakehouseError(error: unknown): ConnectionFailure {
   return new ConnectionFailure('other', 'connect');
 }
 
-export const lakehouseDriver: PlatformDriver = {
+/** The deployed driver (the folder convention's `driver`). */
+export const driver: PlatformDriver<LakehouseSession> = {
   isMissingObjectError: (error) => /NOT_FOUND|does not exist/i.test(String((error as Error)?.message ?? '')),
-  async connect(target: ConnectTarget): Promise<PlatformSession> {
+  async connect(target: ConnectTarget): Promise<LakehouseSession> {
     const creds = target.credentials as {
       token?: string;
       oAuthClientConfig?: { clientId: string; clientSecret: string };
@@ -81,9 +82,6 @@ export const lakehouseDriver: PlatformDriver = {
         const rows = await query(`SHOW SCHEMAS IN ${quoteIdent('lakehouse', object.parent ?? '')}`);
         return rows.some((r) => String(Object.values(r)[0]).toLowerCase() === norm(object.name));
       },
-      missingBootstrapRights: async () => [],
-      canUseWarehouse: async () => true,
-      canUseRole: async () => false,
       async metastore() {
         try {
           const rows = await query('SELECT current_metastore() AS metastoreId');

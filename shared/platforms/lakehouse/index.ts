@@ -4,9 +4,9 @@ import { configPayload, definePlatform, hostClaim } from '../module';
 import { LakehouseConfigSchema, lakehouseHost } from './schema';
 
 export const LakehousePayloadSchema = configPayload('Lakehouse', LakehouseConfigSchema);
-type Payload = z.output<typeof LakehousePayloadSchema>;
+export type LakehousePayload = z.output<typeof LakehousePayloadSchema>;
 
-export const lakehouse = definePlatform<Payload>({
+export const lakehouse = definePlatform<LakehousePayload>()({
   type: 'Lakehouse',
   payloadSchema: LakehousePayloadSchema,
   secretPaths: ['token', 'oAuthClientConfig.clientSecret'],
@@ -18,9 +18,7 @@ export const lakehouse = definePlatform<Payload>({
   claims: (p) => [hostClaim(lakehouseHost(p.config))],
   remote: {
     host: ({ config }) => lakehouseHost(config),
-    sql: {
-      dialect: 'lakehouse',
-      scriptRoutes: ['create', 'edit'],
-    },
+    connector: 'sql',
+    scriptRoutes: ['create', 'edit'],
   },
 });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { enabledFlag, identifier, port, secret, text } from '../config-fields';
+import { enabledFlag, identifier, port, secret, text } from '../fields';
 
 export const LakehouseOAuthSchema = z.strictObject({
   clientId: text(255),

@@ -49,7 +49,8 @@ function classify(error: unknown): ConnectionFailure {
   return new ConnectionFailure(classifyNetworkError(error) ?? 'other', 'network');
 }
 
-export function objectStoreConnector(options: ObjectStoreOptions = {}): PlatformConnector {
+/** The deployed connector (the folder convention's `connector`). */
+export function connector(options: ObjectStoreOptions = {}): PlatformConnector {
   async function locations(payload: Payload): Promise<string[]> {
     const client = clientFor(payload, options);
     try {

@@ -9,9 +9,9 @@ export const ObjectStorePayloadSchema = configPayload('ObjectStore', ObjectStore
   },
   EVEN_WITH_OTHER_ISSUES,
 );
-type Payload = z.output<typeof ObjectStorePayloadSchema>;
+export type ObjectStorePayload = z.output<typeof ObjectStorePayloadSchema>;
 
-export const objectStore = definePlatform<Payload>({
+export const objectStore = definePlatform<ObjectStorePayload>()({
   type: 'ObjectStore',
   payloadSchema: ObjectStorePayloadSchema,
   secretPaths: ['cloudAccessKeyId', 'cloudSecretAccessKey'],
@@ -28,6 +28,7 @@ export const objectStore = definePlatform<Payload>({
     },
   ],
   remote: {
+    connector: 'own',
     host: ({ config }) => `${config.cloudAccountId}.${config.cloudRegion}`,
   },
 });

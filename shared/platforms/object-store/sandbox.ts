@@ -8,7 +8,8 @@ import { passed, skipped, TEST } from '../validation-tests';
 type ObjectStorePayload = Extract<PlatformPayload, { type: 'ObjectStore' }>;
 const locationKey = (p: ObjectStorePayload) => `location:${p.config.cloudLocationPath}`;
 
-export const objectStoreSandbox: PlatformConnector = {
+/** The sandbox connector (the folder convention's `connector`). */
+export const connector: PlatformConnector = {
   type: 'ObjectStore',
   async validate(request) {
     const payload = request.payload as ObjectStorePayload;

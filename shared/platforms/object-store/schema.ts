@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { port, secret, text } from '../config-fields';
+import { port, secret, text } from '../fields';
 
 const base = {
   name: text(255),

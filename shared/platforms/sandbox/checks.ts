@@ -2,7 +2,7 @@
 import { describeFailure } from '../driver';
 import type { ValidationTest } from '../port';
 import { failed, passed, TEST } from '../validation-tests';
-import { credentialValues, isUnreachable, TRIGGER } from './driver';
+import { credentialValues, isUnreachable, TRIGGER } from './sql-driver';
 
 export function connectionTest(
   host: string,

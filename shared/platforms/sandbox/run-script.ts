@@ -8,9 +8,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { DIALECT, SQL_TYPES, type SqlType } from '../scripts';
+import { INTEGRATION_TYPES, type IntegrationType, isSqlType, type SqlType } from '..';
 import { normalizeIdentifier } from '../sql/quote';
 import type { Script, ScriptSection } from '../sql/script';
+import { sqlPlatformOf } from '../sql-platforms';
 import { SandboxDb } from './sql';
 import { withState } from './store';
 
@@ -23,7 +24,7 @@ export async function runOnSandbox(
   script: Script | ScriptSection[],
 ): Promise<number> {
   const sections = Array.isArray(script) ? script : script.sections;
-  const dialect = DIALECT[type];
+  const { dialect } = await sqlPlatformOf(type);
   let count = 0;
   for (const section of sections) {
     const database =
@@ -65,8 +66,9 @@ export function parseRenderedScript(text: string): ScriptSection[] {
 
 async function main(argv: string[]): Promise<void> {
   const [type, host, file] = argv;
-  if (!type || !host || !file || !(SQL_TYPES as readonly string[]).includes(type)) {
-    process.stderr.write(`usage: run-script.ts <${SQL_TYPES.join('|')}> <host> <file|->\n`);
+  const sqlTypes = INTEGRATION_TYPES.filter(isSqlType);
+  if (!type || !host || !file || !isSqlType(type as IntegrationType)) {
+    process.stderr.write(`usage: run-script.ts <${sqlTypes.join('|')}> <host> <file|->\n`);
     process.exit(2);
   }
   const text = readFileSync(file === '-' ? 0 : file, 'utf8');

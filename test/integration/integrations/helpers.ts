@@ -5,6 +5,7 @@
  */
 import { expect } from 'vitest';
 import { stringify } from 'yaml';
+import type { SqlPayload } from '../../../shared/platforms';
 import { type ApiResponse, type CallOptions, call, eventually, useLocalCloudEnv } from '../../support/api';
 
 export const seen: string[] = [];
@@ -98,15 +99,16 @@ export async function store() {
  */
 export async function runManualSetup(payload: Record<string, unknown>): Promise<void> {
   useLocalCloudEnv();
-  const [{ IntegrationPayloadSchema }, { setupScript, isSqlPayload }, { runOnSandbox }, { lakehouseHost }] =
+  const [{ IntegrationPayloadSchema, hostOf, isSqlType }, { scriptFor }, { runOnSandbox }] =
     await Promise.all([
       import('../../../shared/platforms'),
       import('../../../shared/platforms/scripts'),
       import('../../../shared/platforms/sandbox/run-script'),
-      import('../../../shared/platforms/lakehouse/schema'),
     ]);
   const parsed = IntegrationPayloadSchema.parse(payload);
-  if (parsed.type === 'FederatedSql' || !isSqlPayload(parsed)) throw new Error('not a SQL payload');
-  const host = parsed.type === 'Lakehouse' ? lakehouseHost(parsed.config) : parsed.config.host;
-  await runOnSandbox(parsed.type, host, setupScript(parsed));
+  if (!isSqlType(parsed.type)) throw new Error('not a SQL payload');
+  const sql = parsed as SqlPayload;
+  // Both manual steps, as the operator runs them (initial-create says so when a type has one step).
+  await runOnSandbox(sql.type, hostOf(sql), await scriptFor('initial-create', sql));
+  await runOnSandbox(sql.type, hostOf(sql), await scriptFor('create', sql));
 }

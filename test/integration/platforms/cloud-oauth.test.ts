@@ -11,8 +11,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { IntegrationPayloadSchema } from '../../../shared/platforms';
 import { createCloudDriver } from '../../../shared/platforms/cloud-warehouse/driver';
 import type { OAuthOptions } from '../../../shared/platforms/cloud-warehouse/oauth';
+import { realConnector } from '../../../shared/platforms/connectors';
 import type { PlatformPayload, ValidationTest } from '../../../shared/platforms/port';
-import { realConnector } from '../../../shared/platforms/real';
 import { sqlConnector } from '../../../shared/platforms/sql-connector';
 import { type LoopbackServer, type ReceivedRequest, type Reply, startLoopback } from '../../support/loopback';
 

@@ -6,10 +6,10 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IntegrationPayloadSchema } from '../../../shared/platforms';
-import { datasetWarehouseConnector } from '../../../shared/platforms/dataset-warehouse/driver';
-import { objectStoreConnector } from '../../../shared/platforms/object-store/driver';
+import { realConnector } from '../../../shared/platforms/connectors';
+import { connector as datasetWarehouseConnector } from '../../../shared/platforms/dataset-warehouse/driver';
+import { connector as objectStoreConnector } from '../../../shared/platforms/object-store/driver';
 import type { PlatformConnector, PlatformPayload } from '../../../shared/platforms/port';
-import { realConnector } from '../../../shared/platforms/real';
 
 const TIMEOUT_MS = 1500;
 let closedPort: number;

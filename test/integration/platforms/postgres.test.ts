@@ -11,9 +11,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IntegrationPayloadSchema } from '../../../shared/platforms';
-import { clusterDriver } from '../../../shared/platforms/cluster-warehouse/driver';
+import { driver as clusterDriver } from '../../../shared/platforms/cluster-warehouse/driver';
+import { realConnector } from '../../../shared/platforms/connectors';
 import type { PlatformConnector } from '../../../shared/platforms/port';
-import { realConnector } from '../../../shared/platforms/real';
 import { type SqlPayload, scriptFor } from '../../../shared/platforms/scripts';
 import { runScript } from '../../../shared/platforms/sql-connector';
 import { startPostgres, type TestPostgres } from '../../support/postgres';
@@ -156,7 +156,7 @@ describe('automatic setup on PostgreSQL', () => {
       connectArgs: 'sslmode=disable',
       credentials: privileged(),
     };
-    const [first] = scriptFor('initial-create', p).sections;
+    const [first] = (await scriptFor('initial-create', p)).sections;
     await runScript(clusterDriver, driverTarget, {
       title: 'partial',
       sections: [
@@ -192,8 +192,8 @@ describe('manual setup on PostgreSQL', () => {
       connectArgs: 'sslmode=disable',
       credentials: privileged(),
     };
-    await runScript(clusterDriver, operator, scriptFor('initial-create', p));
-    await runScript(clusterDriver, operator, scriptFor('create', p));
+    await runScript(clusterDriver, operator, await scriptFor('initial-create', p));
+    await runScript(clusterDriver, operator, await scriptFor('create', p));
 
     const after = await connector.validate({ operation: 'create', payload: p });
     expect(failedTests(after)).toEqual([]);
@@ -213,7 +213,7 @@ describe('manual setup on PostgreSQL', () => {
       password: 'N3w-secret',
       impersonation: { enabled: false },
     });
-    await runScript(clusterDriver, operator, scriptFor('edit', changed, p));
+    await runScript(clusterDriver, operator, await scriptFor('edit', changed, p));
     expect(
       failedTests(await connector.validate({ operation: 'edit', payload: changed, previous: p })),
     ).toEqual([]);
@@ -223,7 +223,7 @@ describe('manual setup on PostgreSQL', () => {
 
     await connector.teardown({ integrationId: 3, payload: changed });
     expect(await exists('postgres', "SELECT 1 FROM pg_user WHERE usename = 'svc_user'")).toBe(true);
-    await runScript(clusterDriver, operator, scriptFor('delete', changed));
+    await runScript(clusterDriver, operator, await scriptFor('delete', changed));
     expect(await exists('postgres', "SELECT 1 FROM pg_user WHERE usename = 'svc_user'")).toBe(false);
     expect(await exists('postgres', 'SELECT 1 FROM pg_database WHERE datname = $1', ['svc_manual'])).toBe(
       false,

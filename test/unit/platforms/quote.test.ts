@@ -124,15 +124,15 @@ describe('injection through config values', () => {
 
   it.each(HOSTILE)(
     '%j changes only the contents of quoted tokens, never the statement structure',
-    (hostile) => {
+    async (hostile) => {
       const benign = build('benign_value');
       const evil = build(hostile);
       for (const [i, p] of evil.entries()) {
         const dialect = DIALECT_OF[p.type];
         for (const kind of ['initial-create', 'create', 'cleanup', 'post-cleanup', 'delete'] as const) {
           if (p.type === 'Lakehouse' && kind !== 'create' && kind !== 'delete') continue;
-          const good = statementsOf(scriptFor(kind, benign[i] as typeof p));
-          const bad = statementsOf(scriptFor(kind, p));
+          const good = statementsOf(await scriptFor(kind, benign[i] as typeof p));
+          const bad = statementsOf(await scriptFor(kind, p));
           expect(bad).toHaveLength(good.length);
           for (const [n, statement] of bad.entries()) {
             if (statement.startsWith('DECLARE @drop')) continue;
@@ -143,9 +143,9 @@ describe('injection through config values', () => {
     },
   );
 
-  it('the T-SQL view cleanup quotes the schema as a literal', () => {
+  it('the T-SQL view cleanup quotes the schema as a literal', async () => {
     const p = analytics(false, { schema: "v'; DROP TABLE x; --" });
-    const drop = statementsOf(scriptFor('cleanup', p)).find((s) => s.startsWith('DECLARE'));
+    const drop = statementsOf(await scriptFor('cleanup', p)).find((s) => s.startsWith('DECLARE'));
     expect(drop).toContain(`WHERE s.name = N'v''; DROP TABLE x; --'`);
   });
 });

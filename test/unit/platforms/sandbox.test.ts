@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { sandboxConnector } from '../../../shared/platforms/connectors';
 import type { PlatformConnector, PlatformPayload } from '../../../shared/platforms/port';
-import { sandboxConnector } from '../../../shared/platforms/sandbox/connectors';
 import { runOnSandbox } from '../../../shared/platforms/sandbox/run-script';
 import { readState } from '../../../shared/platforms/sandbox/store';
 import { type SqlPayload, scriptFor } from '../../../shared/platforms/scripts';
@@ -225,22 +225,22 @@ describe('manual setup', () => {
         name: 'PlatformOperationError',
       });
       if (p.type === 'AnalyticsWarehouse' || p.type === 'ClusterWarehouse')
-        await runOnSandbox(p.type, hostOf(p), scriptFor('initial-create', p));
-      await runOnSandbox(p.type, hostOf(p), scriptFor('create', p));
+        await runOnSandbox(p.type, hostOf(p), await scriptFor('initial-create', p));
+      await runOnSandbox(p.type, hostOf(p), await scriptFor('create', p));
       const after = await c.validate({ operation: 'create', payload: p });
       expect(after.filter((t) => t.status === 'failed')).toEqual([]);
       await c.bootstrap({ integrationId: 20, payload: p });
       // The operator's delete script removes everything again; teardown of a manual integration touches nothing.
       await c.teardown({ integrationId: 20, payload: p });
       expect(objectCount(p)).toBeGreaterThan(0);
-      await runOnSandbox(p.type, hostOf(p), scriptFor('delete', p));
+      await runOnSandbox(p.type, hostOf(p), await scriptFor('delete', p));
       expect(created(p)).toEqual({ objects: [], grants: [], members: [] });
     },
   );
 
   it('a script-created user must present its own password', async () => {
     const p = onHost(cluster(false));
-    await runOnSandbox(p.type, hostOf(p), scriptFor('initial-create', p));
+    await runOnSandbox(p.type, hostOf(p), await scriptFor('initial-create', p));
     const wrong = { ...p, config: { ...p.config, password: 'not-the-password' } } as SqlPayload;
     const tests = await (await connector(p)).validate({ operation: 'create', payload: wrong });
     expect(tests[0]).toMatchObject({ status: 'failed', message: expect.stringMatching(/authentication/) });
@@ -248,7 +248,7 @@ describe('manual setup', () => {
 
   it('a user created by a script is not privileged: automatic setup as it fails the bootstrap grants test', async () => {
     const manual = onHost(cluster(false));
-    await runOnSandbox(manual.type, hostOf(manual), scriptFor('initial-create', manual));
+    await runOnSandbox(manual.type, hostOf(manual), await scriptFor('initial-create', manual));
     const auto = {
       ...manual,
       autoBootstrap: true,
@@ -260,7 +260,9 @@ describe('manual setup', () => {
 
   it('running the create step before the initial step fails like the platform would', async () => {
     const p = onHost(cluster(false));
-    await expect(runOnSandbox(p.type, hostOf(p), scriptFor('create', p))).rejects.toThrow(/does not exist/);
+    await expect(runOnSandbox(p.type, hostOf(p), await scriptFor('create', p))).rejects.toThrow(
+      /does not exist/,
+    );
   });
 });
 

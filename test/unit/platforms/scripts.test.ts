@@ -6,8 +6,9 @@
  */
 import { Parser } from 'node-sql-parser';
 import { describe, expect, it } from 'vitest';
-import { DIALECT, type ScriptKind, type SqlPayload, scriptFor } from '../../../shared/platforms/scripts';
+import { type ScriptKind, type SqlPayload, scriptFor } from '../../../shared/platforms/scripts';
 import { renderScript, statementsOf } from '../../../shared/platforms/sql/script';
+import { sqlPlatformOf } from '../../../shared/platforms/sql-platforms';
 import { analytics, cloud, cluster, lakehouse, lakehouseOAuth, PRIVATE_KEY } from './fixtures';
 
 const ALL_ON = { impersonation: { enabled: true } };
@@ -68,9 +69,12 @@ const KINDS: Record<SqlPayload['type'], ScriptKind[]> = {
 describe('golden scripts', () => {
   for (const [name, payload] of Object.entries(CASES)) {
     it(`${name}`, async () => {
-      const text = KINDS[payload.type]
-        .map((kind) => `-- ===== ${kind} =====\n${renderScript(scriptFor(kind, payload))}`)
-        .join('\n');
+      const rendered = await Promise.all(
+        KINDS[payload.type].map(
+          async (kind) => `-- ===== ${kind} =====\n${renderScript(await scriptFor(kind, payload))}`,
+        ),
+      );
+      const text = rendered.join('\n');
       await expect(
         text.replace(/RSA_PUBLIC_KEY = '[^']+'/g, "RSA_PUBLIC_KEY = '<derived>'"),
       ).toMatchFileSnapshot(`golden/${name}.sql`);
@@ -134,7 +138,7 @@ const EDITS: Record<string, [SqlPayload, SqlPayload]> = {
 describe('golden edit scripts', () => {
   for (const [name, [previous, next]] of Object.entries(EDITS)) {
     it(name, async () => {
-      const text = renderScript(scriptFor('edit', next, previous)).replace(
+      const text = renderScript(await scriptFor('edit', next, previous)).replace(
         /RSA_PUBLIC_KEY = '[^']+'/g,
         "RSA_PUBLIC_KEY = '<derived>'",
       );
@@ -142,18 +146,18 @@ describe('golden edit scripts', () => {
     });
   }
 
-  it('an edit that changes nothing remote has no statements', () => {
+  it('an edit that changes nothing remote has no statements', async () => {
     const [previous, next] = EDITS['cluster-no-change'] as [SqlPayload, SqlPayload];
-    expect(statementsOf(scriptFor('edit', next, previous))).toEqual([]);
+    expect(statementsOf(await scriptFor('edit', next, previous))).toEqual([]);
   });
 });
 
 describe('scripts inline', () => {
-  it('ClusterWarehouse manual setup, both steps', () => {
+  it('ClusterWarehouse manual setup, both steps', async () => {
     const p = cluster(false, ALL_ON);
     expect([
-      ...statementsOf(scriptFor('initial-create', p)),
-      ...statementsOf(scriptFor('create', p)),
+      ...statementsOf(await scriptFor('initial-create', p)),
+      ...statementsOf(await scriptFor('create', p)),
     ]).toEqual([
       `CREATE USER "service_system_user" PASSWORD 'S3cret-pass'`,
       'CREATE GROUP "service_system"',
@@ -170,9 +174,9 @@ describe('scripts inline', () => {
     ]);
   });
 
-  it('delete scripts drop in reverse order of creation', () => {
+  it('delete scripts drop in reverse order of creation', async () => {
     const p = cloud(false, ALL_ON);
-    expect(statementsOf(scriptFor('delete', p))).toEqual([
+    expect(statementsOf(await scriptFor('delete', p))).toEqual([
       'DROP ROLE "SERVICE_IMPERSONATION"',
       'DROP USER "SERVICE_USER"',
       'DROP DATABASE "SERVICE_DB"',
@@ -180,9 +184,9 @@ describe('scripts inline', () => {
     ]);
   });
 
-  it('key-pair users get the public key derived from the private key, never the private key', () => {
+  it('key-pair users get the public key derived from the private key, never the private key', async () => {
     const p = cloud(false, { authenticationType: 'keyPair', password: undefined, privateKey: PRIVATE_KEY });
-    const create = statementsOf(scriptFor('create', p)).find((s) => s.startsWith('CREATE USER'));
+    const create = statementsOf(await scriptFor('create', p)).find((s) => s.startsWith('CREATE USER'));
     expect(create).toMatch(/RSA_PUBLIC_KEY = 'MII[A-Za-z0-9+/=]+'/);
     expect(create).not.toContain('PRIVATE');
   });
@@ -242,22 +246,23 @@ const PARSER_DIALECT = {
   lakehouse: 'hive',
 } as const;
 
+/** Every statement of the cases above, by parser dialect (scripts are rendered asynchronously). */
+const all = new Map<string, Set<string>>();
+for (const payload of Object.values(CASES)) {
+  const d = PARSER_DIALECT[(await sqlPlatformOf(payload.type)).dialect];
+  const set = all.get(d) ?? new Set();
+  for (const kind of KINDS[payload.type])
+    for (const s of statementsOf(await scriptFor(kind, payload))) set.add(s);
+  all.set(d, set);
+}
+for (const [name, [previous, next]] of Object.entries(EDITS)) {
+  void name;
+  const d = PARSER_DIALECT[(await sqlPlatformOf(next.type)).dialect];
+  for (const s of statementsOf(await scriptFor('edit', next, previous))) all.get(d)?.add(s);
+}
+
 describe('node-sql-parser coverage', () => {
   const parser = new Parser();
-  const all = new Map<string, Set<string>>();
-  for (const payload of Object.values(CASES)) {
-    const d = PARSER_DIALECT[DIALECT[payload.type]];
-    const set = all.get(d) ?? new Set();
-    for (const kind of KINDS[payload.type])
-      for (const s of statementsOf(scriptFor(kind, payload))) set.add(s);
-    all.set(d, set);
-  }
-  for (const [name, [previous, next]] of Object.entries(EDITS)) {
-    void name;
-    const d = PARSER_DIALECT[DIALECT[next.type]];
-    for (const s of statementsOf(scriptFor('edit', next, previous))) all.get(d)?.add(s);
-  }
-
   for (const [dialect, statements] of all) {
     it(`${dialect}: supported kinds parse, listed kinds are really unsupported`, () => {
       let parsed = 0;

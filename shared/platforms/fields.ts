@@ -1,20 +1,5 @@
+/** Field schemas the type schemas share: hostnames, ports, secrets, identifiers, flags. */
 import * as z from 'zod';
-
-export const INTEGRATION_TYPES = [
-  'ObjectStore',
-  'AnalyticsWarehouse',
-  'Lakehouse',
-  'DatasetWarehouse',
-  'ClusterWarehouse',
-  'CloudWarehouse',
-  'FederatedSql',
-] as const;
-
-export const IntegrationTypeSchema = z.enum(INTEGRATION_TYPES);
-export type IntegrationType = z.infer<typeof IntegrationTypeSchema>;
-
-/** What a read returns in place of every secret; a PUT that sends it back keeps the stored value. */
-export const REDACTED = '[REDACTED]';
 
 const HOSTNAME =
   /^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;

@@ -1,0 +1,141 @@
+/**
+ * The script routes' use cases: a script for a config in the request body (its rules are checked
+ * at the edge, `scriptBodySchema`), and the edit and delete scripts of a stored integration.
+ * Scripts are rendered from the type's setup plan (`shared/platforms/scripts.ts`).
+ */
+import type { ApiResult } from '../edge/handler';
+import { ConflictError, InvalidInputError, NotFoundError } from '../errors';
+import {
+  type BodyScriptKind,
+  type IntegrationType,
+  isSqlType,
+  payloadSchemaFor,
+  platformOf,
+  REDACTED,
+  type SqlPayload,
+} from '../platforms';
+import { getPath } from '../platforms/module';
+import { scriptFor } from '../platforms/scripts';
+import { UnsafeSqlValueError } from '../platforms/sql/quote';
+import { renderScript, type Script, ScriptInputError, statementsOf } from '../platforms/sql/script';
+import { describeIssues } from '../validation';
+import type { StoredConfig } from './model';
+import { getIntegration } from './repository';
+import type { ScriptResponse } from './script-api';
+import { scriptBodySchema } from './script-requests';
+import { decryptSecrets, restorePlaceholders } from './secrets';
+
+/** A script as JSON `{script, statements}`, or as text/plain when the caller's Accept prefers it. */
+export function scriptResult(script: Script): ApiResult {
+  const rendered = renderScript(script);
+  return {
+    body: { script: rendered, statements: statementsOf(script) } satisfies ScriptResponse,
+    representations: { 'text/plain': rendered },
+  };
+}
+
+async function build(kind: Parameters<typeof scriptFor>[0], payload: SqlPayload, previous?: SqlPayload) {
+  try {
+    return await scriptFor(kind, payload, previous);
+  } catch (error) {
+    if (error instanceof UnsafeSqlValueError || error instanceof ScriptInputError)
+      throw new InvalidInputError(`the script cannot be generated: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The script of a body route (initial-create, create, cleanup, post-cleanup). */
+export function generateScript(kind: Exclude<BodyScriptKind, 'edit'>, payload: SqlPayload): Promise<Script> {
+  return build(kind, payload);
+}
+
+async function storedIntegration(id: number) {
+  const record = await getIntegration(id);
+  if (!record) throw new NotFoundError(`integration ${id} not found`);
+  if (!isSqlType(record.type))
+    throw new InvalidInputError(`integration ${id} is a ${record.type} integration, which has no scripts`);
+  if (record.status === 'deleted') throw new ConflictError(`integration ${id} has been deleted`);
+  return record;
+}
+
+/** The stored config as a validated payload, its secrets decrypted (scripts may need them). */
+async function storedPayload(
+  type: IntegrationType,
+  autoBootstrap: boolean,
+  config: StoredConfig | undefined,
+) {
+  const body = { type, autoBootstrap, config: await decryptSecrets(type, config) };
+  const parsed = payloadSchemaFor(body).safeParse(body);
+  if (!parsed.success) throw new Error('the stored configuration is not valid');
+  return parsed.data as SqlPayload;
+}
+
+/** The edit script from the stored config to the body's (placeholders keep stored secrets). */
+export async function editScript(id: number, body: SqlPayload): Promise<Script> {
+  const record = await storedIntegration(id);
+  if (body.type !== record.type)
+    throw new InvalidInputError(`integration ${id} is a ${record.type} integration; the type cannot change`);
+  const auto = record.autoBootstrap ?? false;
+  const previous = await storedPayload(record.type, auto, record.config);
+  const sent = body.config as StoredConfig;
+  const restored = await restorePlaceholders(record.type, sent, record.config);
+  const parsed = scriptBodySchema('edit').safeParse({ ...body, config: restored });
+  if (!parsed.success)
+    throw new InvalidInputError(`invalid script request: ${describeIssues(parsed.error.issues)}`);
+  const next = parsed.data;
+  const changed = platformOf(record.type).nonEditable.filter(
+    (path) => JSON.stringify(getPath(previous.config, path)) !== JSON.stringify(getPath(next.config, path)),
+  );
+  if (changed.length > 0)
+    throw new InvalidInputError(`these attributes cannot be edited: ${changed.join(', ')}`);
+  // The script follows how the integration was set up (the body's autoBootstrap is always false).
+  const script = await build('edit', { ...next, autoBootstrap: auto } as SqlPayload, previous);
+  assertNoRestoredSecret(script, restoredSecrets(record.type, sent, next.config));
+  return script;
+}
+
+/**
+ * Credentials (user names aside) the caller sent as the redaction placeholder, with the stored
+ * values that were put back for them.
+ */
+function restoredSecrets(
+  type: IntegrationType,
+  sent: StoredConfig,
+  restored: object,
+): { path: string; value: string }[] {
+  const out: { path: string; value: string }[] = [];
+  for (const path of platformOf(type).secretPaths) {
+    if (path === 'username' || path.endsWith('.username')) continue;
+    const value = getPath(restored, path);
+    if (getPath(sent, path) === REDACTED && typeof value === 'string' && value !== REDACTED)
+      out.push({ path, value });
+  }
+  return out;
+}
+
+/**
+ * A script that sets a credential the caller sent as the placeholder (renaming a password user
+ * re-sets its password, for instance) would hand the stored secret back in the response: such a
+ * script needs the value itself. Secrets appear in scripts only as quoted literals.
+ */
+function assertNoRestoredSecret(script: Script, restored: readonly { path: string; value: string }[]) {
+  if (restored.length === 0) return;
+  const rendered = renderScript(script);
+  const quoted = (v: string) => [
+    `'${v.replaceAll("'", "''")}'`,
+    `'${v.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`,
+    `'${v.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`,
+  ];
+  const leaking = restored.filter(({ value }) => quoted(value).some((q) => rendered.includes(q)));
+  if (leaking.length > 0)
+    throw new InvalidInputError(
+      `the edit script sets ${leaking.map((l) => `config.${l.path}`).join(', ')}, sent as the redaction placeholder ${REDACTED}; ` +
+        'stored secrets are never returned: send the value itself',
+    );
+}
+
+/** The delete script of a stored integration. */
+export async function deleteScript(id: number): Promise<Script> {
+  const record = await storedIntegration(id);
+  return build('delete', await storedPayload(record.type, record.autoBootstrap ?? false, record.config));
+}

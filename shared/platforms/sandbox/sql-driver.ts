@@ -1,0 +1,158 @@
+/**
+ * The sandbox as a `PlatformDriver` for any SQL type: connections check the documented triggers
+ * and the passwords of users the sandbox knows, then run statements through the interpreter on
+ * the host's persisted state. What differs by type comes from its SQL half: the dialect, which
+ * account a connection logs in as, and its checks' session capabilities (`SandboxRules`).
+ *
+ * Identity rules: a user, login or key the sandbox created (from a script) must present its
+ * own credentials and holds only what was granted to it; any other account is a pre-existing
+ * account of the platform, taken as privileged (it may create databases, users and roles).
+ */
+import { publicKeyOf } from '../../crypto/public-key';
+import type { SqlType } from '..';
+import {
+  ConnectionFailure,
+  type ConnectTarget,
+  type PlatformDriver,
+  type PlatformSession,
+  type RemoteObject,
+} from '../driver';
+import type { SandboxProbe, SqlPlatform } from '../sql/platform';
+import { normalizeIdentifier } from '../sql/quote';
+import { sqlPlatformOf } from '../sql-platforms';
+import { SandboxDb, SandboxSqlError } from './sql';
+import { readState, type SandboxState, withState } from './store';
+
+export const UNREACHABLE_SUFFIX = '.unreachable.example';
+export const TRIGGER = {
+  invalidCredentials: 'invalid-credentials',
+  failBootstrap: 'fail-bootstrap',
+  failTeardown: 'fail-teardown',
+} as const;
+
+/** Every string value in a credential object (nested objects included). */
+export function credentialValues(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (value && typeof value === 'object') return Object.values(value).flatMap(credentialValues);
+  return [];
+}
+
+export function isUnreachable(host: string): boolean {
+  return host.toLowerCase().endsWith(UNREACHABLE_SUFFIX);
+}
+
+/** The account object of `user` in the state, if the sandbox knows it. */
+function accountOf(platform: SqlPlatform, state: SandboxState, user: string) {
+  const dialect = platform.dialect;
+  const db = new SandboxDb(state, { dialect, user, privileged: false });
+  const kind = platform.sandbox.account;
+  const name = normalizeIdentifier(dialect, user);
+  return db.has(kind, name) ? state.objects[db.keyOf(kind, name)] : undefined;
+}
+
+function authenticate(
+  platform: SqlPlatform,
+  target: ConnectTarget,
+  user: string,
+  state: SandboxState,
+): boolean {
+  const account = accountOf(platform, state, user);
+  if (!account || account.attrs.preexisting === true) return true;
+  const creds = target.credentials as { password?: string; privateKey?: string };
+  if (typeof creds.password === 'string') return account.attrs.password === creds.password;
+  if (typeof creds.privateKey === 'string') {
+    try {
+      return account.attrs.rsa_public_key === publicKeyOf(creds.privateKey);
+    } catch {
+      return false;
+    }
+  }
+  // Access-key and identity-provider users log in through the cloud's IAM, not a password.
+  return account.attrs.passwordDisabled === true;
+}
+
+/** Whether the user was created by a script (and so holds only what was granted to it). */
+function isScriptUser(platform: SqlPlatform, state: SandboxState, user: string): boolean {
+  const account = accountOf(platform, state, user);
+  return account !== undefined && account.attrs.preexisting !== true;
+}
+
+/**
+ * A pre-existing account that runs statements becomes visible in the sandbox (marked
+ * `preexisting`), so statements that name it (group membership, role grants) find it.
+ */
+async function registerAccount(platform: SqlPlatform, type: SqlType, host: string, user: string) {
+  const dialect = platform.dialect;
+  const name = normalizeIdentifier(dialect, user);
+  const kind = platform.sandbox.account;
+  await withState(type, host, (state) => {
+    const key = new SandboxDb(state, { dialect, user: name, privileged: true }).keyOf(kind, name);
+    state.objects[key] ??= { kind, name, attrs: { preexisting: true } };
+  });
+}
+
+/** What the sandbox's state says about the session user, for the type's checks. */
+function probe(
+  platform: SqlPlatform,
+  host: string,
+  session: { user: string; database?: string; privileged: boolean },
+  view: () => SandboxDb,
+): SandboxProbe {
+  const dialect = platform.dialect;
+  const principals = (db: SandboxDb) => {
+    const me = db.keyOf(platform.sandbox.account, session.user);
+    return [me, ...db.state.members.filter((m) => m.endsWith(`|${me}`)).map((m) => m.split('|')[0])];
+  };
+  return {
+    host,
+    privileged: session.privileged,
+    holds(privilege, securable) {
+      const db = view();
+      const object = `${securable.kind}:${normalizeIdentifier(dialect, securable.name)}`;
+      const grantees = principals(db);
+      return db.state.grants.some((g) => {
+        const [priv, on, grantee] = g.split('|');
+        return priv === privilege && on === object && grantees.includes(grantee);
+      });
+    },
+    memberOf(kind, name) {
+      const db = view();
+      return principals(db).includes(db.keyOf(kind, normalizeIdentifier(dialect, name)));
+    },
+  };
+}
+
+export function sandboxDriver(type: SqlType): PlatformDriver {
+  return {
+    isMissingObjectError: (error) => error instanceof SandboxSqlError && error.code === 'missing',
+    async connect(target: ConnectTarget): Promise<PlatformSession> {
+      if (isUnreachable(target.host)) throw new ConnectionFailure('unreachable', 'unreachable');
+      if (credentialValues(target.credentials).includes(TRIGGER.invalidCredentials))
+        throw new ConnectionFailure('authentication', 'authentication');
+      const platform = await sqlPlatformOf(type);
+      const dialect = platform.dialect;
+      const user = platform.sandbox.identity(target.credentials);
+      const state = readState(type, target.host);
+      if (!authenticate(platform, target, user, state))
+        throw new ConnectionFailure('authentication', 'authentication');
+      const privileged = !isScriptUser(platform, state, user);
+      const database =
+        target.database === undefined ? undefined : normalizeIdentifier(dialect, target.database);
+      const session = { dialect, user: normalizeIdentifier(dialect, user), database, privileged };
+      const view = () => new SandboxDb(readState(type, target.host), session);
+      return {
+        ...platform.sandbox.session(probe(platform, target.host, session, view)),
+        async run(statement) {
+          if (privileged && user !== '') await registerAccount(platform, type, target.host, user);
+          await withState(type, target.host, (s) => new SandboxDb(s, session).execute(statement));
+        },
+        async exists(object: RemoteObject) {
+          const parent =
+            object.parent === undefined ? undefined : normalizeIdentifier(dialect, object.parent);
+          return view().has(object.kind, normalizeIdentifier(dialect, object.name), parent);
+        },
+        async close() {},
+      };
+    },
+  };
+}
