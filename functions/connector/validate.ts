@@ -5,24 +5,19 @@
  * validation. Configs and credentials are never logged.
  */
 import type { Context } from 'aws-lambda';
-import { decryptSecrets, openCredentials } from '../../shared/integrations/secrets';
+import { decryptedPayload, openCredentials } from '../../shared/integrations/secrets';
 import { describeError, logger } from '../../shared/observability/logger';
 import { connectorFor } from '../../shared/platforms/connectors';
-import type { PlatformPayload, ValidateRequest } from '../../shared/platforms/port';
+import type { ValidateRequest } from '../../shared/platforms/port';
 import type { ConnectorInvocation, ConnectorResponse } from '../../shared/platforms/remote';
-
-async function open(payload: PlatformPayload): Promise<PlatformPayload> {
-  const config = await decryptSecrets(payload.type, payload.config as Record<string, unknown>);
-  return { ...payload, config } as PlatformPayload;
-}
 
 async function validate(event: ConnectorInvocation, context?: Context): Promise<ConnectorResponse> {
   if (event?.action !== 'validate') throw new Error('unsupported connector action');
   const sealed = event.request;
   const request: ValidateRequest = {
     operation: sealed.operation,
-    payload: await open(sealed.payload),
-    ...(sealed.previous ? { previous: await open(sealed.previous) } : {}),
+    payload: await decryptedPayload(sealed.payload),
+    ...(sealed.previous ? { previous: await decryptedPayload(sealed.previous) } : {}),
     ...(sealed.sealedCredentials
       ? { privilegedCredentials: await openCredentials(sealed.sealedCredentials) }
       : {}),

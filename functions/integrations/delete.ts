@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/edge/handler';
 import { integrationContracts, operationResult } from '../../shared/integrations/api';
-import { deleteIntegration } from '../../shared/integrations/service';
+import { deleteIntegration } from '../../shared/integrations/delete';
 
 export const handler = apiHandler(
   integrationContracts['DELETE /integrations/{id}'],

@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/edge/handler';
 import { integrationContracts } from '../../shared/integrations/api';
-import { getOne } from '../../shared/integrations/service';
+import { getOne } from '../../shared/integrations/queries';
 
 export const handler = apiHandler(integrationContracts['GET /integrations/{id}'], async ({ params }) => ({
   body: await getOne(params.id),

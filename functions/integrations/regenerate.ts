@@ -1,7 +1,7 @@
 import { apiHandler } from '../../shared/edge/handler';
 import { serviceUrl } from '../../shared/edge/request';
 import { integrationContracts } from '../../shared/integrations/api';
-import { regenerateKey } from '../../shared/integrations/service';
+import { regenerateKey } from '../../shared/integrations/regenerate-key';
 
 export const handler = apiHandler(
   integrationContracts['POST /integrations/{id}/regenerate'],

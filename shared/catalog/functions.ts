@@ -30,7 +30,10 @@ export const internalFunctions = [
     name: 'platformConnector',
     description: 'Runs connector validations against a remote platform (real drivers or the sandbox).',
     handler: 'functions/connector/validate.ts',
-    timeoutSeconds: 60,
+    // The POST/PUT/DELETE routes wait on it within their 30 s (API Gateway's integration limit):
+    // it must give up first, so a slow remote is a 502 the route explains, never a gateway 504.
+    // A validation is a few connections, each bounded by CONNECT_TIMEOUT_MS (5 s).
+    timeoutSeconds: 28,
     memoryMb: 1024,
     usesSecrets: true,
   },

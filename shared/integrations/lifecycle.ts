@@ -4,6 +4,7 @@
  * conditional writes; nothing here touches storage.
  */
 import * as z from 'zod';
+import type { Operation } from '../platforms/port';
 
 export const INTEGRATION_STATUSES = [
   'creating',
@@ -19,14 +20,11 @@ export const INTEGRATION_STATUSES = [
 export const IntegrationStatusSchema = z.enum(INTEGRATION_STATUSES);
 export type IntegrationStatus = z.infer<typeof IntegrationStatusSchema>;
 
-export type LifecycleOperation = 'create' | 'edit' | 'delete';
+export type LifecycleOperation = Operation;
 export type InFlightStatus = 'creating' | 'editing' | 'deleting';
 
 /** Statuses with a workflow under way: no PUT or DELETE is accepted until it finishes. */
 export const IN_FLIGHT_STATUSES: readonly InFlightStatus[] = ['creating', 'editing', 'deleting'];
-
-/** The integration no longer exists in the service; its uniqueness claims are released. */
-export const FINAL_STATUSES: readonly IntegrationStatus[] = ['deleted', 'disabled'];
 
 export function isInFlight(status: IntegrationStatus): status is InFlightStatus {
   return (IN_FLIGHT_STATUSES as readonly string[]).includes(status);
@@ -37,6 +35,17 @@ export const IN_FLIGHT_OF: Record<LifecycleOperation, InFlightStatus> = {
   edit: 'editing',
   delete: 'deleting',
 };
+
+/**
+ * Whether an integration still belongs to a workflow execution's request: a stale execution (a
+ * newer request replaced it, or it already finished) must not touch it.
+ */
+export function isCurrentRequest(
+  record: { requestId?: string; status: IntegrationStatus },
+  input: { requestId: string; operation: LifecycleOperation },
+): boolean {
+  return record.requestId === input.requestId && record.status === IN_FLIGHT_OF[input.operation];
+}
 
 const OUTCOME: Record<LifecycleOperation, { succeeded: IntegrationStatus; failed: IntegrationStatus }> = {
   create: { succeeded: 'enabled', failed: 'createError' },

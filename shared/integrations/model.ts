@@ -5,7 +5,7 @@
  */
 
 import type { IntegrationType } from '../platforms';
-import type { ValidationResults } from '../platforms/port';
+import type { PlatformPayload, ValidationResults } from '../platforms/port';
 import type { InFlightStatus, IntegrationStatus, LifecycleOperation } from './lifecycle';
 
 export type StoredConfig = Record<string, unknown>;
@@ -42,12 +42,14 @@ export interface IntegrationRecord {
   updatedAt: string;
 }
 
-/** The ASL's execution input: ids only, never secrets. */
-export interface WorkflowInput {
-  integrationId: number;
-  operation: LifecycleOperation;
-  requestId: string;
-  credentialsRef?: string;
+export type { WorkflowInput } from './workflow-events';
+
+/** The payload of a stored integration with one of its configs (secrets as stored: encrypted). */
+export function payloadOf(
+  record: IntegrationRecord,
+  config: StoredConfig | undefined = record.config,
+): PlatformPayload {
+  return { type: record.type, autoBootstrap: record.autoBootstrap, config } as PlatformPayload;
 }
 
 /** Execution names allow 80 characters of [A-Za-z0-9-_]; a uuid request id keeps it unique. */

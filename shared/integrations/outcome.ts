@@ -6,7 +6,13 @@
  */
 import { logger } from '../observability/logger';
 import { recordLifecycleOutcome } from '../observability/metrics';
-import { IN_FLIGHT_OF, type IntegrationStatus, type LifecycleOperation, outcomeStatus } from './lifecycle';
+import {
+  IN_FLIGHT_OF,
+  type IntegrationStatus,
+  isCurrentRequest,
+  type LifecycleOperation,
+  outcomeStatus,
+} from './lifecycle';
 import type { IntegrationRecord } from './model';
 import {
   deleteTransientSecret,
@@ -102,9 +108,7 @@ export async function recordOutcome(
 ): Promise<{ recorded: boolean; status?: IntegrationStatus }> {
   const record = await getIntegration(input.integrationId);
   const inFlight = IN_FLIGHT_OF[input.operation];
-  if (!record || record.requestId !== input.requestId || record.status !== inFlight) {
-    return { recorded: false };
-  }
+  if (!record || !isCurrentRequest(record, input)) return { recorded: false };
   const status = outcomeStatus(input.operation, input.outcome);
   const recorded = await updateIntegration(
     record.id,

@@ -10,8 +10,6 @@ import type { IntegrationRecord } from './model';
 
 type Json = Record<string, unknown>;
 
-export { getPath };
-
 function isPlainObject(value: unknown): value is Json {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -5,31 +5,11 @@
  */
 import { SecretBox } from '../crypto/envelope';
 import { type IntegrationType, platformOf, REDACTED } from '../platforms';
+import { getPath, setPath } from '../platforms/module';
 
 const box = new SecretBox('integration-config');
 
 type Json = Record<string, unknown>;
-
-function getPath(obj: Json, path: string): unknown {
-  let cur: unknown = obj;
-  for (const key of path.split('.')) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Json)[key];
-  }
-  return cur;
-}
-
-function setPath(obj: Json, path: string, value: unknown): void {
-  const keys = path.split('.');
-  let cur: Json = obj;
-  for (const key of keys.slice(0, -1)) {
-    const next = cur[key];
-    if (next === null || typeof next !== 'object') return;
-    cur = next as Json;
-  }
-  const last = keys[keys.length - 1] as string;
-  if (last in cur) cur[last] = value;
-}
 
 async function mapSecrets(
   type: IntegrationType,
@@ -53,6 +33,20 @@ export function encryptSecrets(type: IntegrationType, config: Json | undefined):
 /** Every ciphertext secret field decrypted (connectors only; never log the result). */
 export function decryptSecrets(type: IntegrationType, config: Json | undefined): Promise<Json | undefined> {
   return mapSecrets(type, config, (v) => (SecretBox.isCiphertext(v) ? box.decrypt(v) : v));
+}
+
+/** A payload whose config's secrets are encrypted (to store it, or send it to the connector function). */
+export async function encryptedPayload<P extends { type: IntegrationType; config?: unknown }>(
+  payload: P,
+): Promise<P> {
+  return { ...payload, config: await encryptSecrets(payload.type, payload.config as Json | undefined) };
+}
+
+/** A payload whose config's secrets are decrypted (connectors and scripts only; never log it). */
+export async function decryptedPayload<P extends { type: IntegrationType; config?: unknown }>(
+  payload: P,
+): Promise<P> {
+  return { ...payload, config: await decryptSecrets(payload.type, payload.config as Json | undefined) };
 }
 
 /** Every secret field replaced by the redaction placeholder (for responses). */

@@ -6,12 +6,13 @@
  * machine, anything else is caught into the operation's error status.
  */
 import { describeError, logger } from '../observability/logger';
-import { isRemoteType, type RemoteType } from '../platforms';
-import { PlatformOperationError, type PlatformPayload, TransientPlatformError } from '../platforms/port';
-import { IN_FLIGHT_OF } from './lifecycle';
-import type { IntegrationRecord, StoredConfig, WorkflowInput } from './model';
+import { isRemoteType } from '../platforms';
+import { connectorFor } from '../platforms/connectors';
+import { PlatformOperationError, TransientPlatformError } from '../platforms/port';
+import { isCurrentRequest } from './lifecycle';
+import { type IntegrationRecord, payloadOf, type WorkflowInput } from './model';
 import { getIntegration, getTransientSecret } from './repository';
-import { decryptSecrets, openCredentials } from './secrets';
+import { decryptedPayload, openCredentials } from './secrets';
 
 export interface TaskResult {
   integrationId: number;
@@ -19,25 +20,10 @@ export interface TaskResult {
   skipped: boolean;
 }
 
-/** Loaded on first use: types without remote objects never load the platform drivers. */
-async function connectorFor(type: RemoteType) {
-  const registry = await import('../platforms/connectors');
-  return registry.connectorFor(type);
-}
-
+/** The integration, if it still belongs to this execution's request (else the task does nothing). */
 async function current(input: WorkflowInput): Promise<IntegrationRecord | undefined> {
   const record = await getIntegration(input.integrationId);
-  if (!record || record.requestId !== input.requestId) return undefined;
-  if (record.status !== IN_FLIGHT_OF[input.operation]) return undefined;
-  return record;
-}
-
-async function plainPayload(
-  record: IntegrationRecord,
-  config: StoredConfig | undefined,
-): Promise<PlatformPayload> {
-  const plain = await decryptSecrets(record.type, config);
-  return { type: record.type, autoBootstrap: record.autoBootstrap, config: plain } as PlatformPayload;
+  return record && isCurrentRequest(record, input) ? record : undefined;
 }
 
 /** An unexpected failure of a task, reduced to the error's name. */
@@ -74,7 +60,7 @@ export async function bootstrapTask(input: WorkflowInput): Promise<TaskResult> {
     const connector = await connectorFor(record.type);
     await connector.bootstrap({
       integrationId: record.id,
-      payload: await plainPayload(record, record.config),
+      payload: await decryptedPayload(payloadOf(record)),
     });
   }
   return { integrationId: record.id, skipped: false };
@@ -88,8 +74,8 @@ export async function applyEditTask(input: WorkflowInput): Promise<TaskResult> {
     const connector = await connectorFor(record.type);
     await connector.applyEdit({
       integrationId: record.id,
-      previous: await plainPayload(record, record.config),
-      payload: await plainPayload(record, record.pendingConfig),
+      previous: await decryptedPayload(payloadOf(record)),
+      payload: await decryptedPayload(payloadOf(record, record.pendingConfig)),
     });
   }
   return { integrationId: record.id, skipped: false };
@@ -112,7 +98,7 @@ export async function teardownTask(input: WorkflowInput): Promise<TaskResult> {
     const connector = await connectorFor(record.type);
     await connector.teardown({
       integrationId: record.id,
-      payload: await plainPayload(record, record.config),
+      payload: await decryptedPayload(payloadOf(record)),
       ...(privilegedCredentials ? { privilegedCredentials } : {}),
     });
   }

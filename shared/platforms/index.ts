@@ -46,10 +46,16 @@ export type SqlType = {
 }[IntegrationType];
 export type SqlPayload = PayloadOf<SqlType>;
 
-/** Strict payload schemas, one per type; an unknown or missing `type` lists the accepted ones. */
+/**
+ * Strict payload schemas, one per type; an unknown or missing `type` lists the accepted ones. A
+ * type whose cluster gets an API key from the service is marked `x-issues-api-key` in the
+ * OpenAPI document (the console offers "regenerate" from it).
+ */
 export function payloadUnion(modules: readonly PlatformModule[]): z.ZodType {
   const types = modules.map((m) => m.type);
-  const schemas = modules.map((m) => m.payloadSchema) as unknown as [z.ZodObject, ...z.ZodObject[]];
+  const schemas = modules.map((m) =>
+    m.issuesApiKey ? m.payloadSchema.meta({ 'x-issues-api-key': true }) : m.payloadSchema,
+  ) as unknown as [z.ZodObject, ...z.ZodObject[]];
   return z.discriminatedUnion('type', schemas, {
     error: (issue) => (issue.code === 'invalid_union' ? `must be one of ${types.join(', ')}` : undefined),
   });

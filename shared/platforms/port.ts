@@ -35,7 +35,9 @@ export function summarize(validationTests: ValidationTest[]): ValidationResults 
   return { status, validationTests };
 }
 
-export type Operation = 'create' | 'edit' | 'delete';
+/** The lifecycle operations (the workflow's, and what a validation is for). */
+export const OperationSchema = z.enum(['create', 'edit', 'delete']);
+export type Operation = z.infer<typeof OperationSchema>;
 
 /** A validated create/update payload of a type with remote objects (decrypted). */
 export type PlatformPayload = RemotePayload;

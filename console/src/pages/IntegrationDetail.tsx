@@ -15,6 +15,7 @@ export function IntegrationDetail({ id }: { id: number }) {
   const [item, setItem] = useState<Integration | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [schema, setSchema] = useState<Schema | undefined>();
+  const [issuesApiKey, setIssuesApiKey] = useState(false);
   const [editing, setEditing] = useState<Value | null>(null);
   const [locked, setLocked] = useState<Set<string>>(new Set());
   const [credentials, setCredentials] = useState('');
@@ -42,7 +43,12 @@ export function IntegrationDetail({ id }: { id: number }) {
   }, [id, tick]);
   useEffect(() => {
     if (item)
-      void typeSchemas().then((s) => setSchema(s.get(item.type)?.properties?.config as Schema | undefined));
+      void typeSchemas().then((s) => {
+        const typeSchema = s.get(item.type);
+        setSchema(typeSchema?.properties?.config as Schema | undefined);
+        // The document marks the types whose cluster authenticates with a key the service issues.
+        setIssuesApiKey((typeSchema as Record<string, unknown> | undefined)?.['x-issues-api-key'] === true);
+      });
   }, [item?.type]);
 
   if (!item) return error ? <ErrorBanner error={error} /> : <p aria-busy="true">Loading…</p>;
@@ -141,7 +147,7 @@ export function IntegrationDetail({ id }: { id: number }) {
                 Edit
               </button>
             )}
-            {item.type === 'FederatedSql' && item.status === 'enabled' && (
+            {issuesApiKey && item.status === 'enabled' && (
               <button type="button" onClick={regenerate}>
                 Regenerate key
               </button>
@@ -174,7 +180,7 @@ export function IntegrationDetail({ id }: { id: number }) {
       {item.status !== 'deleted' && (
         <section>
           <h2>Delete</h2>
-          {item.autoBootstrap && item.type !== 'FederatedSql' && (
+          {item.autoBootstrap && (
             <div class="field">
               <label for="credentials">Privileged credentials for the teardown (YAML or JSON)</label>
               <textarea

@@ -1,0 +1,83 @@
+/**
+ * POST /integrations: validate the payload and its claims, run the type's validation tests,
+ * then write the integration with its uniqueness claims in one transaction and start its
+ * creation. FederatedSql-like types (`issuesApiKey`) get their cluster's API key, shown once.
+ */
+import { ConflictError } from '../errors';
+import { type IntegrationPayload, isRemotePayload, platformOf, uniquenessClaims } from '../platforms';
+import { nextId } from '../store/counters';
+import { type Accepted, acceptOperation, assertClaimsFree, type DryRunResult, now } from './accept';
+import { configurationSnippet, issueClusterKey } from './federated-sql';
+import type { IntegrationRecord, StoredConfig } from './model';
+import { ClaimTakenError, insertWithClaims } from './repository';
+import { assertNoPlaceholders } from './rules';
+import { encryptedPayload, secretValuesOf } from './secrets';
+
+export async function createIntegration(
+  payload: IntegrationPayload,
+  options: { dryRun: boolean; serviceUrl: string },
+): Promise<DryRunResult | Accepted> {
+  assertNoPlaceholders(payload);
+  await assertClaimsFree(payload);
+  const sealed = isRemotePayload(payload) ? await encryptedPayload(payload) : undefined;
+  const key = platformOf(payload.type).issuesApiKey ? issueClusterKey() : undefined;
+  const accepted = await acceptOperation({
+    operation: 'create',
+    dryRun: options.dryRun,
+    validation: sealed && { operation: 'create', payload: sealed },
+    secrets: isRemotePayload(payload) ? await secretValuesOf(payload.type, payload.config) : [],
+    // A racing request may create the host's objects while this one validates: the conflict wins.
+    beforeFailing: () => assertClaimsFree(payload),
+    async write(requestId, validationResults) {
+      const id = await nextId('integrations');
+      const at = now();
+      const record: IntegrationRecord = {
+        id,
+        type: payload.type,
+        ...(sealed ? { autoBootstrap: sealed.autoBootstrap, config: sealed.config as StoredConfig } : {}),
+        status: 'creating',
+        version: 1,
+        claims: uniquenessClaims(payload).map((c) => c.claim),
+        validationResults,
+        operation: 'create',
+        requestId,
+        inFlightStatus: 'creating',
+        operationStartedAt: at,
+        ...(key ? { apiKeyHash: key.apiKeyHash, apiKeyIssuedAt: at } : {}),
+        createdAt: at,
+        updatedAt: at,
+      };
+      try {
+        await insertWithClaims(record);
+        return id;
+      } catch (error) {
+        if (error instanceof ClaimTakenError) return undefined;
+        throw error;
+      }
+    },
+    async lost() {
+      await assertClaimsFree(payload); // throws the 400/409 naming the winner
+      throw new ConflictError('an integration for the same host was created concurrently; retry');
+    },
+  });
+  if (accepted.dryRun) return accepted;
+  const { integrationId: id, validationResults } = accepted;
+  return {
+    dryRun: false,
+    response: {
+      id: String(id),
+      status: 'creating',
+      validationResults,
+      ...(key
+        ? {
+            apiKey: key.apiKey,
+            configurationSnippet: configurationSnippet({
+              integrationId: id,
+              apiKey: key.apiKey,
+              serviceUrl: options.serviceUrl,
+            }),
+          }
+        : {}),
+    },
+  };
+}
