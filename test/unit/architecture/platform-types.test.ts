@@ -39,7 +39,9 @@ const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]
 
 function importsOf(file: string): string[] {
   return [...code(file).matchAll(SPECIFIER)].map((m) =>
-    relative(root, resolve(dirname(join(root, file)), m[1] ?? '')).split(sep).join('/'),
+    relative(root, resolve(dirname(join(root, file)), m[1] ?? ''))
+      .split(sep)
+      .join('/'),
   );
 }
 
@@ -72,7 +74,12 @@ describe('platform types stay in their folders', () => {
 
 describe('capability folders of shared/', () => {
   it('import each other without a cycle', () => {
-    const folderOfFile = (file: string) => file.split('/').slice(0, 2).join('/').replace(/\.tsx?$/, '');
+    const folderOfFile = (file: string) =>
+      file
+        .split('/')
+        .slice(0, 2)
+        .join('/')
+        .replace(/\.tsx?$/, '');
     const edges = new Map<string, Set<string>>();
     for (const file of sourceFiles('shared')) {
       const from = folderOfFile(file);
