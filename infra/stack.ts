@@ -2,15 +2,26 @@
  * One Causeway stack per deployable stage, composed of one construct per concern, and the CDK
  * app that holds every stage selected from `cdk.json` context.
  */
-import { App, CfnOutput, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
+import {
+  App,
+  type CfnElement,
+  CfnOutput,
+  Names,
+  Stack,
+  type StackProps,
+  Tags,
+  Validations,
+} from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import type { Construct } from 'constructs';
+import { Construct, type IConstruct } from 'constructs';
 import { catalogueHandlers } from '../shared/catalog/handlers';
 import { Api } from './constructs/api';
 import { HandlerBundles } from './constructs/bundles';
+import type { CatalogueSchedule } from './constructs/catalogue-functions';
 import { ConsoleHosting } from './constructs/console';
 import { Data } from './constructs/data';
-import { PlatformResources, type StageContext } from './constructs/function';
+import { type CausewayFunction, StackResources, type StageContext } from './constructs/function';
+import { IntegrationFunctions } from './constructs/integration-functions';
 import { Notifications } from './constructs/notifications';
 import { Observability } from './constructs/observability';
 import { Workflows } from './constructs/workflows';
@@ -26,6 +37,33 @@ import {
 } from './outputs';
 import { parseStages, STAGES_CONTEXT_KEY, type Stages } from './stages';
 
+/**
+ * Constructs split out of another (construct id → the id of the construct that built their
+ * resources before). Their resources keep the logical ids they had there, so deploying the
+ * split updates a stack in place instead of replacing functions, roles, log groups, rules
+ * and alarms: the platform connector and the reconciler were built by `Notifications`.
+ */
+const FORMER_SCOPES: Readonly<Record<string, string>> = { IntegrationFunctions: 'Notifications' };
+
+/** A construct's path below its stack, as it was before its top-level construct moved. */
+function formerPath(stack: Stack, construct: IConstruct): string[] | undefined {
+  const scopes = construct.node.scopes;
+  const [first, ...rest] = scopes.slice(scopes.indexOf(stack) + 1).map((s) => s.node.id);
+  const former = first === undefined ? undefined : FORMER_SCOPES[first];
+  return former === undefined ? undefined : [former, ...rest];
+}
+
+/**
+ * The logical id CDK gives the element at `path` below a stack: `Names.uniqueId` runs the same
+ * algorithm over a construct's path below the app root, so it is asked about a detached tree
+ * of that shape.
+ */
+function logicalIdAt(path: readonly string[]): string {
+  let node = new Construct(undefined as unknown as Construct, '');
+  for (const id of path) node = new Construct(node, id);
+  return Names.uniqueId(node);
+}
+
 export interface CausewayStackProps extends StackProps {
   readonly stage: StageContext;
   /** @default - every function bundles itself with NodejsFunction's local esbuild */
@@ -35,21 +73,32 @@ export interface CausewayStackProps extends StackProps {
 export class CausewayStack extends Stack {
   public readonly data: Data;
   public readonly notifications: Notifications;
+  public readonly integrationFunctions: IntegrationFunctions;
   public readonly workflows: Workflows;
   public readonly api: Api;
   public readonly console: ConsoleHosting;
   public readonly observability: Observability;
-  public readonly resources: PlatformResources;
+  public readonly resources: StackResources;
+  /** Catalogue name → internal function, whichever capability's construct built it. */
+  public readonly internalFunctions: ReadonlyMap<string, CausewayFunction>;
+  /** Catalogue name → scheduled function and its rule, whichever construct built it. */
+  public readonly schedules: ReadonlyMap<string, CatalogueSchedule>;
 
   constructor(scope: Construct, id: string, props: CausewayStackProps) {
     super(scope, id, props);
     const { stage, bundles } = props;
-    const resources = new PlatformResources();
+    const resources = new StackResources();
     this.resources = resources;
     const common = { stage, resources, bundles };
 
     this.data = new Data(this, 'Data', { stage, resources });
     this.notifications = new Notifications(this, 'Notifications', common);
+    this.integrationFunctions = new IntegrationFunctions(this, 'IntegrationFunctions', common);
+    this.internalFunctions = new Map([
+      ...this.notifications.internalFunctions,
+      ...this.integrationFunctions.internalFunctions,
+    ]);
+    this.schedules = new Map([...this.notifications.schedules, ...this.integrationFunctions.schedules]);
     this.workflows = new Workflows(this, 'Workflows', common);
     this.api = new Api(this, 'Api', common);
     this.console = new ConsoleHosting(this, 'Console', { stage, httpApi: this.api.httpApi });
@@ -66,8 +115,11 @@ export class CausewayStack extends Stack {
       stateMachines: new Map(
         [...this.workflows.workflows].map(([name, w]) => [name, w.stateMachine] as const),
       ),
+      // Keyed by path below the stack (the alarm ids), the former one for a moved function.
       functions: new Map(
-        resources.functions.map((fn) => [fn.node.path.split('/').slice(1).join(''), fn] as const),
+        resources.functions.map(
+          (fn) => [(formerPath(this, fn) ?? fn.node.path.split('/').slice(1)).join(''), fn] as const,
+        ),
       ),
     });
 
@@ -102,6 +154,11 @@ export class CausewayStack extends Stack {
         description: `URL of the ${name} queue`,
       });
     }
+  }
+
+  protected override allocateLogicalId(element: CfnElement): string {
+    const former = formerPath(this, element);
+    return former ? logicalIdAt(former) : super.allocateLogicalId(element);
   }
 }
 

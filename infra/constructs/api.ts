@@ -22,8 +22,8 @@ import {
   acknowledge,
   CausewayFunction,
   logRetention,
-  type PlatformResources,
   removalPolicy,
+  type StackResources,
   type StageContext,
 } from './function';
 
@@ -45,7 +45,7 @@ const ACCESS_LOG_FORMAT = JSON.stringify({
 
 export interface ApiProps {
   readonly stage: StageContext;
-  readonly resources: PlatformResources;
+  readonly resources: StackResources;
   /** @default - each function bundles itself */
   readonly bundles?: HandlerBundles;
   /** @default every row of the route table (`shared/catalog/routes.ts`) */

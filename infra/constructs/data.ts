@@ -13,12 +13,12 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { type IndexDef, type KeyAttribute, type TableDef, tables } from '../../shared/catalog/tables';
-import { type PlatformResources, removalPolicy, type StageContext } from './function';
+import { removalPolicy, type StackResources, type StageContext } from './function';
 
 export interface DataProps {
   readonly stage: StageContext;
   /** Tables and the secrets key are registered here for the functions' grants. */
-  readonly resources: PlatformResources;
+  readonly resources: StackResources;
   /**
    * The tables to create.
    * @default every entry of the table catalogue (`shared/catalog/tables.ts`)

@@ -68,7 +68,7 @@ const NODEJS_24 =
  * calls `bindAll()` once everything exists, so construction order never matters (a workflow
  * task may invoke an internal function, a consumer may start a workflow, …).
  */
-export class PlatformResources {
+export class StackResources {
   private readonly tables = new Map<string, dynamodb.ITable>();
   private readonly queues = new Map<string, { queue: sqs.IQueue; deadLetterQueue: sqs.IQueue }>();
   private readonly stateMachines = new Map<string, sfn.StateMachine>();
@@ -144,7 +144,7 @@ export interface CausewayFunctionProps {
   readonly handler: string;
   readonly stage: StageContext;
   /** Where the function's access is resolved; the function registers itself here. */
-  readonly resources: PlatformResources;
+  readonly resources: StackResources;
   /**
    * What the function may touch (tables, queues, workflows, secrets, internal functions).
    * @default - no access to any Causeway resource
@@ -259,11 +259,11 @@ export class CausewayFunction extends NodejsFunction {
   }
 
   /**
-   * Env vars + grants for the function's `FunctionAccess`; called once by `PlatformResources`.
+   * Env vars + grants for the function's `FunctionAccess`; called once by `StackResources`.
    * The bindings come from `resourceBindings`, the same function the local cloud scopes each
    * invocation's environment with, so the two cannot drift.
    */
-  bindAccess(resources: PlatformResources): void {
+  bindAccess(resources: StackResources): void {
     if (this.accessBound) return;
     this.accessBound = true;
     for (const binding of resourceBindings(this.access)) {
@@ -296,12 +296,7 @@ export class CausewayFunction extends NodejsFunction {
     }
   }
 
-  private bindTable(
-    resources: PlatformResources,
-    name: TableName,
-    access: 'read' | 'readWrite',
-    env: string,
-  ) {
+  private bindTable(resources: StackResources, name: TableName, access: 'read' | 'readWrite', env: string) {
     const table = resources.table(name);
     this.addEnvironment(env, table.tableName);
     if (access === 'read') table.grantReadData(this);
@@ -314,7 +309,7 @@ export class CausewayFunction extends NodejsFunction {
     }
   }
 
-  private bindWorkflow(resources: PlatformResources, name: WorkflowName, env: string) {
+  private bindWorkflow(resources: StackResources, name: WorkflowName, env: string) {
     const machine = resources.stateMachine(name);
     this.addEnvironment(env, machine.stateMachineArn);
     machine.grantStartExecution(this);
@@ -368,7 +363,7 @@ export class CausewayFunction extends NodejsFunction {
    * A queue this function sends to, changes visibility on, or moves to the DLQ of: both URLs
    * and the matching actions on exactly those two queues.
    */
-  grantQueue(resources: PlatformResources, name: string): void {
+  grantQueue(resources: StackResources, name: string): void {
     const { queue, deadLetterQueue } = resources.queue(name);
     this.addEnvironment(queueEnvVar(name as QueueName), queue.queueUrl);
     this.addEnvironment(dlqEnvVar(name as QueueName), deadLetterQueue.queueUrl);

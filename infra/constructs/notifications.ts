@@ -1,7 +1,8 @@
 /**
- * Messaging and background functions: every queue of the queue catalogue with its dead-letter
- * queue and Lambda consumer, the internal functions other functions invoke, and the scheduled
- * functions (`shared/catalog/functions.ts`).
+ * Notifications and their webhook deliveries: every queue of the queue catalogue with its
+ * dead-letter queue and Lambda consumer (fan-out, delivery), and the function catalogue's
+ * `capability: 'webhooks'` functions (the webhook sender manual retries invoke). The
+ * integrations' connector and reconciler are `IntegrationFunctions`.
  *
  * Queues use SQS managed server-side encryption (SSE-SQS): messages are encrypted at rest with
  * keys SQS owns, with no KMS key policy to extend to every producer and consumer and no KMS
@@ -9,34 +10,23 @@
  * notification payloads; secrets never travel through a queue.
  */
 import { Duration } from 'aws-cdk-lib';
-import * as events from 'aws-cdk-lib/aws-events';
-import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import {
-  type InternalFunctionDef,
-  internalFunctions,
-  type ScheduleDef,
-  schedules,
-} from '../../shared/catalog/functions';
 import { type QueueDef, queues, visibilityTimeoutSeconds } from '../../shared/catalog/queues';
-import type { HandlerBundles } from './bundles';
-import { CausewayFunction, type PlatformResources, removalPolicy, type StageContext } from './function';
+import {
+  type CapabilityFunctions,
+  type CapabilityFunctionsProps,
+  type CatalogueSchedule,
+  capabilityFunctions,
+} from './catalogue-functions';
+import { CausewayFunction, removalPolicy } from './function';
 
 /** The longest retention SQS allows; DLQ messages wait there for a human. */
 const DLQ_RETENTION = Duration.days(14);
 
-export interface NotificationsProps {
-  readonly stage: StageContext;
-  readonly resources: PlatformResources;
-  /** @default - each function bundles itself (see `CausewayFunctionProps.bundles`) */
-  readonly bundles?: HandlerBundles;
+export interface NotificationsProps extends CapabilityFunctionsProps {
   /** @default every entry of the queue catalogue */
   readonly queues?: readonly QueueDef[];
-  /** @default every entry of `internalFunctions` in the function catalogue */
-  readonly internalFunctions?: readonly InternalFunctionDef[];
-  /** @default every entry of `schedules` in the function catalogue */
-  readonly schedules?: readonly ScheduleDef[];
 }
 
 export interface CatalogueQueue {
@@ -47,13 +37,13 @@ export interface CatalogueQueue {
 
 const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
-export class Notifications extends Construct {
+export class Notifications extends Construct implements CapabilityFunctions {
   /** Catalogue name → queue, its DLQ and its consumer. */
   public readonly queues: ReadonlyMap<string, CatalogueQueue>;
   /** Catalogue name → internal function. */
   public readonly internalFunctions: ReadonlyMap<string, CausewayFunction>;
   /** Catalogue name → scheduled function and its rule. */
-  public readonly schedules: ReadonlyMap<string, { fn: CausewayFunction; rule: events.Rule }>;
+  public readonly schedules: ReadonlyMap<string, CatalogueSchedule>;
 
   constructor(scope: Construct, id: string, props: NotificationsProps) {
     super(scope, id);
@@ -95,38 +85,8 @@ export class Notifications extends Construct {
     }
     this.queues = createdQueues;
 
-    const createdFunctions = new Map<string, CausewayFunction>();
-    for (const def of props.internalFunctions ?? (internalFunctions as readonly InternalFunctionDef[])) {
-      const fn = new CausewayFunction(this, `${pascal(def.name)}Function`, {
-        ...common,
-        handler: def.handler,
-        description: def.description,
-        access: def,
-        timeoutSeconds: def.timeoutSeconds,
-        memoryMb: def.memoryMb,
-      });
-      props.resources.addInternalFunction(def.name, fn);
-      createdFunctions.set(def.name, fn);
-    }
-    this.internalFunctions = createdFunctions;
-
-    const createdSchedules = new Map<string, { fn: CausewayFunction; rule: events.Rule }>();
-    for (const def of props.schedules ?? (schedules as readonly ScheduleDef[])) {
-      const name = pascal(def.name);
-      const fn = new CausewayFunction(this, `${name}Scheduled`, {
-        ...common,
-        handler: def.handler,
-        description: def.description,
-        access: def,
-        timeoutSeconds: def.timeoutSeconds,
-      });
-      const rule = new events.Rule(this, `${name}Schedule`, {
-        description: def.description,
-        schedule: events.Schedule.rate(Duration.minutes(def.rateMinutes)),
-        targets: [new targets.LambdaFunction(fn, { retryAttempts: 2 })],
-      });
-      createdSchedules.set(def.name, { fn, rule });
-    }
-    this.schedules = createdSchedules;
+    const built = capabilityFunctions(this, 'webhooks', props);
+    this.internalFunctions = built.internalFunctions;
+    this.schedules = built.schedules;
   }
 }

@@ -14,14 +14,14 @@ import {
   acknowledge,
   CausewayFunction,
   logRetention,
-  type PlatformResources,
   removalPolicy,
+  type StackResources,
   type StageContext,
 } from './function';
 
 export interface WorkflowsProps {
   readonly stage: StageContext;
-  readonly resources: PlatformResources;
+  readonly resources: StackResources;
   /** @default - each function bundles itself */
   readonly bundles?: HandlerBundles;
   /** @default every entry of the workflow catalogue */

@@ -6,11 +6,18 @@
  *   that the heavy database drivers load only in the function that needs them, never in the
  *   API bundles.
  * - `schedules`: functions EventBridge runs on a rate (the local cloud runs them on a timer).
+ *
+ * Each entry names the capability it serves; the CDK stack builds each capability's functions
+ * in that capability's construct (integrations: `IntegrationFunctions`, webhooks:
+ * `Notifications`).
  */
 import type { FunctionAccess } from './access';
 
+export type FunctionCapability = 'integrations' | 'webhooks';
+
 export interface InternalFunctionDef extends FunctionAccess {
   readonly name: string;
+  readonly capability: FunctionCapability;
   readonly description: string;
   readonly handler: string;
   readonly timeoutSeconds: number;
@@ -19,6 +26,7 @@ export interface InternalFunctionDef extends FunctionAccess {
 
 export interface ScheduleDef extends FunctionAccess {
   readonly name: string;
+  readonly capability: FunctionCapability;
   readonly description: string;
   readonly handler: string;
   readonly rateMinutes: number;
@@ -28,6 +36,7 @@ export interface ScheduleDef extends FunctionAccess {
 export const internalFunctions = [
   {
     name: 'platformConnector',
+    capability: 'integrations',
     description: 'Runs connector validations against a remote platform (real drivers or the sandbox).',
     handler: 'functions/connector/validate.ts',
     // The POST/PUT/DELETE routes wait on it within their 30 s (API Gateway's integration limit):
@@ -39,6 +48,7 @@ export const internalFunctions = [
   },
   {
     name: 'webhookSender',
+    capability: 'webhooks',
     description:
       'Re-sends a webhook history record on behalf of POST /webhooks/history/retry/{id} (HTTP client, SSRF guard, secrets).',
     handler: 'functions/webhooks/send.ts',
@@ -57,6 +67,7 @@ export const internalFunctions = [
 export const schedules = [
   {
     name: 'reconcileIntegrations',
+    capability: 'integrations',
     description:
       'Moves integrations stuck in creating/editing/deleting (workflow gone, never started, or past the timeout) to their error status.',
     handler: 'functions/scheduled/reconcile-integrations.ts',

@@ -13,7 +13,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HandlerBundles } from '../../infra/constructs/bundles';
-import { CausewayFunction, PlatformResources, type StageContext } from '../../infra/constructs/function';
+import { CausewayFunction, StackResources, type StageContext } from '../../infra/constructs/function';
 import { selectStages } from '../../infra/stack';
 import { loadStages } from '../../infra/stages';
 import { DEFAULT_ROUTE_HANDLER } from '../../shared/catalog/handlers';
@@ -23,8 +23,8 @@ const HANDLER = DEFAULT_ROUTE_HANDLER;
 const stages = loadStages();
 const dev: StageContext = { name: 'dev', config: stages.dev ?? (undefined as never) };
 
-function platform(stack: Stack): PlatformResources {
-  const resources = new PlatformResources();
+function platform(stack: Stack): StackResources {
+  const resources = new StackResources();
   resources.addTable(
     'counters',
     new dynamodb.Table(stack, 'Counters', {
@@ -171,14 +171,14 @@ describe('CausewayFunction failures and fallback bundling', () => {
         new CausewayFunction(stack, 'Ghost', {
           handler: 'functions/nowhere/ghost.ts',
           stage: dev,
-          resources: new PlatformResources(),
+          resources: new StackResources(),
         }),
     ).toThrow(/Missing\/Ghost: handler module functions\/nowhere\/ghost\.ts does not exist/);
   });
 
   it('fails synth when access names a resource the stack does not have', () => {
     const stack = new Stack(new App({ outdir: tempDir('causeway-fn-') }), 'Unbound');
-    const resources = new PlatformResources();
+    const resources = new StackResources();
     new CausewayFunction(stack, 'Fn', {
       handler: HANDLER,
       stage: dev,
@@ -193,7 +193,7 @@ describe('CausewayFunction failures and fallback bundling', () => {
     const outdir = tempDir('causeway-fn-own-');
     const app = new App({ outdir });
     const stack = new Stack(app, 'Own');
-    const resources = new PlatformResources();
+    const resources = new StackResources();
     new CausewayFunction(stack, 'Own', { handler: HANDLER, stage: dev, resources });
     resources.bindAll();
     app.synth();

@@ -174,12 +174,12 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
       }
     }
     for (const def of internalList) {
-      const fn = stack.notifications.internalFunctions.get(def.name);
+      const fn = stack.internalFunctions.get(def.name);
       expect(fn, def.name).toBeDefined();
       if (fn) expectAccess(stage, fn, def);
     }
     for (const def of scheduleList) {
-      const fn = stack.notifications.schedules.get(def.name)?.fn;
+      const fn = stack.schedules.get(def.name)?.fn;
       expect(fn, def.name).toBeDefined();
       if (fn) expectAccess(stage, fn, def);
     }
@@ -318,6 +318,31 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
         ScheduleExpression: `rate(${def.rateMinutes} minute${def.rateMinutes === 1 ? '' : 's'})`,
       });
     }
+  });
+
+  it('builds the integration functions in their own construct, keeping the logical ids a deployed stack has', () => {
+    const stack = synth.stack(stage);
+    // The ids these resources had when the Notifications construct built them: a deploy of the
+    // split updates them in place.
+    const formerIds = {
+      platformConnector: 'NotificationsPlatformConnectorFunctionF4141CA9',
+      reconcileIntegrations: 'NotificationsReconcileIntegrationsScheduled6D0AE2F3',
+    };
+    const connector = stack.integrationFunctions.internalFunctions.get('platformConnector');
+    const reconciler = stack.integrationFunctions.schedules.get('reconcileIntegrations')?.fn;
+    expect(connector?.node.path).toBe(`${stack.stackName}/IntegrationFunctions/PlatformConnectorFunction`);
+    expect(logicalId(stack, connector?.node.defaultChild)).toBe(formerIds.platformConnector);
+    expect(logicalId(stack, reconciler?.node.defaultChild)).toBe(formerIds.reconcileIntegrations);
+    const ofCapability = (defs: readonly { name: string; capability: string }[], c: string) =>
+      defs.filter((d) => d.capability === c).map((d) => d.name);
+    expect([...stack.notifications.internalFunctions.keys()]).toEqual(ofCapability(internalList, 'webhooks'));
+    expect([...stack.notifications.schedules.keys()]).toEqual(ofCapability(scheduleList, 'webhooks'));
+    expect([...stack.integrationFunctions.internalFunctions.keys()]).toEqual(
+      ofCapability(internalList, 'integrations'),
+    );
+    expect([...stack.integrationFunctions.schedules.keys()]).toEqual(
+      ofCapability(scheduleList, 'integrations'),
+    );
   });
 
   it('exports the outputs the CLI reads for --stage', () => {

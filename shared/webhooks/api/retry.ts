@@ -6,7 +6,7 @@
  */
 import type { Principal } from '../../auth/permissions';
 import { NotFoundError } from '../../errors';
-import { invokeInternal } from '../../store/invoke';
+import { invokeInternal } from '../../store/internal-functions';
 import type { HistoryRecord } from '../model';
 import { getHistoryRecord } from '../store/history';
 import { canSeeRecord } from './history';

@@ -1,0 +1,28 @@
+/**
+ * The integrations' functions outside the API and the lifecycle workflow: the platform
+ * connector (an internal function routes and workflow tasks invoke, so the heavy database
+ * drivers load only there) and the reconciler that moves stuck integrations to their error
+ * status (scheduled). Both are the function catalogue's `capability: 'integrations'` entries.
+ */
+import { Construct } from 'constructs';
+import {
+  type CapabilityFunctions,
+  type CapabilityFunctionsProps,
+  type CatalogueSchedule,
+  capabilityFunctions,
+} from './catalogue-functions';
+import type { CausewayFunction } from './function';
+
+export type IntegrationFunctionsProps = CapabilityFunctionsProps;
+
+export class IntegrationFunctions extends Construct implements CapabilityFunctions {
+  public readonly internalFunctions: ReadonlyMap<string, CausewayFunction>;
+  public readonly schedules: ReadonlyMap<string, CatalogueSchedule>;
+
+  constructor(scope: Construct, id: string, props: IntegrationFunctionsProps) {
+    super(scope, id);
+    const built = capabilityFunctions(this, 'integrations', props);
+    this.internalFunctions = built.internalFunctions;
+    this.schedules = built.schedules;
+  }
+}
