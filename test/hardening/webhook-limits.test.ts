@@ -96,6 +96,47 @@ describe('webhook limits', () => {
     expect(theirs.status).toBe(201);
   });
 
+  it('counts the variants of one URL as that URL (issue 24, finding 5)', async () => {
+    const owner = await createKey(`url-variants-${randomUUID().slice(0, 8)}`);
+    const path = `variants/${randomUUID()}`;
+    const first = await request(baseUrl(), 'POST', '/webhooks', {
+      key: owner.apiKey,
+      body: { webhooks: [hook(path)] },
+    });
+    expect(first.status).toBe(201);
+    const variants = [
+      `https://hooks.example.com/${path}#fragment`,
+      `https://hooks.example.com/${path}/`,
+      `https://hooks.example.com//${path}`,
+      `https://hooks.example.com/${path.replace('v', '%76')}`,
+      `https://hooks.example.com./${path}`,
+      `https://HOOKS.Example.com/${path}`,
+      `https://hooks.example.com:443/${path}`,
+      `https://hooks.example.com/${path}?`,
+      `https://hooks.example.com/x/../${path}`,
+    ];
+    const again = await request(baseUrl(), 'POST', '/webhooks', {
+      key: owner.apiKey,
+      body: { webhooks: variants.map((url, i) => ({ ...hook(path), name: `variant ${i}`, url })) },
+    });
+    expect(again.status).toBe(422);
+    expect(again.body.errors).toEqual(
+      variants.map((url, index) =>
+        expect.objectContaining({
+          index,
+          url,
+          message: `at most ${limits.perUrl} webhook of one user may use the same URL`,
+        }),
+      ),
+    );
+    // The query is part of the URL (receivers may route on it): another query is another URL.
+    const query = await request(baseUrl(), 'POST', '/webhooks', {
+      key: owner.apiKey,
+      body: { webhooks: [{ ...hook(path), url: `https://hooks.example.com/${path}?tenant=2` }] },
+    });
+    expect(query.status).toBe(201);
+  });
+
   it('pages GET /webhooks with pageSize and nextToken; without them the answer is the full array', async () => {
     const owner = await createKey(`pages-${randomUUID().slice(0, 8)}`);
     const run = randomUUID();

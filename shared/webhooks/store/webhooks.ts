@@ -6,7 +6,8 @@
  * The same transactions keep two counters per owner in the counters table — how many webhooks
  * the owner has, and how many with each URL — and a create's conditions on them enforce the
  * quota and the same-URL limit atomically, however many requests race. Counters are created
- * on first use from the owner's stored webhooks, so state from before the limits still counts.
+ * on first use from the owner's stored webhooks, so state from before the limits (or before
+ * URLs were compared in their canonical form) still counts.
  */
 import { createHash } from 'node:crypto';
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
@@ -14,13 +15,17 @@ import { documentClient } from '../../store/clients';
 import { queryAll, scanAll } from '../../store/read';
 import { tableName } from '../../store/tables';
 import { cancellationCodes, isTransactionCancelled, putIfAbsent, transactWrite } from '../../store/write';
+import { canonicalUrl } from '../canonical-url';
 import type { WebhookItem } from '../model';
 import { webhookSubscriptionKeys } from './subscriptions';
 
-/** The counter of an owner's webhooks, and of their webhooks with one URL. */
+/**
+ * The counter of an owner's webhooks, and of their webhooks with one canonical URL (`curl`:
+ * the counters named `url` hashed the parsed URL only, and are no longer read).
+ */
 const ownerCounter = (owner: number) => `webhooks-of:${owner}`;
 const urlCounter = (owner: number, url: string) =>
-  `webhooks-of:${owner}:url:${createHash('sha256').update(new URL(url).href).digest('base64url')}`;
+  `webhooks-of:${owner}:curl:${createHash('sha256').update(canonicalUrl(url)).digest('base64url')}`;
 
 function counterUpdate(name: string, delta: number, below?: number) {
   return {
@@ -35,19 +40,25 @@ function counterUpdate(name: string, delta: number, below?: number) {
   };
 }
 
-/** Creates the owner's counters from their stored webhooks unless they exist already. */
-async function ensureOwnerCounters(owner: number): Promise<void> {
-  const counters = tableName('counters');
-  const existing = await documentClient.send(
-    new GetCommand({ TableName: counters, Key: { name: ownerCounter(owner) } }),
-  );
-  if (existing.Item) return;
+async function counterExists(name: string): Promise<boolean> {
+  const out = await documentClient.send(new GetCommand({ TableName: tableName('counters'), Key: { name } }));
+  return out.Item !== undefined;
+}
+
+/**
+ * Creates the owner's total counter and the counter of `url` from their stored webhooks unless
+ * they exist already (a racing create may have made them first: then its value stands).
+ */
+async function ensureOwnerCounters(owner: number, url: string): Promise<void> {
+  const total = ownerCounter(owner);
+  const sameUrl = urlCounter(owner, url);
+  const exist = await Promise.all([counterExists(total), counterExists(sameUrl)]);
+  if (exist.every(Boolean)) return;
   const webhooks = await listWebhooksByOwner(owner);
-  const perUrl = new Map<string, number>();
-  for (const w of webhooks)
-    perUrl.set(urlCounter(owner, w.url), (perUrl.get(urlCounter(owner, w.url)) ?? 0) + 1);
-  for (const [name, value] of perUrl) await putIfAbsent(counters, { name, value }, 'name');
-  await putIfAbsent(counters, { name: ownerCounter(owner), value: webhooks.length }, 'name');
+  const counters = tableName('counters');
+  const withUrl = webhooks.filter((w) => urlCounter(owner, w.url) === sameUrl).length;
+  await putIfAbsent(counters, { name: sameUrl, value: withUrl }, 'name');
+  await putIfAbsent(counters, { name: total, value: webhooks.length }, 'name');
 }
 
 export interface WebhookLimit {
@@ -62,7 +73,7 @@ export async function putWebhook(
   item: WebhookItem,
   limit: WebhookLimit,
 ): Promise<'created' | 'quota' | 'sameUrl'> {
-  await ensureOwnerCounters(item.createdBy);
+  await ensureOwnerCounters(item.createdBy, item.url);
   const subscriptions = webhookSubscriptionKeys(item).map((subscriptionKey) => ({
     Put: {
       TableName: tableName('webhookSubscriptions'),
@@ -147,7 +158,7 @@ export async function pageWebhooks(
 
 /** Deletes the webhook and its subscriptions; false when it was already gone. */
 export async function deleteWebhookItem(item: WebhookItem): Promise<boolean> {
-  await ensureOwnerCounters(item.createdBy);
+  await ensureOwnerCounters(item.createdBy, item.url);
   try {
     await transactWrite([
       counterUpdate(ownerCounter(item.createdBy), -1),
