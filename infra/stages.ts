@@ -35,6 +35,11 @@ const StageConfigSchema = z
       perUrl: z.number().int().min(1).max(100),
     }),
     connectTimeoutMs: z.number().int().min(100).max(60_000),
+    /** Manual retries (`POST /webhooks/history/retry/{id}`) one user may start per window. */
+    manualRetryRate: z.strictObject({
+      perWindow: z.number().int().min(1).max(1000),
+      windowSeconds: z.number().int().min(1).max(3600),
+    }),
   })
   .strict();
 
@@ -87,5 +92,7 @@ export function stageEnvironment(stageName: string, stage: StageConfig): Record<
     WEBHOOK_QUOTA_USER: String(stage.webhookLimits.perUser),
     WEBHOOK_QUOTA_ADMIN: String(stage.webhookLimits.perAdmin),
     WEBHOOK_SAME_URL_LIMIT: String(stage.webhookLimits.perUrl),
+    WEBHOOK_MANUAL_RETRY_LIMIT: String(stage.manualRetryRate.perWindow),
+    WEBHOOK_MANUAL_RETRY_WINDOW_SECONDS: String(stage.manualRetryRate.windowSeconds),
   };
 }

@@ -58,6 +58,18 @@ export class LimitExceededError extends DomainError {
   override name = 'LimitExceededError';
 }
 
+/** A rate the caller has reached; it may try again after `retryAfterSeconds`. */
+export class RateLimitedError extends LimitExceededError {
+  override name = 'RateLimitedError';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+    options?: ErrorOptions,
+  ) {
+    super(message, undefined, options);
+  }
+}
+
 /** A service this one depends on answered with a failure (e.g. the platform connector function). */
 export class DependencyFailedError extends DomainError {
   override name = 'DependencyFailedError';

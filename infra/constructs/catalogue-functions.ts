@@ -88,6 +88,7 @@ function internalFunctionsOf(
       access: def,
       timeoutSeconds: def.timeoutSeconds,
       memoryMb: def.memoryMb,
+      reservedConcurrency: def.reservedConcurrency,
     });
     context.resources.addInternalFunction(def.name, fn);
     created.set(def.name, fn);

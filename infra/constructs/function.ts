@@ -161,6 +161,8 @@ export interface CausewayFunctionProps {
   readonly timeoutSeconds?: number;
   /** @default 512 */
   readonly memoryMb?: number;
+  /** @default - none reserved: the function draws on the account's unreserved concurrency */
+  readonly reservedConcurrency?: number;
   /**
    * Extra environment variables (on top of the stage environment and the access variables).
    * @default - none
@@ -209,6 +211,9 @@ export class CausewayFunction extends NodejsFunction {
       tracing: lambda.Tracing.ACTIVE,
       timeout: Duration.seconds(props.timeoutSeconds ?? 10),
       memorySize: props.memoryMb ?? 512,
+      ...(props.reservedConcurrency === undefined
+        ? {}
+        : { reservedConcurrentExecutions: props.reservedConcurrency }),
       logGroup,
       role,
       environment,

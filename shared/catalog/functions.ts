@@ -22,6 +22,8 @@ export interface InternalFunctionDef extends FunctionAccess {
   readonly handler: string;
   readonly timeoutSeconds: number;
   readonly memoryMb: number;
+  /** Concurrent executions reserved for (and capping) the function; unset: the account's pool. */
+  readonly reservedConcurrency?: number;
 }
 
 export interface ScheduleDef extends FunctionAccess {
@@ -55,6 +57,10 @@ export const internalFunctions = [
     // Below API Gateway's 30 s integration limit for the route that waits on it.
     timeoutSeconds: 28,
     memoryMb: 512,
+    // Manual retries fan out to receivers from here: however many users retry at once, at most
+    // this many POSTs are in flight (past it the route answers 429). Small, so it fits an
+    // account's default unreserved concurrency.
+    reservedConcurrency: 5,
     tables: [
       { table: 'webhooks', access: 'read' },
       { table: 'webhookHistory', access: 'readWrite' },

@@ -281,7 +281,11 @@ export const routes = [
     summary: "Re-send a history record's request to its webhook now; returns the new history record.",
     tag: 'webhooks',
     timeoutSeconds: 30,
-    tables: [{ table: 'webhookHistory', access: 'read' }],
+    tables: [
+      { table: 'webhookHistory', access: 'read' },
+      // The per-user manual retry counter.
+      { table: 'counters', access: 'readWrite' },
+    ],
     invokes: ['webhookSender'],
   },
 ] as const satisfies readonly RouteDef[];

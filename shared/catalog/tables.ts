@@ -47,8 +47,10 @@ export const tables = [
   },
   {
     name: 'counters',
-    description: 'Monotonic id allocation for low-volume records (users, integrations, webhooks).',
+    description:
+      'Monotonic id allocation for low-volume records (users, integrations, webhooks), webhook limit counters, and per-window rate counters (which expire).',
     partitionKey: { name: 'name', type: 'S' },
+    ttlAttribute: 'expiresAt',
   },
   {
     name: 'transientSecrets',

@@ -15,6 +15,7 @@ import {
   NotAuthenticatedError,
   NotFoundError,
   NotPermittedError,
+  RateLimitedError,
   RemoteUnavailableError,
   UnprocessableError,
 } from '../errors';
@@ -103,6 +104,11 @@ export function httpStatusOf(error: unknown): number | undefined {
 
 export function errorBody(statusCode: number, message: string, details?: Record<string, unknown>): ErrorBody {
   return { ...details, statusCode, error: statusText(statusCode), message };
+}
+
+/** Headers an error answer carries: `Retry-After` (seconds) when the caller is rate limited. */
+export function errorHeaders(error: unknown): Record<string, string> {
+  return error instanceof RateLimitedError ? { 'retry-after': String(error.retryAfterSeconds) } : {};
 }
 
 /** The answer for a known error, or undefined for anything else. */

@@ -28,7 +28,7 @@ import { describeError, logger } from '../observability/logger';
 import { describeIssues } from '../validation';
 import { preferredMediaType } from './accept';
 import { decodeBody, JSON_BODY } from './body';
-import { errorBody, knownErrorBody } from './errors';
+import { errorBody, errorHeaders, knownErrorBody } from './errors';
 
 export type ApiEvent = APIGatewayProxyEventV2WithLambdaAuthorizer<Partial<AuthorizerContext>>;
 export type ApiResponse = APIGatewayProxyStructuredResultV2;
@@ -85,7 +85,7 @@ export function jsonResponse(
 
 function errorResponse(error: unknown): ApiResponse {
   const known = knownErrorBody(error);
-  if (known) return jsonResponse(known.statusCode, known);
+  if (known) return jsonResponse(known.statusCode, known, errorHeaders(error));
   // Never leak internals: log the error's name and a scrubbed message, answer generically.
   logger.error('unhandled error', describeError(error));
   return jsonResponse(500, errorBody(500, 'internal error'));

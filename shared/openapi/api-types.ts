@@ -4597,6 +4597,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's manual retries in the current window reached the stage's limit (or the sender is at its concurrency limit); the Retry-After header gives the seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An unexpected error; the details are logged, never returned. */
             500: {
                 headers: {

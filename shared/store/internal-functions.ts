@@ -7,6 +7,7 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { functionEnvVar, type InternalFunctionName } from '../catalog/functions';
 import { requireEnv } from '../config/env';
+import { RateLimitedError } from '../errors';
 
 export class InternalInvocationError extends Error {
   override name = 'InternalInvocationError';
@@ -14,14 +15,21 @@ export class InternalInvocationError extends Error {
 
 const lambda = new LambdaClient({});
 
+/** Calls the function and waits for its answer; its concurrency limit reached is a 429 for the caller. */
 export async function invokeInternal<T>(name: InternalFunctionName, payload: unknown): Promise<T> {
-  const out = await lambda.send(
-    new InvokeCommand({
-      FunctionName: requireEnv(functionEnvVar(name)),
-      InvocationType: 'RequestResponse',
-      Payload: new TextEncoder().encode(JSON.stringify(payload)),
-    }),
-  );
+  const out = await lambda
+    .send(
+      new InvokeCommand({
+        FunctionName: requireEnv(functionEnvVar(name)),
+        InvocationType: 'RequestResponse',
+        Payload: new TextEncoder().encode(JSON.stringify(payload)),
+      }),
+    )
+    .catch((error: unknown) => {
+      if ((error as Error).name === 'TooManyRequestsException')
+        throw new RateLimitedError(`the ${name} function is busy; try again shortly`, 1, { cause: error });
+      throw error;
+    });
   if (out.FunctionError) {
     // The function's own error text is not passed on (it could quote remote details).
     throw new InternalInvocationError(`the ${name} function failed (${out.FunctionError})`);

@@ -41,3 +41,13 @@ export const webhookLimits = (): WebhookLimits => ({
   perAdmin: intEnv('WEBHOOK_QUOTA_ADMIN', 500),
   perUrl: intEnv('WEBHOOK_SAME_URL_LIMIT', 1),
 });
+
+/** How many manual retries (`POST /webhooks/history/retry/{id}`) one user may start per window. */
+export interface ManualRetryRate {
+  perWindow: number;
+  windowSeconds: number;
+}
+export const manualRetryRate = (): ManualRetryRate => ({
+  perWindow: intEnv('WEBHOOK_MANUAL_RETRY_LIMIT', 10),
+  windowSeconds: intEnv('WEBHOOK_MANUAL_RETRY_WINDOW_SECONDS', 60),
+});

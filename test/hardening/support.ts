@@ -11,6 +11,7 @@ import { expectDocumented } from '../support/contract';
 
 export interface Reply {
   status: number;
+  headers: Headers;
   text: string;
   // biome-ignore lint/suspicious/noExplicitAny: bodies are asserted field by field
   body: any;
@@ -54,7 +55,7 @@ export async function request(
   } catch {
     parsed = undefined;
   }
-  return { status: res.status, text, body: parsed };
+  return { status: res.status, headers: res.headers, text, body: parsed };
 }
 
 /** The service's error shape: `{statusCode, error, message}` with statusCode = the HTTP status. */

@@ -345,6 +345,22 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
     );
   });
 
+  it('reserves the concurrency the function catalogue declares (the webhook sender: issue 24, finding 6)', () => {
+    const stack = synth.stack(stage);
+    const declared = internalList.filter((d) => d.reservedConcurrency !== undefined);
+    expect(declared.map((d) => d.name)).toContain('webhookSender');
+    for (const def of declared) {
+      const fn = stack.internalFunctions.get(def.name);
+      const id = logicalId(stack, fn?.node.defaultChild);
+      const resource = (synth.template(stage).toJSON().Resources as Record<string, Resource>)[id];
+      expect(resource?.Properties.ReservedConcurrentExecutions, def.name).toBe(def.reservedConcurrency);
+    }
+    const reserved = resources(stage, 'AWS::Lambda::Function').filter(
+      ([, r]) => r.Properties.ReservedConcurrentExecutions !== undefined,
+    );
+    expect(reserved).toHaveLength(declared.length);
+  });
+
   it('exports the outputs the CLI reads for --stage', () => {
     const template = synth.template(stage);
     template.hasOutput(API_URL_OUTPUT, {});

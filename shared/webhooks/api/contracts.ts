@@ -87,6 +87,11 @@ export const webhookContracts = {
         description: 'No such history record visible to the caller, or its webhook is gone.',
         schema: ErrorBodySchema,
       },
+      429: {
+        description:
+          "The caller's manual retries in the current window reached the stage's limit (or the sender is at its concurrency limit); the Retry-After header gives the seconds to wait.",
+        schema: ErrorBodySchema,
+      },
     },
   },
 } satisfies Record<string, RouteContract>;

@@ -2,11 +2,15 @@
  * `POST /webhooks/history/retry/{id}`: the API side checks that the caller may see the record
  * (404 otherwise, never 403), then asks the webhook sender function to re-send it. The sender
  * holds the HTTP client, the SSRF guard and the permission to decrypt webhook secrets, so the
- * API function needs neither.
+ * API function needs neither. Each user may start `manualRetryRate()` retries per window (a
+ * counter in DynamoDB, so the limit holds across every concurrent function instance); past
+ * it the answer is 429 with Retry-After.
  */
 import type { Principal } from '../../auth/permissions';
-import { NotFoundError } from '../../errors';
+import { NotFoundError, RateLimitedError } from '../../errors';
+import { countInWindow } from '../../store/counters';
 import { invokeInternal } from '../../store/internal-functions';
+import { manualRetryRate } from '../config';
 import type { HistoryRecord } from '../model';
 import { getHistoryRecord } from '../store/history';
 import { canSeeRecord } from './history';
@@ -17,7 +21,25 @@ export interface ResendRequest {
 
 export type ResendResult = { ok: true; record: HistoryRecord } | { ok: false; notFound: string };
 
+async function countRetry(caller: Principal): Promise<void> {
+  const rate = manualRetryRate();
+  const now = Date.now();
+  const use = await countInWindow(
+    `manual-retries-of:${caller.userId}`,
+    rate.perWindow,
+    rate.windowSeconds,
+    now,
+  );
+  if (!use.counted) {
+    throw new RateLimitedError(
+      `manual retry limit reached: at most ${rate.perWindow} per ${rate.windowSeconds} s; try again later`,
+      Math.max(1, Math.ceil((use.windowEndsAt - now) / 1000)),
+    );
+  }
+}
+
 export async function requestRetry(caller: Principal, id: number): Promise<HistoryRecord> {
+  await countRetry(caller);
   const original = await getHistoryRecord(id);
   if (!original || !canSeeRecord(caller, original)) throw new NotFoundError(`history record ${id} not found`);
   const result = await invokeInternal<ResendResult>('webhookSender', {
