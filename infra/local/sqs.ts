@@ -1,9 +1,10 @@
 /**
- * The SQS emulator (npm `fauxqs`, library mode) persisted in the state directory, and queue
- * creation from the queue catalogue: each queue gets its DLQ and the redrive policy, retention
- * and visibility timeout that CDK gives it in AWS.
+ * The SQS emulator (npm `fauxqs`, library mode) persisted in the state directory, listening on
+ * 127.0.0.1 only, and queue creation from the queue catalogue: each queue gets its DLQ and the
+ * redrive policy, retention and visibility timeout that CDK gives it in AWS.
  */
 import { mkdirSync } from 'node:fs';
+import { type ListenOptions, Server } from 'node:net';
 import {
   CreateQueueCommand,
   GetQueueAttributesCommand,
@@ -18,9 +19,37 @@ export interface LocalSqs {
   stop(): Promise<void>;
 }
 
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
+
+/**
+ * Runs `start` with every listen on a wildcard address made on 127.0.0.1 instead. fauxqs
+ * (2.x) listens on `0.0.0.0` whatever its `host` option says (that option only names queue
+ * URLs), which would put the unauthenticated emulator on every interface of the machine.
+ * Its server is created and bound inside `startFauxqs`, so the bind is redirected for the
+ * duration of that call only, and only for listens given an options object with a wildcard
+ * host (the way its HTTP framework listens).
+ */
+async function onLoopback<T>(start: () => Promise<T>): Promise<T> {
+  const listen = Server.prototype.listen;
+  const redirected = function (this: Server, ...args: unknown[]) {
+    const [options] = args;
+    if (typeof options === 'object' && options !== null && !Array.isArray(options)) {
+      const host = (options as ListenOptions).host;
+      if (host !== undefined && WILDCARD_HOSTS.has(host)) args[0] = { ...options, host: '127.0.0.1' };
+    }
+    return (listen as (...a: unknown[]) => Server).apply(this, args);
+  };
+  Server.prototype.listen = redirected as typeof listen;
+  try {
+    return await start();
+  } finally {
+    Server.prototype.listen = listen;
+  }
+}
+
 export async function startSqs(dataDir: string): Promise<LocalSqs> {
   mkdirSync(dataDir, { recursive: true });
-  const server = await startFauxqs({ port: 0, logger: false, host: '127.0.0.1', dataDir });
+  const server = await onLoopback(() => startFauxqs({ port: 0, logger: false, host: '127.0.0.1', dataDir }));
   return { endpoint: `http://127.0.0.1:${server.port}`, stop: () => server.stop() };
 }
 

@@ -40,9 +40,10 @@ describe('one local cloud per state directory', () => {
   });
 });
 
-describe('a missing Java', () => {
-  it('is reported with how to install it', () => {
-    expect(() => requireJava('java-that-does-not-exist')).toThrow(JAVA_INSTALL_HINT);
-    expect(JAVA_INSTALL_HINT).toContain('apt-get install -y openjdk-17-jre-headless');
+describe('a missing Java JDK', () => {
+  it('is reported with how to install it, for a missing java or a missing javac', () => {
+    expect(() => requireJava(['java-that-does-not-exist'])).toThrow(JAVA_INSTALL_HINT);
+    expect(() => requireJava(['java', 'javac-that-does-not-exist'])).toThrow(JAVA_INSTALL_HINT);
+    expect(JAVA_INSTALL_HINT).toContain('apt-get install -y openjdk-17-jdk-headless');
   });
 });
