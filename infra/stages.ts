@@ -35,6 +35,11 @@ const StageConfigSchema = z
       perUrl: z.number().int().min(1).max(100),
     }),
     connectTimeoutMs: z.number().int().min(100).max(60_000),
+    /**
+     * Addresses of the stage's own TLS-terminating proxy, whose `X-Forwarded-Proto` the API
+     * believes (for the service URL it writes into snippets and the OpenAPI servers).
+     */
+    trustedProxyAddresses: z.array(z.union([z.ipv4(), z.ipv6()])),
     /** Manual retries (`POST /webhooks/history/retry/{id}`) one user may start per window. */
     manualRetryRate: z.strictObject({
       perWindow: z.number().int().min(1).max(1000),
@@ -92,6 +97,7 @@ export function stageEnvironment(stageName: string, stage: StageConfig): Record<
     WEBHOOK_QUOTA_USER: String(stage.webhookLimits.perUser),
     WEBHOOK_QUOTA_ADMIN: String(stage.webhookLimits.perAdmin),
     WEBHOOK_SAME_URL_LIMIT: String(stage.webhookLimits.perUrl),
+    TRUSTED_PROXY_ADDRESSES: stage.trustedProxyAddresses.join(','),
     WEBHOOK_MANUAL_RETRY_LIMIT: String(stage.manualRetryRate.perWindow),
     WEBHOOK_MANUAL_RETRY_WINDOW_SECONDS: String(stage.manualRetryRate.windowSeconds),
   };

@@ -11,7 +11,20 @@ export function navigate(path: string): void {
   window.location.hash = path;
 }
 
-/** `match('/integrations/:id', '/integrations/5')` → `{ id: '5' }`, or null. */
+/** A path segment decoded, or undefined when its percent-encoding is malformed (`%`, `%E0%A4`). */
+function decoded(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `match('/integrations/:id', '/integrations/5')` → `{ id: '5' }`, or null. A parameter that
+ * is not valid percent-encoding does not match (the hash is whatever the address bar holds; it
+ * must never stop the console from rendering).
+ */
 export function match(pattern: string, path: string): Record<string, string> | null {
   const p = pattern.split('/');
   const s = path.split('?')[0]?.split('/') ?? [];
@@ -19,8 +32,11 @@ export function match(pattern: string, path: string): Record<string, string> | n
   const params: Record<string, string> = {};
   for (let i = 0; i < p.length; i++) {
     const part = p[i] as string;
-    if (part.startsWith(':')) params[part.slice(1)] = decodeURIComponent(s[i] as string);
-    else if (part !== s[i]) return null;
+    if (part.startsWith(':')) {
+      const value = decoded(s[i] as string);
+      if (value === undefined) return null;
+      params[part.slice(1)] = value;
+    } else if (part !== s[i]) return null;
   }
   return params;
 }

@@ -28,12 +28,27 @@ const urlMessage = (input: unknown): string =>
     ? 'the URL scheme must be http or https'
     : 'must be an absolute http or https URL';
 
+/**
+ * Control characters (C0 with NUL, CR and LF; DEL; C1) and the bidirectional controls that
+ * can make a name display as something else (U+061C, U+200E/F, U+202A–E, U+2066–9).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: it lists the control characters a name must not hold
+const CONTROL_CHARACTERS = /^[^\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]*$/;
+
 export const WebhookInputSchema = z.strictObject({
   url: z
     .url({ protocol: /^https?$/, error: (issue) => urlMessage(issue.input) })
     .max(2048)
     .describe('http(s) URL the notifications are POSTed to'),
-  name: z.string().trim().min(1).max(200),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .regex(
+      CONTROL_CHARACTERS,
+      'must not contain control characters (such as NUL, CR, LF) or bidirectional controls',
+    ),
   global: z.boolean().describe('true: receives every subscribed notification (admins only)'),
   notificationType: z.array(notificationName(SUBSCRIBABLE_NAMES)).min(1).max(SUBSCRIBABLE_NAMES.length),
   actionType: ActionTypeSchema,

@@ -243,4 +243,20 @@ describe('the operator console', () => {
     expect(refused.body.message).toBeTruthy();
     await page.close();
   });
+
+  it('a malformed percent-encoding in the address bar’s hash does not stop rendering (issue 24, finding 9)', async () => {
+    const page = await signedIn(adminKey());
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    for (const hash of ['#/integrations/%', '#/webhooks/%E0%A4%A', '#/webhooks/%zz']) {
+      await page.evaluate(`window.location.hash = ${JSON.stringify(hash)}`);
+      await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Sign out' }).isVisible(), hash).toBe(true);
+    }
+    // The console still follows the hash afterwards, without a reload.
+    await page.evaluate(`window.location.hash = '#/integrations'`);
+    await page.getByRole('link', { name: 'New integration' }).waitFor();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -36,6 +36,18 @@ import {
   putWebhook,
 } from '../store/webhooks';
 
+/**
+ * Whether the URL as written has userinfo (`user:pass@`, and also an empty `:@` or `@`, which
+ * the URL parser drops without a trace). The text is first cleaned as the WHATWG parser cleans
+ * it (leading and trailing controls and spaces trimmed, tabs and newlines removed anywhere).
+ */
+function hasUserinfo(raw: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the URL parser trims C0 controls, so this does too
+  const cleaned = raw.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '').replace(/[\t\n\r]/g, '');
+  const authority = cleaned.replace(/^[a-z][a-z0-9+.-]*:[/\\]*/i, '').split(/[/\\?#]/)[0] ?? '';
+  return authority.includes('@');
+}
+
 /** Why a webhook may not be created by this caller, or undefined when it may. */
 export function rejectionReason(caller: Principal, input: WebhookInput): string | undefined {
   const admin = isAdmin(caller);
@@ -45,7 +57,7 @@ export function rejectionReason(caller: Principal, input: WebhookInput): string 
     return `only APPLICATION_ADMIN users may subscribe to system events: ${adminOnly.join(', ')}`;
   }
   const url = new URL(input.url);
-  if (url.username || url.password) return 'url must not contain credentials';
+  if (url.username || url.password || hasUserinfo(input.url)) return 'url must not contain credentials';
   const ip = literalIp(url.hostname);
   if (ip !== undefined && !allowPrivateTargets() && !isPublicAddress(ip)) {
     return 'url points to a non-public address';

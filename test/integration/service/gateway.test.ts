@@ -28,6 +28,18 @@ describe('local gateway: platform routes', () => {
       expect(doc.paths[route.path]?.[route.method.toLowerCase()], routeKey(route)).toBeDefined();
   });
 
+  it('ignores X-Forwarded-Proto from a peer that is not the stage’s proxy (issue 24, finding 9)', async () => {
+    for (const forwarded of ['https', 'javascript', 'https://attacker.example/x?']) {
+      const res = await call('GET', '/openapi.json', {
+        key: null,
+        headers: { 'x-forwarded-proto': forwarded },
+      });
+      expect(res.status).toBe(200);
+      const [first] = (res.body as { servers: { url: string }[] }).servers;
+      expect(first?.url, forwarded).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    }
+  });
+
   it('accepts the bare key and the Bearer scheme', async () => {
     expect((await call('GET', '/me', { key: adminKey() })).body).toMatchObject({
       permissions: ['APPLICATION_ADMIN'],

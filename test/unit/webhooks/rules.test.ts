@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { selectedAudiences } from '../../../shared/webhooks/api/history';
 import { rejectionReason } from '../../../shared/webhooks/api/webhooks';
+import { WebhookInputSchema } from '../../../shared/webhooks/model';
 import { maxAttempts, nextStep } from '../../../shared/webhooks/pipeline/retry';
 import {
   dayOf,
@@ -96,6 +97,48 @@ describe('webhook permissions', () => {
     expect(rejectionReason(user, { ...input, url: 'https://a:b@example.com/' })).toMatch(/credentials/);
     expect(rejectionReason(user, { ...input, secret: 'whsec_!!' })).toMatch(/secret/);
     expect(rejectionReason(user, { ...input, secret: 'x' })).toMatch(/at least 16 characters/);
+  });
+
+  it('rejects empty userinfo too, however the URL writes it (issue 24, finding 9)', () => {
+    for (const url of [
+      'https://:@example.com/',
+      'https://@example.com/',
+      'https://u@example.com/',
+      ' https://:@example.com/',
+      'https:/\t/:@example.com/',
+      'https:\\\\:@example.com/',
+    ]) {
+      expect(rejectionReason(user, { ...input, url }), url).toBe('url must not contain credentials');
+    }
+    for (const url of ['https://example.com/a@b', 'https://example.com/?to=a@b', 'https://example.com/#@']) {
+      expect(rejectionReason(user, { ...input, url }), url).toBeUndefined();
+    }
+  });
+
+  it('refuses control and bidirectional characters in webhook names (issue 24, finding 9)', () => {
+    const entry = {
+      url: 'https://example.com/h',
+      global: false,
+      notificationType: ['addedToProject'],
+      actionType: 'receive',
+    };
+    for (const name of [
+      'a\u0000b',
+      'a\rb',
+      'line\nbreak',
+      'tab\there',
+      'del\u007f',
+      'c1\u0085',
+      'rtl\u202Eexe.txt',
+      'iso\u2066late',
+      'mark\u200F',
+    ]) {
+      const parsed = WebhookInputSchema.safeParse({ ...entry, name });
+      expect(parsed.success, JSON.stringify(name)).toBe(false);
+      expect(parsed.error?.issues[0]?.path).toEqual(['name']);
+      expect(parsed.error?.issues[0]?.message).toMatch(/control characters/);
+    }
+    expect(WebhookInputSchema.safeParse({ ...entry, name: 'Ünïcödé 名前 ok — fine' }).success).toBe(true);
   });
 
   it('refuses IPv4-compatible IPv6 and other non-global literal hosts at create time', () => {
