@@ -195,9 +195,9 @@ export async function historyCost(options: { meter: ReadMeter }): Promise<Histor
   const { tableName } = await import('../shared/store/tables');
   const { contextFromPrincipal } = await import('../shared/auth/permissions');
   const { createPrincipalWithKey } = await import('../shared/auth/keys');
-  const { recordPartitions, newHistoryId, expiresAtFor, dayOf, outcomeOf } = await import(
-    '../shared/webhooks/store/history-keys'
-  );
+  const { counterKeys, historyId, createdAtOf, expiresAtFor, dayOf, listingKeys, outcomeOf, ID_SLOTS } =
+    await import('../shared/webhooks/store/history-keys');
+  const { historyWriteShards } = await import('../shared/webhooks/config');
   const route = findRoute('GET /webhooks/history');
   if (!route) throw new Error('no GET /webhooks/history route');
   const { handler } = (await import(`../${route.handler}`)) as {
@@ -210,30 +210,31 @@ export async function historyCost(options: { meter: ReadMeter }): Promise<Histor
     const items: { table: string; item: Record<string, unknown> }[] = [];
     const counters = new Map<string, { n: number; expiresAt: number }>();
     const end = Date.now() - 1000;
-    const usedIds = new Set<number>();
+    const shards = historyWriteShards();
     for (let i = 0; i < count; i++) {
       // Spread over the last ~2 days so counters of two days are summed.
       const ms = end - Math.floor((i * 2 * 86_400_000) / count);
-      let id = newHistoryId(ms);
-      while (usedIds.has(id)) id = newHistoryId(ms);
-      usedIds.add(id);
+      const id = historyId(ms, i % ID_SLOTS);
       const type = types[i % types.length] as string;
       const statusCode = i % 10 === 0 ? 500 : 200;
-      const parts = recordPartitions(`user#${userId}`, type, outcomeOf(statusCode));
-      const createdAt = new Date(ms).toISOString();
+      const audience = `user#${userId}`;
+      const outcome = outcomeOf(statusCode);
       const expiresAt = expiresAtFor(ms, retention);
       items.push({
-        table: tableName('webhookHistory'),
+        table: tableName('deliveryHistory'),
         item: {
+          deliveryId: `msg_${randomBytes(16).toString('hex')}_1`,
+          seq: 1,
           id,
-          request: {
+          request: JSON.stringify({
             text: 'a user requested access',
             metadata: { modelId: i, targetUser: userId },
             webhookId: 1,
             webhookName: 'bench',
-          },
-          response: { body: { ok: true } },
+          }),
+          response: { body: '{"ok":true}', json: true },
           statusCode,
+          durationMs: 20,
           notificationType: type,
           webhooksActivityId: i,
           webhooksId: 1,
@@ -241,27 +242,22 @@ export async function historyCost(options: { meter: ReadMeter }): Promise<Histor
           name: 'bench',
           actionType: 'triggered',
           createdBy: userId,
-          deliveryId: `msg_${randomBytes(16).toString('hex')}_1`,
           attempt: 1,
-          createdAt,
-          updatedAt: createdAt,
-          audience: `user#${userId}`,
+          createdAt: createdAtOf(id),
+          audience,
           expiresAt,
-          aud: parts.all,
-          audType: parts.type,
-          audOutcome: parts.outcome,
-          audTypeOutcome: parts.typeOutcome,
+          ...listingKeys(audience, type, outcome, i % shards),
+          lw: `1|${i % shards}`,
         },
       });
-      for (const partition of Object.values(parts)) {
-        const key = `${partition}|${dayOf(ms)}`;
+      for (const key of counterKeys(audience, type, outcome, dayOf(ms))) {
         const c = counters.get(key) ?? { n: 0, expiresAt };
         c.n++;
         counters.set(key, c);
       }
     }
     for (const [key, c] of counters) {
-      items.push({ table: tableName('webhookHistoryCounts'), item: { key, n: c.n, expiresAt: c.expiresAt } });
+      items.push({ table: tableName('deliveryCounts'), item: { key, n: c.n, expiresAt: c.expiresAt } });
     }
     await batchPut(documentClient, items, 8);
     return items.length;

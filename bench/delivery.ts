@@ -88,12 +88,15 @@ function deliveryBody(webhook: BenchWebhook, n: number): string {
 type FloorDelivery = (agent: Agent, url: string, webhook: BenchWebhook, n: number) => Promise<void>;
 
 /**
- * The physical floor of one delivery: the same POST and the same history write — the real
- * `writeHistoryRecord` (record put + four day counters in one transaction, retried on conflict),
- * called directly instead of through the consumer.
+ * The true floor of one delivery: the same POST and one plain PutItem of the same history
+ * record (built by the real `newHistoryItem`: id, shard, listing keys), with nothing else — no
+ * webhook read, no duplicate check, no signing, no retry logic.
  */
 async function floorDelivery(): Promise<FloorDelivery> {
-  const { writeHistoryRecord } = await import('../shared/webhooks/store/history');
+  const { newHistoryItem } = await import('../shared/webhooks/store/history');
+  const { documentClient } = await import('../shared/store/clients');
+  const { tableName } = await import('../shared/store/tables');
+  const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
   return async (agent, url, webhook, n) => {
     const payload = {
       text: `user ${webhook.ownerId} requested access to data source ${n}`,
@@ -107,6 +110,7 @@ async function floorDelivery(): Promise<FloorDelivery> {
       webhookName: `bench ${webhook.path}`,
     };
     const body = JSON.stringify(payload);
+    const started = Date.now();
     const res = await request(url, {
       method: 'POST',
       body,
@@ -114,10 +118,11 @@ async function floorDelivery(): Promise<FloorDelivery> {
       dispatcher: agent,
     });
     const text = await res.body.text();
-    await writeHistoryRecord({
+    const item = await newHistoryItem({
       request: payload,
-      response: { body: JSON.parse(text) },
+      response: { body: text, json: true },
       statusCode: res.statusCode,
+      durationMs: Date.now() - started,
       notificationType: NOTIFICATION,
       webhooksActivityId: n,
       webhooksId: webhook.id,
@@ -125,10 +130,11 @@ async function floorDelivery(): Promise<FloorDelivery> {
       name: payload.webhookName,
       actionType: 'triggered',
       createdBy: webhook.ownerId,
-      deliveryId: `msg_${n}`,
+      deliveryId: `msg_floor${n}_${webhook.id}`,
       attempt: 1,
       global: false,
     });
+    await documentClient.send(new PutCommand({ TableName: tableName('deliveryHistory'), Item: item }));
   };
 }
 

@@ -24,6 +24,7 @@ import { type CausewayFunction, StackResources, type StageContext } from './cons
 import { IntegrationFunctions } from './constructs/integration-functions';
 import { Notifications } from './constructs/notifications';
 import { Observability } from './constructs/observability';
+import { StreamConsumers } from './constructs/streams';
 import { Workflows } from './constructs/workflows';
 import {
   API_URL_OUTPUT,
@@ -83,6 +84,7 @@ export class CausewayStack extends Stack {
   public readonly internalFunctions: ReadonlyMap<string, CausewayFunction>;
   /** Catalogue name → scheduled function and its rule, whichever construct built it. */
   public readonly schedules: ReadonlyMap<string, CatalogueSchedule>;
+  public readonly streams: StreamConsumers;
 
   constructor(scope: Construct, id: string, props: CausewayStackProps) {
     super(scope, id, props);
@@ -99,6 +101,7 @@ export class CausewayStack extends Stack {
       ...this.integrationFunctions.internalFunctions,
     ]);
     this.schedules = new Map([...this.notifications.schedules, ...this.integrationFunctions.schedules]);
+    this.streams = new StreamConsumers(this, 'Streams', common);
     this.workflows = new Workflows(this, 'Workflows', common);
     this.api = new Api(this, 'Api', common);
     this.console = new ConsoleHosting(this, 'Console', { stage, httpApi: this.api.httpApi });
@@ -106,9 +109,10 @@ export class CausewayStack extends Stack {
 
     this.observability = new Observability(this, 'Observability', {
       stage,
-      deadLetterQueues: new Map(
-        [...this.notifications.queues].map(([name, q]) => [name, q.deadLetterQueue] as const),
-      ),
+      deadLetterQueues: new Map([
+        ...[...this.notifications.queues].map(([name, q]) => [name, q.deadLetterQueue] as const),
+        ...[...this.streams.consumers].map(([name, c]) => [name, c.failures] as const),
+      ]),
       queues: new Map([...this.notifications.queues].map(([name, q]) => [name, q.queue] as const)),
       httpApi: this.api.httpApi,
       httpStage: this.api.stage,

@@ -19,6 +19,11 @@ const StageConfigSchema = z
     /** Delays between delivery attempts; the deliveries queue's maxReceiveCount bounds the count. */
     webhookRetryScheduleSeconds: z.array(z.number().int().min(0).max(43_200)).max(MAX_DELIVERY_RETRIES),
     historyRetentionDays: z.number().int().positive(),
+    /**
+     * Write shards per history audience (docs/adr/0006): each audience's listing partitions and
+     * so its write rate are split N ways. Raise only: reads cover shards 0..N-1.
+     */
+    historyWriteShards: z.number().int().min(1).max(64),
     throttling: z.strictObject({ rateLimit: z.number().positive(), burstLimit: z.number().int().positive() }),
     /** How long API Gateway may cache an authorizer answer (a revoked key may live this long). */
     authorizerCacheSeconds: z.number().int().min(0).max(3600),
@@ -92,6 +97,7 @@ export function stageEnvironment(stageName: string, stage: StageConfig): Record<
     WEBHOOK_TIMEOUT_MS: String(stage.webhookTimeoutMs),
     WEBHOOK_RETRY_SCHEDULE: stage.webhookRetryScheduleSeconds.join(','),
     HISTORY_RETENTION_DAYS: String(stage.historyRetentionDays),
+    HISTORY_WRITE_SHARDS: String(stage.historyWriteShards),
     ALLOW_PRIVATE_TARGETS: String(stage.allowPrivateWebhookTargets),
     CONNECT_TIMEOUT_MS: String(stage.connectTimeoutMs),
     WEBHOOK_QUOTA_USER: String(stage.webhookLimits.perUser),

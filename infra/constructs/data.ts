@@ -67,6 +67,7 @@ export class Data extends Construct {
         pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
         encryption: dynamodb.TableEncryption.AWS_MANAGED,
         ...(def.ttlAttribute ? { timeToLiveAttribute: def.ttlAttribute } : {}),
+        ...(def.stream ? { stream: dynamodb.StreamViewType[def.stream] } : {}),
         removalPolicy: removal,
         deletionProtection,
       });

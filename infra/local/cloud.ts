@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { type InternalFunctionDef, internalFunctions } from '../../shared/catalog/functions';
 import { visibilityTimeoutSeconds } from '../../shared/catalog/queues';
+import { type StreamConsumerDef, streamConsumers } from '../../shared/catalog/streams';
 import { loadStage, stageEnvironment } from '../stages';
 import { ensureTables, localDynamoClient, startDynamoDbLocal } from './dynamodb';
 import { type ClientEndpoints, clientEnvironment } from './env';
@@ -19,6 +20,7 @@ import { QueuePoller } from './pollers';
 import { LocalScheduler } from './scheduler';
 import { ensureQueues, localSqsClient, startSqs } from './sqs';
 import { LocalStepFunctions } from './stepfunctions';
+import { localStreamsClient, StreamPoller } from './streams';
 
 const LOCAL_PREFIX = 'causeway-local';
 
@@ -29,6 +31,7 @@ const OVERRIDABLE = [
   'ALLOW_PRIVATE_TARGETS',
   'CONNECT_TIMEOUT_MS',
   'HISTORY_RETENTION_DAYS',
+  'HISTORY_WRITE_SHARDS',
 ];
 
 export interface LocalCloudOptions {
@@ -95,7 +98,6 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
         Number(process.env.LOCAL_QUEUE_VISIBILITY_SECONDS || visibilityTimeoutSeconds(def)),
       ),
     ]);
-    ddbClient.destroy();
 
     const masterKeyFile = join(stateDir, 'master.key');
     ensureSecretFile(masterKeyFile, () => randomBytes(32).toString('base64'));
@@ -177,6 +179,29 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     for (const poller of pollers) poller.start();
     stops.push(async () => {
       await Promise.all(pollers.map((p) => p.stop()));
+    });
+
+    // The stream consumers (history counts), as Lambda's DynamoDB event source runs them.
+    const streamsClient = localStreamsClient(dynamo.endpoint);
+    const streamPollers = (streamConsumers as readonly StreamConsumerDef[]).map(
+      (def) =>
+        new StreamPoller({
+          dynamodb: ddbClient,
+          streams: streamsClient,
+          tableName: tableNames[def.table] ?? def.table,
+          def,
+          functionName: `${LOCAL_PREFIX}-${def.name}-consumer`,
+          stateDir,
+          idleMs: Number(process.env.LOCAL_STREAM_POLL_MS ?? 250),
+          onError: (error) =>
+            log(`stream ${def.name}: ${(error as Error)?.name}: ${(error as Error)?.message}`),
+        }),
+    );
+    for (const poller of streamPollers) poller.start();
+    stops.push(async () => {
+      await Promise.all(streamPollers.map((p) => p.stop()));
+      streamsClient.destroy();
+      ddbClient.destroy();
     });
 
     const scheduler = new LocalScheduler(

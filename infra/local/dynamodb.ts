@@ -236,5 +236,6 @@ function createTableInput(TableName: string, def: TableDef) {
     })),
     KeySchema: keySchema(def.partitionKey, def.sortKey),
     ...(indexes.length > 0 ? { GlobalSecondaryIndexes: indexes } : {}),
+    ...(def.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: def.stream } } : {}),
   };
 }

@@ -63,8 +63,8 @@ export const internalFunctions = [
     reservedConcurrency: 5,
     tables: [
       { table: 'webhooks', access: 'read' },
-      { table: 'webhookHistory', access: 'readWrite' },
-      { table: 'webhookHistoryCounts', access: 'readWrite' },
+      { table: 'deliveryHistory', access: 'readWrite' },
+      { table: 'counters', access: 'readWrite' },
     ],
     usesSecrets: true,
   },

@@ -6,6 +6,7 @@ import type { FunctionAccess } from './access';
 import { internalFunctions, schedules } from './functions';
 import { queues } from './queues';
 import { routes } from './routes';
+import { streamConsumers } from './streams';
 import { workflows } from './workflows';
 
 /** The HTTP API's Lambda request authorizer. */
@@ -34,6 +35,7 @@ export function catalogueHandlers(): CataloguedHandler[] {
     { handler: DEFAULT_ROUTE_HANDLER, kind: 'api' },
     ...routes.map((r) => ({ handler: r.handler as string, kind: 'api' as const })),
     ...queues.map((q) => ({ handler: q.consumer.handler as string, kind: 'consumer' as const })),
+    ...streamConsumers.map((c) => ({ handler: c.handler as string, kind: 'consumer' as const })),
     ...workflows.flatMap((w) =>
       Object.values(w.tasks).map((t) => ({ handler: t.handler as string, kind: 'workflow' as const })),
     ),

@@ -68,8 +68,11 @@ export const queues = [
       memoryMb: 512,
       tables: [
         { table: 'webhooks', access: 'read' },
-        { table: 'webhookHistory', access: 'readWrite' },
-        { table: 'webhookHistoryCounts', access: 'readWrite' },
+        // The record's conditional PutItem is the attempt claim (docs/adr/0006).
+        { table: 'deliveryHistory', access: 'readWrite' },
+        // History id slots (a leased slot per container makes ids unique without a hot item).
+        { table: 'counters', access: 'readWrite' },
+        // The attempt claims.
         { table: 'idempotency', access: 'readWrite' },
       ],
       // Retry visibility and the DLQ move for exhausted or malformed deliveries.

@@ -246,8 +246,8 @@ export const routes = [
     summary: "One page of the caller's webhook history (filters, sorting, paging) and the total count.",
     tag: 'webhooks',
     tables: [
-      { table: 'webhookHistory', access: 'read' },
-      { table: 'webhookHistoryCounts', access: 'read' },
+      { table: 'deliveryHistory', access: 'read' },
+      { table: 'deliveryCounts', access: 'read' },
     ],
   },
   {
@@ -282,7 +282,7 @@ export const routes = [
     tag: 'webhooks',
     timeoutSeconds: 30,
     tables: [
-      { table: 'webhookHistory', access: 'read' },
+      { table: 'deliveryHistory', access: 'read' },
       // The per-user manual retry counter.
       { table: 'counters', access: 'readWrite' },
     ],

@@ -30,6 +30,8 @@ export interface TableDef {
   readonly indexes?: readonly IndexDef[];
   /** Attribute holding an epoch-seconds expiry; DynamoDB deletes expired items. */
   readonly ttlAttribute?: string;
+  /** A DynamoDB stream of the table's changes (a stream consumer in `streams.ts` reads it). */
+  readonly stream?: 'NEW_IMAGE';
 }
 
 export const tables = [
@@ -106,9 +108,41 @@ export const tables = [
     sortKey: { name: 'webhookId', type: 'N' },
   },
   {
+    name: 'deliveryHistory',
+    description:
+      'One record per delivery attempt, keyed by delivery and attempt (one conditional PutItem each). Expires after the retention. Two keys-only GSIs list an audience (by outcome, and by type and outcome) sorted by the time-ordered id, each audience in N write shards; the stream feeds the counters.',
+    partitionKey: { name: 'deliveryId', type: 'S' },
+    sortKey: { name: 'seq', type: 'N' },
+    ttlAttribute: 'expiresAt',
+    stream: 'NEW_IMAGE',
+    indexes: [
+      {
+        name: 'byAudience',
+        partitionKey: { name: 'la', type: 'S' },
+        sortKey: { name: 'id', type: 'N' },
+        projection: 'KEYS_ONLY',
+      },
+      {
+        name: 'byAudienceType',
+        partitionKey: { name: 'lt', type: 'S' },
+        sortKey: { name: 'id', type: 'N' },
+        projection: 'KEYS_ONLY',
+      },
+    ],
+  },
+  {
+    name: 'deliveryCounts',
+    description:
+      "Per-day record counts of each audience × outcome (and × type), summed off the delivery path from the deliveryHistory stream, with the summing consumer's per-batch idempotency markers; they expire with their records.",
+    partitionKey: { name: 'key', type: 'S' },
+    ttlAttribute: 'expiresAt',
+  },
+  {
+    // Legacy layout (before ADR 0006): read only by the one-off history migration
+    // (`npm run cli -- history migrate`); remove once every stage has migrated.
     name: 'webhookHistory',
     description:
-      'One record per delivery attempt; expires after the retention period. Keys-only GSIs per filter combination (sorted by the time-based id) make a history page cost O(offset + pageSize).',
+      'Legacy webhook history (four audience GSIs, counters in a transaction): read only by the history migration.',
     partitionKey: { name: 'id', type: 'N' },
     ttlAttribute: 'expiresAt',
     indexes: [
@@ -137,13 +171,6 @@ export const tables = [
         projection: 'KEYS_ONLY',
       },
     ],
-  },
-  {
-    name: 'webhookHistoryCounts',
-    description:
-      'Per-day record counters of each history partition (audience × filters), updated in the record write transaction; they expire with their records.',
-    partitionKey: { name: 'key', type: 'S' },
-    ttlAttribute: 'expiresAt',
   },
 ] as const satisfies readonly TableDef[];
 

@@ -8,6 +8,7 @@ import {
   DeleteCommand,
   type DeleteCommandInput,
   PutCommand,
+  type PutCommandInput,
   TransactWriteCommand,
   type TransactWriteCommandInput,
   UpdateCommand,
@@ -58,6 +59,11 @@ export function putIfAbsent(
       }),
     ),
   );
+}
+
+/** Puts an item if its ConditionExpression holds; false (nothing written) when it does not. */
+export function conditionalPut(input: PutCommandInput & { ConditionExpression: string }): Promise<boolean> {
+  return unlessConditionFailed(() => documentClient.send(new PutCommand(input)));
 }
 
 /** Applies an update whose ConditionExpression must hold; false (nothing written) when it does not. */

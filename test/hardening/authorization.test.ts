@@ -92,6 +92,7 @@ beforeAll(async () => {
     request: { text: 'authz', metadata: {}, webhookId: objects.webhook, webhookName: 'authz owner webhook' },
     response: { body: 'ok' },
     statusCode: 200,
+    durationMs: 5,
     notificationType: 'modelAccessRequested',
     webhooksActivityId: 1,
     webhooksId: objects.webhook,

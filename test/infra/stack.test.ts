@@ -37,6 +37,7 @@ import {
   visibilityTimeoutSeconds,
 } from '../../shared/catalog/queues';
 import { type RouteDef, routeKey, routes } from '../../shared/catalog/routes';
+import { type StreamConsumerDef, streamConsumers } from '../../shared/catalog/streams';
 import { type TableDef, tableEnvVar, tables } from '../../shared/catalog/tables';
 import { type WorkflowDef, workflows } from '../../shared/catalog/workflows';
 import { type SynthesizedApp, synthesizeApp } from './synth';
@@ -47,10 +48,17 @@ const queueList = queues as readonly QueueDef[];
 const workflowList = workflows as readonly WorkflowDef[];
 const internalList = internalFunctions as readonly InternalFunctionDef[];
 const scheduleList = schedules as readonly ScheduleDef[];
+const streamList = streamConsumers as readonly StreamConsumerDef[];
 const taskCount = workflowList.reduce((n, w) => n + Object.keys(w.tasks).length, 0);
-/** Routes + authorizer + $default + consumers + workflow tasks + internal + scheduled functions. */
+/** Routes + authorizer + $default + consumers + workflow tasks + internal + scheduled + stream functions. */
 const expectedFunctions =
-  routeList.length + 2 + queueList.length + taskCount + internalList.length + scheduleList.length;
+  routeList.length +
+  2 +
+  queueList.length +
+  taskCount +
+  internalList.length +
+  scheduleList.length +
+  streamList.length;
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
 
@@ -92,7 +100,14 @@ function functionActions(stage: string, fn: CausewayFunction): Set<string> {
 }
 
 /** Env vars and grants both follow the catalogue entry's access, and nothing more. */
-function expectAccess(stage: string, fn: CausewayFunction, access: FunctionAccess, ownQueue?: QueueName) {
+function expectAccess(
+  stage: string,
+  fn: CausewayFunction,
+  access: FunctionAccess,
+  ownQueue?: QueueName,
+  /** A stream consumer reports a batch that keeps failing to its failure queue. */
+  failureQueue = false,
+) {
   const env = functionEnv(stage, fn);
   const config = synth.config(stage);
   for (const [name, value] of Object.entries(stageEnvironment(stage, config))) expect(env[name]).toBe(value);
@@ -124,7 +139,7 @@ function expectAccess(stage: string, fn: CausewayFunction, access: FunctionAcces
   expect(actions.has('kms:GenerateDataKey')).toBe(access.usesSecrets === true);
   expect(actions.has('states:StartExecution')).toBe(access.startsWorkflow === true);
   expect(actions.has('lambda:InvokeFunction')).toBe((access.invokes ?? []).length > 0);
-  expect(actions.has('sqs:SendMessage')).toBe(queueNames.length > 0);
+  expect(actions.has('sqs:SendMessage')).toBe(queueNames.length > 0 || failureQueue);
 }
 
 describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
@@ -183,6 +198,14 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
       expect(fn, def.name).toBeDefined();
       if (fn) expectAccess(stage, fn, def);
     }
+    for (const def of streamList) {
+      const fn = stack.streams.consumers.get(def.name)?.consumer;
+      expect(fn, def.name).toBeDefined();
+      if (fn) {
+        expectAccess(stage, fn, def, undefined, true);
+        expect(functionActions(stage, fn).has('dynamodb:GetRecords')).toBe(true);
+      }
+    }
   });
 
   it('routes every row of the route table, with the authorizer on every non-public route', () => {
@@ -222,7 +245,8 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
 
   it('gives every queue a DLQ redrive, SSE and an SSL-only policy; consumers report partial batch failures', () => {
     const template = synth.template(stage);
-    template.resourceCountIs('AWS::SQS::Queue', queueList.length * 2);
+    // Each queue and its DLQ, and each stream consumer's failure queue.
+    template.resourceCountIs('AWS::SQS::Queue', queueList.length * 2 + streamList.length);
     for (const [, queue] of resources(stage, 'AWS::SQS::Queue')) {
       expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
     }
@@ -240,7 +264,16 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
           : {}),
       });
     }
-    template.resourceCountIs('AWS::Lambda::EventSourceMapping', queueList.length);
+    for (const def of streamList) {
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        BatchSize: def.batchSize,
+        MaximumBatchingWindowInSeconds: def.maxBatchingWindowSeconds,
+        StartingPosition: 'TRIM_HORIZON',
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+      });
+    }
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', queueList.length + streamList.length);
     const policies = resources(stage, 'AWS::SQS::QueuePolicy');
     const queueIds = resources(stage, 'AWS::SQS::Queue').map(([id]) => id);
     const covered = new Set<string>();
@@ -276,6 +309,7 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
         ...(def.ttlAttribute
           ? { TimeToLiveSpecification: { AttributeName: def.ttlAttribute, Enabled: true } }
           : {}),
+        ...(def.stream ? { StreamSpecification: { StreamViewType: def.stream } } : {}),
         ...(def.indexes?.length
           ? {
               GlobalSecondaryIndexes: Match.arrayWith(
@@ -373,7 +407,7 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
     const template = synth.template(stage);
     const alarms = resources(stage, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
     const count = (metric: string) => alarms.filter((a) => a.MetricName === metric).length;
-    expect(count('ApproximateNumberOfMessagesVisible')).toBe(queueList.length);
+    expect(count('ApproximateNumberOfMessagesVisible')).toBe(queueList.length + streamList.length);
     expect(count('5xx')).toBe(1);
     expect(count('ExecutionsFailed')).toBe(workflowList.length);
     expect(count('Errors')).toBe(expectedFunctions);

@@ -2,19 +2,16 @@
  * `GET /webhooks/history`: who sees which records, and one page of them. A caller sees the
  * records of their personal webhooks; admins also those of global webhooks (and the key model
  * in store/history-keys.ts keeps the two audiences in separate partitions).
+ *
+ * `count` comes from counters a stream consumer keeps off the delivery path: it agrees with the
+ * records once the consumer has caught up (seconds; docs/webhooks.md, Counts).
  */
 import type { Principal } from '../../auth/permissions';
 import { isAdmin } from '../../auth/permissions';
-import { historyRetentionDays } from '../config';
+import { historyRetentionDays, historyWriteShards } from '../config';
 import type { HistoryPage, HistoryQuery } from '../model';
-import { countPartitions, partitionIds, recordsById } from '../store/history';
-import {
-  historyView,
-  indexKind,
-  liveWindow,
-  partitionValue,
-  type StoredHistoryRecord,
-} from '../store/history-keys';
+import { mergedListing, recordsByKey, sumCounters } from '../store/history';
+import { historyView, listingSelection, liveWindow, type StoredHistoryRecord } from '../store/history-keys';
 
 /** Whether the caller may see a record: their personal webhooks' records; global ones for admins. */
 export function canSeeRecord(caller: Principal, record: Pick<StoredHistoryRecord, 'audience'>): boolean {
@@ -34,6 +31,11 @@ export function selectedAudiences(
   return audiences;
 }
 
+/** Every audience whose records the caller may see (the retry route looks a record up in these). */
+export function visibleAudiences(caller: Principal): string[] {
+  return selectedAudiences(caller, { includeUser: true, includeGlobal: true });
+}
+
 export async function queryHistory(
   caller: Principal,
   query: HistoryQuery,
@@ -41,19 +43,13 @@ export async function queryHistory(
 ): Promise<HistoryPage> {
   const audiences = selectedAudiences(caller, query);
   if (audiences.length === 0) return { count: 0, records: [] };
-  const kind = indexKind(query);
-  const partitions = audiences.map((a) =>
-    partitionValue(kind, a, query.notificationType, query.successOrFailure),
-  );
   const window = liveWindow(nowMs, historyRetentionDays());
-  const ascending = query.sortOrder === 'asc';
+  const selection = listingSelection(audiences, query, historyWriteShards(), window.days);
   const need = query.offset + query.pageSize;
-  const [count, lists] = await Promise.all([
-    countPartitions(partitions, window.days),
-    Promise.all(partitions.map((p) => partitionIds(kind, p, window.minId, ascending, need))),
+  const [count, entries] = await Promise.all([
+    sumCounters(selection.counters),
+    mergedListing(selection.kind, selection.partitions, window.minId, query.sortOrder === 'asc', need),
   ]);
-  const merged = lists.flat().sort((a, b) => (ascending ? a - b : b - a));
-  const page = merged.slice(query.offset, need);
-  const records = await recordsById(page);
+  const records = await recordsByKey(entries.slice(query.offset, need));
   return { count, records: records.map(historyView) };
 }

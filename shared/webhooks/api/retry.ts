@@ -1,6 +1,6 @@
 /**
- * `POST /webhooks/history/retry/{id}`: the API side checks that the caller may see the record
- * (404 otherwise, never 403), then asks the webhook sender function to re-send it. The sender
+ * `POST /webhooks/history/retry/{id}`: the API side finds the record among those the caller may
+ * see (404 otherwise, never 403), then asks the webhook sender function to re-send it. The sender
  * holds the HTTP client, the SSRF guard and the permission to decrypt webhook secrets, so the
  * API function needs neither. Each user may start `manualRetryRate()` retries per window (a
  * counter in DynamoDB, so the limit holds across every concurrent function instance); past
@@ -12,12 +12,10 @@ import { countInWindow } from '../../store/counters';
 import { invokeInternal } from '../../store/internal-functions';
 import { manualRetryRate } from '../config';
 import type { HistoryRecord } from '../model';
-import { getHistoryRecord } from '../store/history';
-import { canSeeRecord } from './history';
+import { findHistoryRecord, type HistoryKey } from '../store/history';
+import { visibleAudiences } from './history';
 
-export interface ResendRequest {
-  historyId: number;
-}
+export type ResendRequest = HistoryKey;
 
 export type ResendResult = { ok: true; record: HistoryRecord } | { ok: false; notFound: string };
 
@@ -40,10 +38,11 @@ async function countRetry(caller: Principal): Promise<void> {
 
 export async function requestRetry(caller: Principal, id: number): Promise<HistoryRecord> {
   await countRetry(caller);
-  const original = await getHistoryRecord(id);
-  if (!original || !canSeeRecord(caller, original)) throw new NotFoundError(`history record ${id} not found`);
+  const original = await findHistoryRecord(id, visibleAudiences(caller));
+  if (!original) throw new NotFoundError(`history record ${id} not found`);
   const result = await invokeInternal<ResendResult>('webhookSender', {
-    historyId: id,
+    deliveryId: original.deliveryId,
+    seq: original.seq,
   } satisfies ResendRequest);
   if (!result.ok) throw new NotFoundError(result.notFound);
   return result.record;

@@ -2,6 +2,13 @@
  * Delivering one (notification, webhook) pair: sign, POST, record the attempt, then either
  * finish, schedule the next attempt by message visibility, or dead-letter the delivery.
  *
+ * At most one POST per attempt (ADR 0006): before the POST the consumer claims
+ * `attempt#<deliveryId>#<n>` with a conditional put (duplicate messages of one attempt — a
+ * notification fanned out twice, an SQS copy — arrive together, so only a write can tell them
+ * apart), and a strongly consistent read of the delivery's records drops a message whose attempt
+ * is recorded or whose delivery has ended (a message that came back after its consumer timed
+ * out). The record's own PutItem is conditional on its key `(deliveryId, attempt)` as well.
+ *
  * Once a POST was made its outcome is recorded: a failed history write is retried (never the
  * POST) until shortly before the invocation's deadline, and the message's next step does not
  * depend on it — a write failure never brings the message back for another POST.
@@ -14,7 +21,14 @@ import { retrySchedule } from '../config';
 import type { DeliveryPayload, HistoryRecord, WebhookItem } from '../model';
 import { webhookSecrets } from '../secrets';
 import { claim } from '../store/dedup';
-import { getHistoryRecord, writeHistoryRecord } from '../store/history';
+import {
+  getHistoryItem,
+  type HistoryKey,
+  newHistoryItem,
+  putHistoryItem,
+  type RecordedAttempt,
+  recordedAttempts,
+} from '../store/history';
 import { historyView, requestView, type StoredHistoryRecord } from '../store/history-keys';
 import { getWebhookItem } from '../store/webhooks';
 import { parseOrDeadLetter, RetryScheduledError } from './consumer';
@@ -61,17 +75,39 @@ interface AttemptFields {
 
 /**
  * Records a POST's outcome, retrying the write with jittered exponential back-off until
- * `deadline`; undefined when it could still not be stored (logged as an error with the ids).
+ * `deadline`: the stored record, `duplicate` when another message of the same attempt recorded
+ * it first, or undefined when it could still not be stored (logged as an error with the ids).
  */
 async function record(
   webhook: WebhookItem,
   fields: AttemptFields,
   outcome: AttemptOutcome,
   deadline: number,
-): Promise<StoredHistoryRecord | undefined> {
+): Promise<StoredHistoryRecord | 'duplicate' | undefined> {
+  const fresh = () =>
+    newHistoryItem({
+      request: fields.payload,
+      response: outcome.response,
+      statusCode: outcome.statusCode,
+      durationMs: outcome.durationMs,
+      notificationType: fields.notificationType,
+      webhooksActivityId: fields.activityId,
+      webhooksId: webhook.id,
+      url: webhook.url,
+      name: webhook.name,
+      actionType: webhook.actionType ?? null,
+      createdBy: webhook.createdBy,
+      deliveryId: fields.deliveryId,
+      attempt: fields.attempt,
+      global: webhook.global,
+      ...(fields.retryOf !== undefined ? { retryOf: fields.retryOf } : {}),
+    });
+  // Built once (its id is its time), then written until it stores.
+  let item: StoredHistoryRecord | undefined;
   for (let round = 0; ; round++) {
     try {
-      return await writeHistory(webhook, fields, outcome);
+      item ??= await fresh();
+      return (await putHistoryItem(item)) === 'stored' ? item : 'duplicate';
     } catch (error) {
       const pause = Math.random() * Math.min(2_000, 100 * 2 ** round);
       const ids = { deliveryId: fields.deliveryId, attempt: fields.attempt, webhookId: webhook.id };
@@ -93,27 +129,12 @@ async function record(
   }
 }
 
-function writeHistory(
-  webhook: WebhookItem,
-  fields: AttemptFields,
-  outcome: AttemptOutcome,
-): Promise<StoredHistoryRecord> {
-  return writeHistoryRecord({
-    request: fields.payload,
-    response: outcome.response,
-    statusCode: outcome.statusCode,
-    notificationType: fields.notificationType,
-    webhooksActivityId: fields.activityId,
-    webhooksId: webhook.id,
-    url: webhook.url,
-    name: webhook.name,
-    actionType: webhook.actionType ?? null,
-    createdBy: webhook.createdBy,
-    deliveryId: fields.deliveryId,
-    attempt: fields.attempt,
-    global: webhook.global,
-    ...(fields.retryOf !== undefined ? { retryOf: fields.retryOf } : {}),
-  });
+/** Why a message must not be POSTed, judged from the delivery's recorded automatic attempts. */
+export function alreadyHandled(attempt: number, recorded: readonly RecordedAttempt[]): string | undefined {
+  if (recorded.some((r) => r.seq >= attempt)) return 'attempt already recorded (a duplicate or late message)';
+  const ended = recorded.find((r) => (r.statusCode >= 200 && r.statusCode < 300) || r.statusCode === 410);
+  if (ended) return `delivery already ended (attempt ${ended.seq} answered ${ended.statusCode})`;
+  return undefined;
 }
 
 /** Handles one message of the deliveries queue; throws RetryScheduledError to keep it for a retry. */
@@ -121,12 +142,16 @@ export async function processDelivery(sqsRecord: SQSRecord, context?: Context): 
   const message = await parseOrDeadLetter('deliveries', sqsRecord, DeliveryMessageSchema, 'delivery message');
   if (!message) return;
   const attempt = Math.max(1, Number(sqsRecord.attributes.ApproximateReceiveCount) || 1);
-  const [claimed, webhook] = await Promise.all([
+  const [claimed, recorded, webhook] = await Promise.all([
     claim(`attempt#${message.deliveryId}#${attempt}`, CLAIM_TTL_DAYS),
+    recordedAttempts(message.deliveryId),
     getWebhookItem(message.webhookId),
   ]);
-  if (!claimed) {
-    logger.info('duplicate delivery message dropped', { deliveryId: message.deliveryId, attempt });
+  const handled = claimed
+    ? alreadyHandled(attempt, recorded)
+    : 'attempt already claimed by another message of this delivery';
+  if (handled) {
+    logger.info('delivery message dropped', { deliveryId: message.deliveryId, attempt, reason: handled });
     return;
   }
   if (!webhook) {
@@ -153,6 +178,14 @@ export async function processDelivery(sqsRecord: SQSRecord, context?: Context): 
     outcome,
     writeDeadline(context),
   );
+  if (stored === 'duplicate') {
+    // Cannot happen while the claim holds; kept so a record is never overwritten.
+    logger.warn('attempt recorded already by another message; this one ends here', {
+      deliveryId: message.deliveryId,
+      attempt,
+    });
+    return;
+  }
   const schedule = retrySchedule();
   const step = nextStep(attempt, outcome, schedule);
   logger.info('delivery attempt', {
@@ -184,14 +217,16 @@ export async function processDelivery(sqsRecord: SQSRecord, context?: Context): 
 /**
  * Re-sends a stored record's request to its webhook now (same `webhook-id`) and records the
  * attempt as a new history record. Runs in the webhook sender function; the API route has
- * already checked that the caller may see the record (`shared/webhooks/api/retry.ts`).
+ * already found the record among those the caller may see (`shared/webhooks/api/retry.ts`).
  */
-export async function resendHistoryRecord(id: number, context?: Context): Promise<HistoryRecord> {
-  const original = await getHistoryRecord(id);
-  if (!original) throw new NotFoundError(`history record ${id} not found`);
+export async function resendHistoryRecord(key: HistoryKey, context?: Context): Promise<HistoryRecord> {
+  const original = await getHistoryItem(key);
+  if (!original) throw new NotFoundError(`history record ${key.deliveryId}/${key.seq} not found`);
   const webhook = await getWebhookItem(original.webhooksId);
   if (!webhook)
-    throw new NotFoundError(`webhook ${original.webhooksId} of history record ${id} no longer exists`);
+    throw new NotFoundError(
+      `webhook ${original.webhooksId} of history record ${original.id} no longer exists`,
+    );
   const payload = requestView(original.request);
   const outcome = await post(webhook, original.deliveryId, payload, deliveryTraceparent({}));
   const created = await record(
@@ -207,6 +242,7 @@ export async function resendHistoryRecord(id: number, context?: Context): Promis
     outcome,
     writeDeadline(context),
   );
-  if (!created) throw new Error(`the re-send of history record ${id} was made but could not be recorded`);
+  if (!created || created === 'duplicate')
+    throw new Error(`the re-send of history record ${original.id} was made but could not be recorded`);
   return historyView(created);
 }

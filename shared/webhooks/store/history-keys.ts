@@ -1,38 +1,45 @@
 /**
- * The webhook history's key model: one record per delivery attempt, listed per caller at O(offset + pageSize).
+ * The delivery history's key model (ADR 0006): one record per delivery attempt, listed per
+ * caller at O(offset + pageSize) with no hot partition.
  *
- * Ids: `createdAtMillis × 1000 + random(0‥999)`, written with a conditional put (a collision
- * draws again). They need no shared counter (no hot item), stay below
- * Number.MAX_SAFE_INTEGER until the year 2255, and sort like `createdAt` (ties broken by id).
- * Records are immutable, so `createdAt`, `updatedAt` and `id` order alike.
+ * Key: `(deliveryId, seq)`. An automatic attempt's `seq` is its attempt number (1‥12), so a
+ * delivery's attempts are one strongly consistent Query and a second write of one attempt fails.
+ * A manual retry's `seq` is its id (always ≥ 1000).
  *
- * Audiences: a record belongs to `global` (a global webhook's delivery, visible to admins) or
- * `user#<ownerId>` (a personal webhook's, visible to its owner). Each record carries one
- * partition value per filter combination — audience, audience+type, audience+outcome,
- * audience+type+outcome — each the key of a KEYS_ONLY GSI sorted by id. A page therefore reads
- * `offset + pageSize` index keys from one partition per selected audience (two at most, merged)
- * and then `pageSize` records by key.
+ * Ids: `createdAtMillis × 1000 + slot`, where the slot (0‥999) is leased by the writing container
+ * (history-ids.ts), so ids are unique without a shared counter, stay below
+ * Number.MAX_SAFE_INTEGER until the year 2255, sort like `createdAt` (which is taken from the id)
+ * and match the format of the records written before.
  *
- * Counts: every record write adds 1 to a per-day counter of each of its four partitions, in the
- * same transaction as the record. Records expire at a day boundary (`expiresAt` = the end of
- * their creation day + the retention), so the visible window is "days ≥ today − retention" and
- * `count` is the sum of at most retention+1 day counters per partition — independent of the
- * number of records. Queries apply the same window as a key condition (id ≥ first live id),
- * so records TTL has not yet removed are never listed.
+ * Listing: a record belongs to the audience `global` (a global webhook's delivery, admins) or
+ * `user#<ownerId>`, and to one of N write shards of it (round-robin per writer). Two KEYS_ONLY
+ * GSIs sorted by id list it: `la` = `<audience>|<outcome>|<shard>` and
+ * `lt` = `<audience>|<type>|<outcome>|<shard>`, outcome `s` (2xx) or `f`. A page merges the
+ * selected partitions (2N per audience for the unfiltered listing, N with an outcome filter)
+ * and reads `pageSize` records by key. `lw` = `<webhookId>|<shard>` is stored for a future
+ * webhook+time index (ADR 0006 says what it costs); nothing reads it yet.
+ *
+ * Counts: the stream consumer adds every new record to two per-day counters,
+ * `<audience>|<outcome>|<day>` and `<audience>|<type>|<outcome>|<day>`. Records expire at a day
+ * boundary (`expiresAt` = the end of their creation day + the retention), so the visible window
+ * is "days ≥ today − retention" and `count` is the sum of at most 2 × (retention + 1) counters
+ * per audience. Queries apply the same window as a key condition (id ≥ first live id).
  */
 import type { DeliveryPayload, HistoryQuery, HistoryRecord } from '../model';
 import type { StoredResponse } from '../pipeline/transport';
 
 const DAY_MS = 86_400_000;
-const ID_SPREAD = 1000;
+/** Ids per millisecond: the writer slots. */
+export const ID_SLOTS = 1000;
+/** `seq` below this is an automatic attempt number; manual retries use their id. */
+export const AUTOMATIC_SEQ_LIMIT = 1000;
 
-export type Outcome = 'success' | 'failure';
+export type Outcome = 's' | 'f';
+export const OUTCOMES: readonly Outcome[] = ['s', 'f'];
 
 export const HISTORY_INDEXES = {
-  all: { name: 'byAudience', attribute: 'aud' },
-  type: { name: 'byAudienceType', attribute: 'audType' },
-  outcome: { name: 'byAudienceOutcome', attribute: 'audOutcome' },
-  typeOutcome: { name: 'byAudienceTypeOutcome', attribute: 'audTypeOutcome' },
+  audience: { name: 'byAudience', attribute: 'la' },
+  type: { name: 'byAudienceType', attribute: 'lt' },
 } as const;
 export type IndexKind = keyof typeof HISTORY_INDEXES;
 
@@ -41,38 +48,75 @@ export function audienceOf(webhook: { global: boolean; createdBy: number }): str
 }
 
 export function outcomeOf(statusCode: number): Outcome {
-  return statusCode >= 200 && statusCode < 300 ? 'success' : 'failure';
+  return statusCode >= 200 && statusCode < 300 ? 's' : 'f';
 }
 
-export function partitionValue(kind: IndexKind, audience: string, type?: string, outcome?: Outcome): string {
-  switch (kind) {
-    case 'all':
-      return `a|${audience}`;
-    case 'type':
-      return `t|${audience}|${type}`;
-    case 'outcome':
-      return `o|${audience}|${outcome}`;
-    case 'typeOutcome':
-      return `to|${audience}|${type}|${outcome}`;
-  }
+export function outcomeFilter(value: HistoryQuery['successOrFailure']): Outcome | undefined {
+  if (value === undefined) return undefined;
+  return value === 'success' ? 's' : 'f';
 }
 
-/** The four partition values a record is listed under. */
-export function recordPartitions(
+/** The listing partition values of a record (or of a query's shard). */
+export function listingKeys(
   audience: string,
   type: string,
   outcome: Outcome,
-): Record<IndexKind, string> {
-  return {
-    all: partitionValue('all', audience),
-    type: partitionValue('type', audience, type),
-    outcome: partitionValue('outcome', audience, undefined, outcome),
-    typeOutcome: partitionValue('typeOutcome', audience, type, outcome),
-  };
+  shard: number,
+): { la: string; lt: string } {
+  return { la: `${audience}|${outcome}|${shard}`, lt: `${audience}|${type}|${outcome}|${shard}` };
 }
 
-export function newHistoryId(nowMs: number, random: () => number = Math.random): number {
-  return nowMs * ID_SPREAD + Math.floor(random() * ID_SPREAD);
+export function webhookListingKey(webhookId: number, shard: number): string {
+  return `${webhookId}|${shard}`;
+}
+
+/** The two counters a record adds 1 to. */
+export function counterKeys(audience: string, type: string, outcome: Outcome, day: string): string[] {
+  return [`${audience}|${outcome}|${day}`, `${audience}|${type}|${outcome}|${day}`];
+}
+
+export interface ListingSelection {
+  kind: IndexKind;
+  partitions: string[];
+  counters: string[];
+}
+
+/**
+ * What one query reads: the listing partitions (every shard of every selected outcome and
+ * audience) of the index keyed by exactly its filters, and the counters over the live days.
+ */
+export function listingSelection(
+  audiences: readonly string[],
+  query: Pick<HistoryQuery, 'notificationType' | 'successOrFailure'>,
+  shards: number,
+  days: readonly string[],
+): ListingSelection {
+  const type = query.notificationType;
+  const outcomes = [outcomeFilter(query.successOrFailure) ?? OUTCOMES].flat();
+  const kind: IndexKind = type ? 'type' : 'audience';
+  const partitions: string[] = [];
+  const counters: string[] = [];
+  for (const audience of audiences) {
+    for (const outcome of outcomes) {
+      for (let shard = 0; shard < shards; shard++) {
+        const keys = listingKeys(audience, type ?? '', outcome, shard);
+        partitions.push(kind === 'type' ? keys.lt : keys.la);
+      }
+      for (const day of days) {
+        const [all, typed] = counterKeys(audience, type ?? '', outcome, day);
+        counters.push((type ? typed : all) as string);
+      }
+    }
+  }
+  return { kind, partitions, counters };
+}
+
+export function historyId(nowMs: number, slot: number): number {
+  return nowMs * ID_SLOTS + slot;
+}
+
+export function createdAtOf(id: number): string {
+  return new Date(Math.floor(id / ID_SLOTS)).toISOString();
 }
 
 export function dayOf(ms: number): string {
@@ -93,32 +137,29 @@ export function liveWindow(nowMs: number, retentionDays: number): { days: string
   const first = startOfDay(nowMs) - retentionDays * DAY_MS;
   const days: string[] = [];
   for (let d = first; d <= nowMs; d += DAY_MS) days.push(dayOf(d));
-  return { days, minId: first * ID_SPREAD };
+  return { days, minId: first * ID_SLOTS };
 }
 
 /**
  * A record as stored. `request` is the JSON text of the payload that was POSTed and `response`
  * keeps the receiver's body as text, so any payload and any answer store (no document depth,
- * number or key rule of DynamoDB applies to a string). Records written before that change hold
- * both as documents; the view reads either.
+ * number or key rule of DynamoDB applies to a string). Records of the legacy layout hold both
+ * as documents; the view reads either.
  */
-export interface StoredHistoryRecord extends Omit<HistoryRecord, 'request' | 'response'> {
+export interface StoredHistoryRecord extends Omit<HistoryRecord, 'request' | 'response' | 'updatedAt'> {
+  deliveryId: string;
+  seq: number;
   request: string | DeliveryPayload;
   response: StoredResponse | Record<string, unknown>;
+  /** How long the POST took (ms). */
+  durationMs?: number;
   audience: string;
   retryOf?: number;
   expiresAt: number;
-  aud: string;
-  audType: string;
-  audOutcome: string;
-  audTypeOutcome: string;
+  la: string;
+  lt: string;
+  lw: string;
 }
-
-export type NewHistoryRecord = Omit<HistoryRecord, 'id' | 'createdAt' | 'updatedAt' | 'response'> & {
-  response: StoredResponse;
-  global: boolean;
-  retryOf?: number;
-};
 
 /** DynamoDB's limit on nested documents; deeper answers are shown as text. */
 const MAX_VIEW_DEPTH = 32;
@@ -160,7 +201,7 @@ export function responseView(stored: StoredHistoryRecord['response']): Record<st
   return { body: parsed === undefined ? body : parsed, ...(truncated ? { truncated: true } : {}) };
 }
 
-/** The payload that was POSTed (stored as its JSON text; as a document by older records). */
+/** The payload that was POSTed (stored as its JSON text; as a document by legacy records). */
 export function requestView(stored: StoredHistoryRecord['request']): DeliveryPayload {
   return typeof stored === 'string' ? (JSON.parse(stored) as DeliveryPayload) : stored;
 }
@@ -174,7 +215,8 @@ export function historyView(item: StoredHistoryRecord): HistoryRecord & { retryO
     notificationType: item.notificationType,
     webhooksActivityId: item.webhooksActivityId,
     createdAt: item.createdAt,
-    updatedAt: item.updatedAt,
+    // Records are immutable.
+    updatedAt: item.createdAt,
     webhooksId: item.webhooksId,
     url: item.url,
     name: item.name,
@@ -184,12 +226,4 @@ export function historyView(item: StoredHistoryRecord): HistoryRecord & { retryO
     attempt: item.attempt,
     ...(item.retryOf !== undefined ? { retryOf: item.retryOf } : {}),
   };
-}
-
-/** The index a history query reads: the one keyed by exactly the filters it sets. */
-export function indexKind(query: Pick<HistoryQuery, 'notificationType' | 'successOrFailure'>): IndexKind {
-  if (query.notificationType && query.successOrFailure) return 'typeOutcome';
-  if (query.notificationType) return 'type';
-  if (query.successOrFailure) return 'outcome';
-  return 'all';
 }

@@ -1,132 +1,315 @@
 /**
- * DynamoDB access for the webhook history (the key model is history-keys.ts; who may see what
- * is api/history.ts): the record write with its four day counters in one transaction, reads by
- * id, index queries by partition and counter reads.
+ * DynamoDB access for the delivery history (the key model is history-keys.ts; who may see what
+ * is api/history.ts): the one conditional PutItem per record, a delivery's attempts, listing
+ * pages merged over the shard partitions, records by key, and the counters the stream
+ * consumer keeps (one transaction per group of a batch, with its idempotency marker).
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../store/clients';
-import { batchGetAll, queryAll, sleep } from '../../store/read';
+import { batchGetAll } from '../../store/read';
 import { tableName } from '../../store/tables';
-import { cancellationCodes, isTransactionCancelled, transactWrite } from '../../store/write';
-import { historyRetentionDays } from '../config';
+import { cancellationCodes, conditionalPut, isTransactionCancelled, transactWrite } from '../../store/write';
+import { historyRetentionDays, historyWriteShards } from '../config';
+import type { DeliveryPayload, HistoryRecord } from '../model';
+import type { StoredResponse } from '../pipeline/transport';
+import { nextHistoryId } from './history-ids';
 import {
+  AUTOMATIC_SEQ_LIMIT,
   audienceOf,
-  dayOf,
+  createdAtOf,
   expiresAtFor,
   HISTORY_INDEXES,
+  ID_SLOTS,
   type IndexKind,
-  type NewHistoryRecord,
-  newHistoryId,
+  listingKeys,
+  OUTCOMES,
   outcomeOf,
-  recordPartitions,
   type StoredHistoryRecord,
+  webhookListingKey,
 } from './history-keys';
 
-/** Writes one record and bumps its four day counters in one transaction. */
-export async function writeHistoryRecord(input: NewHistoryRecord): Promise<StoredHistoryRecord> {
-  const retention = historyRetentionDays();
-  for (let round = 0; round < 10; round++) {
-    const now = Date.now();
-    const { global, retryOf, request, ...fields } = input;
-    const audience = audienceOf({ global, createdBy: input.createdBy });
-    const parts = recordPartitions(audience, input.notificationType, outcomeOf(input.statusCode));
-    const createdAt = new Date(now).toISOString();
-    const expiresAt = expiresAtFor(now, retention);
-    const item: StoredHistoryRecord = {
-      ...fields,
-      // As text: a producer's metadata may hold what a DynamoDB document cannot (see history-keys.ts).
-      request: JSON.stringify(request),
-      ...(retryOf !== undefined ? { retryOf } : {}),
-      id: newHistoryId(now),
-      createdAt,
-      updatedAt: createdAt,
-      audience,
-      expiresAt,
-      aud: parts.all,
-      audType: parts.type,
-      audOutcome: parts.outcome,
-      audTypeOutcome: parts.typeOutcome,
-    };
-    const day = dayOf(now);
-    try {
-      await transactWrite([
-        {
-          Put: {
-            TableName: tableName('webhookHistory'),
-            Item: item,
-            ConditionExpression: 'attribute_not_exists(id)',
-          },
-        },
-        ...Object.values(parts).map((partition) => ({
-          Update: {
-            TableName: tableName('webhookHistoryCounts'),
-            Key: { key: `${partition}|${day}` },
-            UpdateExpression: 'ADD #n :one SET expiresAt = :exp',
-            ExpressionAttributeNames: { '#n': 'n' },
-            ExpressionAttributeValues: { ':one': 1, ':exp': expiresAt },
-          },
-        })),
-      ]);
-      return item;
-    } catch (error) {
-      const codes = cancellationCodes(error);
-      const retryable =
-        isTransactionCancelled(error) &&
-        codes.every((c) => c === 'None' || c === 'ConditionalCheckFailed' || c === 'TransactionConflict');
-      if (!retryable && (error as Error).name !== 'TransactionConflictException') throw error;
-      // An id collision draws a new id; a conflict on a busy counter backs off with jitter.
-      await sleep(Math.random() * 20 * (round + 1));
-    }
+/** Per audience, the next write shard of this container (round-robin from a random start). */
+const shardCursor = new Map<string, number>();
+const SHARD_CURSOR_LIMIT = 10_000;
+
+function nextShard(audience: string, shards: number): number {
+  let next = shardCursor.get(audience);
+  if (next === undefined) {
+    if (shardCursor.size >= SHARD_CURSOR_LIMIT) shardCursor.clear();
+    next = Math.floor(Math.random() * shards);
   }
-  throw new Error('could not write the history record (too many collisions or conflicts)');
+  shardCursor.set(audience, (next + 1) % shards);
+  return next % shards;
 }
 
-export async function getHistoryRecord(id: number): Promise<StoredHistoryRecord | undefined> {
-  const out = await documentClient.send(
-    new GetCommand({ TableName: tableName('webhookHistory'), Key: { id } }),
-  );
-  const item = out.Item as StoredHistoryRecord | undefined;
-  if (!item || item.expiresAt * 1000 <= Date.now()) return undefined;
+export interface NewHistoryRecord
+  extends Omit<HistoryRecord, 'id' | 'createdAt' | 'updatedAt' | 'request' | 'response'> {
+  request: DeliveryPayload;
+  response: StoredResponse;
+  durationMs: number;
+  global: boolean;
+  retryOf?: number;
+}
+
+/** The item of a new record: its id, write shard and listing keys (nothing is written yet). */
+export async function newHistoryItem(input: NewHistoryRecord): Promise<StoredHistoryRecord> {
+  const { global, retryOf, request, ...fields } = input;
+  const id = await nextHistoryId();
+  const createdAtMs = Math.floor(id / ID_SLOTS);
+  const audience = audienceOf({ global, createdBy: input.createdBy });
+  const shard = nextShard(audience, historyWriteShards());
+  return {
+    ...fields,
+    deliveryId: input.deliveryId,
+    seq: retryOf === undefined ? input.attempt : id,
+    id,
+    createdAt: createdAtOf(id),
+    // As text: a producer's metadata may hold what a DynamoDB document cannot (see history-keys.ts).
+    request: JSON.stringify(request),
+    ...(retryOf !== undefined ? { retryOf } : {}),
+    audience,
+    expiresAt: expiresAtFor(createdAtMs, historyRetentionDays()),
+    ...listingKeys(audience, input.notificationType, outcomeOf(input.statusCode), shard),
+    lw: webhookListingKey(input.webhooksId, shard),
+  };
+}
+
+/**
+ * The record's one write: a PutItem that succeeds only if this attempt has no record yet.
+ * `duplicate` when another message of the same delivery attempt already recorded it.
+ */
+export async function putHistoryItem(item: StoredHistoryRecord): Promise<'stored' | 'duplicate'> {
+  const stored = await conditionalPut({
+    TableName: tableName('deliveryHistory'),
+    Item: item,
+    ConditionExpression: 'attribute_not_exists(deliveryId)',
+  });
+  return stored ? 'stored' : 'duplicate';
+}
+
+/** Builds and writes a record; throws if the attempt was recorded already. */
+export async function writeHistoryRecord(input: NewHistoryRecord): Promise<StoredHistoryRecord> {
+  const item = await newHistoryItem(input);
+  if ((await putHistoryItem(item)) === 'duplicate')
+    throw new Error(`attempt ${input.attempt} of ${input.deliveryId} is recorded already`);
   return item;
 }
 
-/** The number of live records in `partitions`: the sum of their day counters over `days`. */
-export async function countPartitions(
+export interface RecordedAttempt {
+  seq: number;
+  statusCode: number;
+}
+
+/** The automatic attempts recorded for a delivery (a strongly consistent read: 1 RCU for most). */
+export async function recordedAttempts(deliveryId: string): Promise<RecordedAttempt[]> {
+  const out = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName('deliveryHistory'),
+      KeyConditionExpression: 'deliveryId = :d AND seq < :manual',
+      ExpressionAttributeValues: { ':d': deliveryId, ':manual': AUTOMATIC_SEQ_LIMIT },
+      ProjectionExpression: 'seq, statusCode',
+      ConsistentRead: true,
+    }),
+  );
+  return (out.Items ?? []) as RecordedAttempt[];
+}
+
+export interface HistoryKey {
+  deliveryId: string;
+  seq: number;
+}
+
+interface ListingEntry extends HistoryKey {
+  id: number;
+}
+
+function live(item: StoredHistoryRecord | undefined): StoredHistoryRecord | undefined {
+  return item && item.expiresAt * 1000 > Date.now() ? item : undefined;
+}
+
+export async function getHistoryItem(key: HistoryKey): Promise<StoredHistoryRecord | undefined> {
+  const out = await documentClient.send(
+    new GetCommand({ TableName: tableName('deliveryHistory'), Key: key }),
+  );
+  return live(out.Item as StoredHistoryRecord | undefined);
+}
+
+/**
+ * The record with this id among the given audiences' records: one keys-only lookup per
+ * audience, outcome and shard (the id does not say which), then the record by key.
+ */
+export async function findHistoryRecord(
+  id: number,
+  audiences: readonly string[],
+): Promise<StoredHistoryRecord | undefined> {
+  const partitions = audiences.flatMap((audience) =>
+    OUTCOMES.flatMap((outcome) =>
+      Array.from(
+        { length: historyWriteShards() },
+        (_, shard) => listingKeys(audience, '', outcome, shard).la,
+      ),
+    ),
+  );
+  const found = await Promise.all(
+    partitions.map(async (partition) => {
+      const out = await documentClient.send(
+        new QueryCommand({
+          TableName: tableName('deliveryHistory'),
+          IndexName: HISTORY_INDEXES.audience.name,
+          KeyConditionExpression: 'la = :p AND id = :id',
+          ExpressionAttributeValues: { ':p': partition, ':id': id },
+        }),
+      );
+      return (out.Items ?? [])[0] as ListingEntry | undefined;
+    }),
+  );
+  const key = found.find((entry) => entry !== undefined);
+  return key ? getHistoryItem({ deliveryId: key.deliveryId, seq: key.seq }) : undefined;
+}
+
+/** One listing partition read in order, a page of keys at a time. */
+class PartitionReader {
+  readonly entries: ListingEntry[] = [];
+  done = false;
+  private start: Record<string, unknown> | undefined;
+  private chunk = 0;
+
+  constructor(
+    private readonly index: IndexKind,
+    private readonly partition: string,
+    private readonly minId: number,
+    private readonly ascending: boolean,
+  ) {}
+
+  get last(): ListingEntry | undefined {
+    return this.entries.at(-1);
+  }
+
+  /** Reads about `want` more keys (at least twice the previous read, so a busy partition needs few calls). */
+  async read(want: number): Promise<void> {
+    const limit = Math.max(want, this.chunk * 2, 1);
+    this.chunk = limit;
+    const { name, attribute } = HISTORY_INDEXES[this.index];
+    const out = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName('deliveryHistory'),
+        IndexName: name,
+        KeyConditionExpression: '#p = :p AND id >= :min',
+        ExpressionAttributeNames: { '#p': attribute },
+        ExpressionAttributeValues: { ':p': this.partition, ':min': this.minId },
+        ScanIndexForward: this.ascending,
+        Limit: limit,
+        ExclusiveStartKey: this.start,
+      }),
+    );
+    const items = (out.Items ?? []) as ListingEntry[];
+    this.entries.push(...items.map(({ id, deliveryId, seq }) => ({ id, deliveryId, seq })));
+    this.start = out.LastEvaluatedKey;
+    this.done = !out.LastEvaluatedKey || items.length < limit;
+  }
+}
+
+/**
+ * The first `need` listing entries (in id order, ascending or not) of the union of `partitions`:
+ * each partition is read lazily, and only while it could still hold one of the first `need`, so
+ * a page reads about `need` keys plus a few per partition, independent of the number of records.
+ */
+export async function mergedListing(
+  index: IndexKind,
   partitions: readonly string[],
-  days: readonly string[],
-): Promise<number> {
-  const keys = partitions.flatMap((p) => days.map((d) => ({ key: `${p}|${d}` })));
-  const counters = await batchGetAll<{ n?: number }>(tableName('webhookHistoryCounts'), keys);
+  minId: number,
+  ascending: boolean,
+  need: number,
+): Promise<ListingEntry[]> {
+  if (need === 0 || partitions.length === 0) return [];
+  const before = (a: ListingEntry, b: ListingEntry) => (ascending ? a.id < b.id : a.id > b.id);
+  const readers = partitions.map((p) => new PartitionReader(index, p, minId, ascending));
+  await Promise.all(readers.map((r) => r.read(Math.ceil(need / readers.length) + 1)));
+  for (;;) {
+    const merged = readers.flatMap((r) => r.entries).sort((a, b) => (before(a, b) ? -1 : 1));
+    const top = merged.slice(0, need);
+    const cutoff = top.length === need ? top[need - 1] : undefined;
+    // A partition still matters while its next key could come before the page's last entry.
+    const open = readers.filter((r) => {
+      const last = r.last;
+      return !r.done && (cutoff === undefined || last === undefined || !before(cutoff, last));
+    });
+    if (open.length === 0) return top;
+    await Promise.all(open.map((r) => r.read(Math.ceil(need / readers.length) + 1)));
+  }
+}
+
+/** The records with these keys, in the same order (expired ones TTL has removed are left out). */
+export async function recordsByKey(keys: readonly HistoryKey[]): Promise<StoredHistoryRecord[]> {
+  const items = await batchGetAll<StoredHistoryRecord>(
+    tableName('deliveryHistory'),
+    keys.map(({ deliveryId, seq }) => ({ deliveryId, seq })),
+  );
+  return items.filter((item) => live(item) !== undefined);
+}
+
+/** The sum of these counters. */
+export async function sumCounters(keys: readonly string[]): Promise<number> {
+  const counters = await batchGetAll<{ n?: number }>(
+    tableName('deliveryCounts'),
+    keys.map((key) => ({ key })),
+  );
   return counters.reduce((total, counter) => total + Number(counter.n ?? 0), 0);
 }
 
-/** Up to `limit` ids of live records (id ≥ `minId`) listed under one partition, in id order. */
-export async function partitionIds(
-  kind: IndexKind,
-  partition: string,
-  minId: number,
-  ascending: boolean,
-  limit: number,
-): Promise<number[]> {
-  const index = HISTORY_INDEXES[kind];
-  const items = await queryAll<{ id: number }>(
-    {
-      TableName: tableName('webhookHistory'),
-      IndexName: index.name,
-      KeyConditionExpression: '#p = :p AND id >= :min',
-      ExpressionAttributeNames: { '#p': index.attribute },
-      ExpressionAttributeValues: { ':p': partition, ':min': minId },
-      ScanIndexForward: ascending,
-    },
-    { limit },
-  );
-  return items.map((item) => item.id);
+/** Counter deltas of one group of stream records. */
+export interface CountGroup {
+  /** The idempotency marker: the group's first stream record. */
+  marker: string;
+  /** The group's last stream sequence number (what the marker covers). */
+  through: string;
+  deltas: ReadonlyMap<string, { n: number; expiresAt: number }>;
 }
 
-/** The records with these ids, in the same order (expired ones TTL has removed are left out). */
-export function recordsById(ids: readonly number[]): Promise<StoredHistoryRecord[]> {
-  return batchGetAll<StoredHistoryRecord>(
-    tableName('webhookHistory'),
-    ids.map((id) => ({ id })),
-  );
+/** Markers outlive a stream record's 24 hours, so a batch retried that late still finds its own. */
+const MARKER_TTL_SECONDS = 2 * 86_400;
+/** TransactWriteItems takes at most 100 items: the marker and 99 counters. */
+export const MAX_COUNTERS_PER_GROUP = 99;
+
+/**
+ * Adds one group's deltas and puts its marker in one transaction: `applied`, or, when the marker
+ * exists (the group was applied by an earlier delivery of the batch), the sequence number it
+ * covers.
+ */
+export async function applyCountGroup(group: CountGroup): Promise<{ applied: true } | { through: string }> {
+  const table = tableName('deliveryCounts');
+  const markerKey = `mark#${group.marker}`;
+  try {
+    await transactWrite([
+      {
+        Put: {
+          TableName: table,
+          Item: {
+            key: markerKey,
+            through: group.through,
+            expiresAt: Math.floor(Date.now() / 1000) + MARKER_TTL_SECONDS,
+          },
+          ConditionExpression: 'attribute_not_exists(#k)',
+          ExpressionAttributeNames: { '#k': 'key' },
+        },
+      },
+      ...[...group.deltas].map(([key, { n, expiresAt }]) => ({
+        Update: {
+          TableName: table,
+          Key: { key },
+          UpdateExpression: 'ADD #n :n SET expiresAt = if_not_exists(expiresAt, :exp)',
+          ExpressionAttributeNames: { '#n': 'n' },
+          ExpressionAttributeValues: { ':n': n, ':exp': expiresAt },
+        },
+      })),
+    ]);
+    return { applied: true };
+  } catch (error) {
+    if (!isTransactionCancelled(error) || cancellationCodes(error)[0] !== 'ConditionalCheckFailed')
+      throw error;
+    const out = await documentClient.send(
+      new GetCommand({ TableName: table, Key: { key: markerKey }, ConsistentRead: true }),
+    );
+    return { through: String((out.Item as { through?: string } | undefined)?.through ?? group.through) };
+  }
 }

@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, createKey, useLocalCloudEnv } from '../../support/api';
+import { call, createKey, untilDone, useLocalCloudEnv } from '../../support/api';
 import type { AnyRecord } from './helpers';
 
 type Query = Record<string, string | number | boolean | undefined>;
@@ -31,14 +32,17 @@ const TYPES = ['modelAccessRequested', 'modelCommentCreated', 'queryCreated'] as
 const STATUSES = [200, 204, 500, 302, 410, 429];
 
 describe('history listing agrees with a brute-force reference', () => {
-  let user: { userId: number; apiKey: string };
+  /** Personal records written with one write shard, and with eight. */
+  const users: Record<'oneShard' | 'eightShards', { userId: number; apiKey: string; records: AnyRecord[] }> =
+    {
+      oneShard: { userId: 0, apiKey: '', records: [] },
+      eightShards: { userId: 0, apiKey: '', records: [] },
+    };
   let admin: { userId: number; apiKey: string };
-  const personal: AnyRecord[] = [];
   const adminPersonal: AnyRecord[] = [];
 
   beforeAll(async () => {
     useLocalCloudEnv();
-    user = await createKey('history-user');
     admin = await createKey('history-admin', true);
     const { writeHistoryRecord } = await import('../../../shared/webhooks/store/history');
     const write = async (owner: number, global: boolean, i: number) =>
@@ -46,6 +50,7 @@ describe('history listing agrees with a brute-force reference', () => {
         request: { text: `r${i}`, metadata: {}, webhookId: 1, webhookName: 'w' },
         response: { body: '' },
         statusCode: STATUSES[i % STATUSES.length] as number,
+        durationMs: i,
         notificationType: TYPES[(i * 7) % TYPES.length] as string,
         webhooksActivityId: i,
         webhooksId: 1,
@@ -53,13 +58,31 @@ describe('history listing agrees with a brute-force reference', () => {
         name: 'w',
         actionType: 'triggered',
         createdBy: owner,
-        deliveryId: `msg_${'0'.repeat(32)}_${i}`,
+        deliveryId: `msg_${randomBytes(16).toString('hex')}_1`,
         attempt: 1,
         global,
       });
-    for (let i = 0; i < 45; i++) personal.push(await write(user.userId, false, i));
+    // Reads cover the cloud's 8 shards, so records written with fewer are read too.
+    for (const [name, shards] of [
+      ['oneShard', '1'],
+      ['eightShards', '8'],
+    ] as const) {
+      process.env.HISTORY_WRITE_SHARDS = shards;
+      const user = await createKey(`history-${name}`);
+      Object.assign(users[name], user);
+      for (let i = 0; i < 45; i++) users[name].records.push(await write(user.userId, false, i));
+    }
+    delete process.env.HISTORY_WRITE_SHARDS;
     for (let i = 0; i < 12; i++) adminPersonal.push(await write(admin.userId, false, i));
     for (let i = 0; i < 9; i++) await write(admin.userId, true, i);
+    // `count` comes from the stream consumer's counters: wait until it has caught up.
+    for (const user of [users.oneShard, users.eightShards]) {
+      await untilDone(
+        async () => (await call('GET', '/webhooks/history?pageSize=1', { key: user.apiKey })).body.count,
+        (count) => count === 45,
+        { what: 'history counts' },
+      );
+    }
   });
 
   const queries: Query[] = [
@@ -79,10 +102,13 @@ describe('history listing agrees with a brute-force reference', () => {
     { notificationType: 'userCreated' },
   ];
 
-  it.each(queries)('personal records: %o', async (query) => {
+  it.each(
+    (['oneShard', 'eightShards'] as const).flatMap((name) => queries.map((query) => ({ name, query }))),
+  )('personal records, $name: $query', async ({ name, query }) => {
+    const user = users[name];
     const page = await call('GET', `/webhooks/history${qs(query)}`, { key: user.apiKey });
     expect(page.status).toBe(200);
-    const expected = reference(personal, {
+    const expected = reference(user.records, {
       ...query,
       sortOrder: String(query.sortOrder ?? 'desc').toLowerCase(),
     });
@@ -92,12 +118,12 @@ describe('history listing agrees with a brute-force reference', () => {
   });
 
   it('returns nothing when neither personal nor global records are included', async () => {
-    const page = await call('GET', '/webhooks/history?includeUser=false', { key: user.apiKey });
+    const page = await call('GET', '/webhooks/history?includeUser=false', { key: users.oneShard.apiKey });
     expect(page.body).toEqual({ count: 0, records: [] });
   });
 
   it('returns full records with every specification field', async () => {
-    const page = await call('GET', '/webhooks/history?pageSize=1', { key: user.apiKey });
+    const page = await call('GET', '/webhooks/history?pageSize=1', { key: users.eightShards.apiKey });
     expect(Object.keys(page.body.records[0]).sort()).toEqual(
       [
         'actionType',
@@ -128,15 +154,16 @@ describe('history listing agrees with a brute-force reference', () => {
   ] as Query[])('admins merge their personal records with all global records: %o', async (query) => {
     const { documentClient } = await import('../../../shared/store/clients');
     const { tableName } = await import('../../../shared/store/tables');
-    // Other test files deliver to global webhooks concurrently: compare against a snapshot
-    // that did not change while the page was read.
+    // Other test files deliver to global webhooks concurrently, and `count` follows the records
+    // through the stream consumer: compare against a snapshot that did not change while the
+    // page was read, once the count has caught up with it.
     const snapshot = async () => {
       const items: AnyRecord[] = [];
       let start: Record<string, unknown> | undefined;
       do {
         const out = await documentClient.send(
           new ScanCommand({
-            TableName: tableName('webhookHistory'),
+            TableName: tableName('deliveryHistory'),
             FilterExpression: 'audience = :g',
             ExpressionAttributeValues: { ':g': 'global' },
             ExclusiveStartKey: start,
@@ -151,9 +178,13 @@ describe('history listing agrees with a brute-force reference', () => {
       const before = await snapshot();
       const page = await call('GET', `/webhooks/history${qs(query)}`, { key: admin.apiKey });
       const after = await snapshot();
-      if (before.length !== after.length && round < 5) continue;
       const visible = [...(query.includeUser === false ? [] : adminPersonal), ...after];
       const expected = reference(visible, query);
+      const settled = before.length === after.length && page.body.count === expected.count;
+      if (!settled && round < 40) {
+        await new Promise((r) => setTimeout(r, 250));
+        continue;
+      }
       expect(page.body.count).toBe(expected.count);
       expect(page.body.records.map((r: AnyRecord) => r.id)).toEqual(expected.ids);
       return;

@@ -251,8 +251,13 @@ describe('accounting', () => {
       const recorded = (attempts.get(id) ?? []).sort((a, b) => a - b);
       expect(recorded, id).toEqual(statuses.map((_, i) => i + 1));
     }
-    const count = await call('GET', '/webhooks/history?pageSize=1', { key: owner.apiKey });
-    expect(count.body.count).toBe(posts().length);
+    // `count` follows the records through the stream consumer: equal once it has caught up.
+    const count = await untilDone(
+      async () => (await call('GET', '/webhooks/history?pageSize=1', { key: owner.apiKey })).body.count,
+      (value) => value === posts().length,
+      { what: 'accounting count' },
+    );
+    expect(count).toBe(posts().length);
     sqs.destroy();
     // The waits above carry their own hang guards; this only stops a test that never returns.
   }, 1_800_000);

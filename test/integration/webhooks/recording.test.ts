@@ -125,13 +125,14 @@ describe('hostile receiver answers and producer metadata', () => {
   });
 });
 
-/** Fails DynamoDB write commands on the history tables while `failing()` says so. */
+/** Fails DynamoDB commands on the history table while `failing()` says so. */
 function injectWriteFailures(client: DynamoDBClient, failing: (command: string) => boolean) {
   const name = `historyWriteFailure${Math.random().toString(36).slice(2)}`;
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const command = String((context as { commandName?: string }).commandName);
-      if (failing(command)) {
+      const table = String((args.input as { TableName?: string }).TableName ?? '');
+      if (table.endsWith('deliveryHistory') && failing(command)) {
         const error = new Error('injected: the service is unavailable');
         error.name = 'InternalServerError';
         throw error;
@@ -179,7 +180,7 @@ describe('a failing history write', () => {
     };
     let failures = 0;
     const remove = injectWriteFailures(dynamodb, (command) => {
-      if (command !== 'TransactWriteItemsCommand' || failures >= 3) return false;
+      if (command !== 'PutItemCommand' || failures >= 3) return false;
       failures++;
       return true;
     });

@@ -2,15 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { selectedAudiences } from '../../../shared/webhooks/api/history';
 import { rejectionReason } from '../../../shared/webhooks/api/webhooks';
 import { WebhookInputSchema } from '../../../shared/webhooks/model';
+import { alreadyHandled } from '../../../shared/webhooks/pipeline/delivery';
+import { countedRecord, groupFrom } from '../../../shared/webhooks/pipeline/history-counts';
 import { maxAttempts, nextStep } from '../../../shared/webhooks/pipeline/retry';
+import { MAX_COUNTERS_PER_GROUP } from '../../../shared/webhooks/store/history';
 import {
+  counterKeys,
+  createdAtOf,
   dayOf,
   expiresAtFor,
+  historyId,
+  listingKeys,
+  listingSelection,
   liveWindow,
-  newHistoryId,
   outcomeOf,
   plainJson,
-  recordPartitions,
   requestView,
   responseView,
 } from '../../../shared/webhooks/store/history-keys';
@@ -154,11 +160,12 @@ describe('webhook permissions', () => {
 });
 
 describe('history ids, partitions and retention window', () => {
-  it('makes time-ordered integer ids below MAX_SAFE_INTEGER', () => {
+  it('makes time-ordered integer ids below MAX_SAFE_INTEGER, createdAt taken from the id', () => {
     const now = Date.UTC(2200, 0, 1);
-    const id = newHistoryId(now, () => 0.9999);
+    const id = historyId(now, 999);
     expect(Number.isSafeInteger(id)).toBe(true);
-    expect(newHistoryId(now + 1, () => 0)).toBeGreaterThan(id);
+    expect(historyId(now + 1, 0)).toBeGreaterThan(id);
+    expect(createdAtOf(historyId(Date.UTC(2026, 2, 10, 1, 2, 3, 456), 17))).toBe('2026-03-10T01:02:03.456Z');
   });
 
   it('expires records at a day boundary and windows the live days', () => {
@@ -171,13 +178,52 @@ describe('history ids, partitions and retention window', () => {
     expect(window.minId).toBe(Date.UTC(2026, 1, 8) * 1000);
   });
 
-  it('lists each record under audience, type, outcome and both', () => {
-    expect(recordPartitions('user#4', 'modelCreated', outcomeOf(503))).toEqual({
-      all: 'a|user#4',
-      type: 't|user#4|modelCreated',
-      outcome: 'o|user#4|failure',
-      typeOutcome: 'to|user#4|modelCreated|failure',
+  it('lists a record under audience × outcome × shard, and × type; counts it per day without the shard', () => {
+    expect(listingKeys('user#4', 'modelCreated', outcomeOf(503), 5)).toEqual({
+      la: 'user#4|f|5',
+      lt: 'user#4|modelCreated|f|5',
     });
+    expect(outcomeOf(204)).toBe('s');
+    expect(counterKeys('global', 'modelCreated', 's', '2026-03-10')).toEqual([
+      'global|s|2026-03-10',
+      'global|modelCreated|s|2026-03-10',
+    ]);
+  });
+
+  it('selects every shard of every outcome of every audience the query names', () => {
+    const all = listingSelection(['user#4', 'global'], {}, 8, ['d1', 'd2']);
+    expect(all.kind).toBe('audience');
+    expect(all.partitions).toHaveLength(2 * 2 * 8);
+    expect(all.counters).toEqual([
+      'user#4|s|d1',
+      'user#4|s|d2',
+      'user#4|f|d1',
+      'user#4|f|d2',
+      'global|s|d1',
+      'global|s|d2',
+      'global|f|d1',
+      'global|f|d2',
+    ]);
+    const typed = listingSelection(
+      ['global'],
+      { notificationType: 'userCreated', successOrFailure: 'failure' },
+      1,
+      ['d1'],
+    );
+    expect(typed).toEqual({
+      kind: 'type',
+      partitions: ['global|userCreated|f|0'],
+      counters: ['global|userCreated|f|d1'],
+    });
+  });
+
+  it('drops a message whose attempt is recorded or whose delivery ended, and only those', () => {
+    expect(alreadyHandled(1, [])).toBeUndefined();
+    expect(alreadyHandled(2, [{ seq: 1, statusCode: 500 }])).toBeUndefined();
+    expect(alreadyHandled(1, [{ seq: 1, statusCode: 500 }])).toMatch(/already recorded/);
+    expect(alreadyHandled(1, [{ seq: 3, statusCode: 500 }])).toMatch(/already recorded/);
+    expect(alreadyHandled(3, [{ seq: 2, statusCode: 204 }])).toMatch(/ended/);
+    expect(alreadyHandled(3, [{ seq: 2, statusCode: 410 }])).toMatch(/ended/);
   });
 
   it('shows global records to admins only', () => {
@@ -224,5 +270,51 @@ describe('stored answers and their view', () => {
     const request = { text: 't', metadata: { '': 1 }, webhookId: 3, webhookName: 'w' };
     expect(requestView(JSON.stringify(request))).toEqual(request);
     expect(requestView(request)).toEqual(request);
+  });
+});
+
+describe('history counting from the stream', () => {
+  const insert = (n: number, la: string, lt: string) => ({
+    eventID: `e${n}`,
+    eventName: 'INSERT' as const,
+    dynamodb: {
+      SequenceNumber: String(1000 + n),
+      NewImage: {
+        id: { N: String(historyId(Date.UTC(2026, 2, 10, 12), n)) },
+        la: { S: la },
+        lt: { S: lt },
+        expiresAt: { N: '1775000000' },
+      },
+    },
+  });
+
+  it('counts inserts only, per day and without the shard', () => {
+    expect(countedRecord(insert(1, 'global|s|3', 'global|userCreated|s|3'))?.keys).toEqual([
+      'global|s|2026-03-10',
+      'global|userCreated|s|2026-03-10',
+    ]);
+    expect(
+      countedRecord({ ...insert(1, 'global|s|3', 'global|t|s|3'), eventName: 'REMOVE' }),
+    ).toBeUndefined();
+    expect(
+      countedRecord({ ...insert(1, 'x', 'y'), dynamodb: { SequenceNumber: '1', NewImage: {} } }),
+    ).toBeUndefined();
+  });
+
+  it('groups as many records as fit one transaction, each counter once with its sum', () => {
+    const same = Array.from({ length: 300 }, (_, n) =>
+      countedRecord(insert(n, 'global|s|1', 'global|t|s|1')),
+    );
+    const { group, end } = groupFrom(same as never, 0);
+    expect(end).toBe(300);
+    expect([...group.deltas.values()].map((d) => d.n)).toEqual([300, 300]);
+    expect(group).toMatchObject({ marker: 'e0', through: '1299' });
+    const distinct = Array.from({ length: 100 }, (_, n) =>
+      countedRecord(insert(n, `user#${n}|s|0`, `user#${n}|t|s|0`)),
+    );
+    const first = groupFrom(distinct as never, 0);
+    expect(first.group.deltas.size).toBeLessThanOrEqual(MAX_COUNTERS_PER_GROUP);
+    expect(first.end).toBe(49);
+    expect(groupFrom(distinct as never, first.end).group.marker).toBe('e49');
   });
 });

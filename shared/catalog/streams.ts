@@ -1,0 +1,39 @@
+/**
+ * The stream consumer catalogue: every DynamoDB stream a Lambda function reads (the table's
+ * `stream` in `tables.ts`). The CDK stream construct builds the event source mapping from it;
+ * the local cloud's stream pollers (`infra/local/streams.ts`) behave the same with these numbers.
+ *
+ * Keep this file free of runtime imports: Lambda bundles import the catalogues.
+ */
+import type { FunctionAccess } from './access';
+import type { TableName } from './tables';
+
+export interface StreamConsumerDef extends FunctionAccess {
+  readonly name: string;
+  readonly description: string;
+  /** The table whose stream the function reads. */
+  readonly table: TableName;
+  /** Handler module, relative to the repository root; it exports `handler`. */
+  readonly handler: string;
+  /** Records per invocation at most. */
+  readonly batchSize: number;
+  /** Seconds the event source waits to fill a batch: fewer, larger batches per counter item. */
+  readonly maxBatchingWindowSeconds: number;
+  readonly timeoutSeconds: number;
+  readonly memoryMb: number;
+}
+
+export const streamConsumers = [
+  {
+    name: 'historyCounts',
+    description:
+      'Sums each batch of new delivery history records per counter key and adds it once per key, with an idempotency marker per group (docs/adr/0006).',
+    table: 'deliveryHistory',
+    handler: 'functions/consumers/count-history.ts',
+    batchSize: 1000,
+    maxBatchingWindowSeconds: 5,
+    timeoutSeconds: 60,
+    memoryMb: 256,
+    tables: [{ table: 'deliveryCounts', access: 'readWrite' }],
+  },
+] as const satisfies readonly StreamConsumerDef[];

@@ -1,0 +1,51 @@
+/**
+ * The history counters' stream consumer against the local cloud's counts table: a batch
+ * delivered again — the same, cut longer or shorter, or resumed at a reported failure — never
+ * counts a record twice.
+ */
+import { randomUUID } from 'node:crypto';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { useLocalCloudEnv } from '../../support/api';
+
+describe('history counting', () => {
+  it('does not count a redelivered or re-cut stream batch twice', async () => {
+    useLocalCloudEnv();
+    const { countHistoryRecords } = await import('../../../shared/webhooks/pipeline/history-counts');
+    const { sumCounters } = await import('../../../shared/webhooks/store/history');
+    const { historyId } = await import('../../../shared/webhooks/store/history-keys');
+    const audience = `user#${Date.now()}${Math.floor(Math.random() * 1000)}`;
+    const day = new Date().toISOString().slice(0, 10);
+    const run = randomUUID();
+    // 150 distinct types make the batch three transaction groups (99 counters each at most).
+    const records = Array.from({ length: 150 }, (_, n) => ({
+      eventID: `${run}-${n}`,
+      eventName: 'INSERT' as const,
+      dynamodb: {
+        SequenceNumber: String(5_000_000 + n),
+        NewImage: {
+          id: { N: String(historyId(Date.now(), n % 1000)) },
+          la: { S: `${audience}|s|${n % 8}` },
+          lt: { S: `${audience}|type${n}|s|${n % 8}` },
+          expiresAt: { N: String(Math.floor(Date.now() / 1000) + 86_400) },
+        },
+      },
+    }));
+    const batch = (from: number, to: number): DynamoDBStreamEvent => ({ Records: records.slice(from, to) });
+    const count = () => sumCounters([`${audience}|s|${day}`]);
+
+    expect(await countHistoryRecords(batch(0, 100))).toEqual({ batchItemFailures: [] });
+    expect(await count()).toBe(100);
+    // The same batch again (an invocation that timed out after its writes).
+    await countHistoryRecords(batch(0, 100));
+    expect(await count()).toBe(100);
+    // Retried longer: only the new records count.
+    await countHistoryRecords(batch(0, 150));
+    expect(await count()).toBe(150);
+    // Retried shorter, and resumed at a group's first record (where a partial failure resumes).
+    await countHistoryRecords(batch(0, 30));
+    await countHistoryRecords(batch(98, 150));
+    expect(await count()).toBe(150);
+    expect(await sumCounters([`${audience}|type7|s|${day}`, `${audience}|type149|s|${day}`])).toBe(2);
+  });
+});
