@@ -96,7 +96,13 @@ export async function apiLatency(options: {
     const base = options.gateway;
     const integration = await makeIntegration(agent, base, options.adminKey);
     const reader = await createPrincipalWithKey('bench-latency-reader', []);
-    const writer = await createPrincipalWithKey('bench-latency-writer', []);
+    // One writer per create (warm-up included): a user may have 25 webhooks (stage webhookLimits),
+    // so one writer would measure refusals after its 25th.
+    const creates = options.requests + options.concurrency * 3;
+    const writers: { apiKey: string }[] = new Array(creates);
+    await runPool(creates, 8, async (i) => {
+      writers[i] = await createPrincipalWithKey(`bench-latency-writer-${i}`, []);
+    });
     const hook = (n: number) => ({
       url: `http://127.0.0.1:9/latency/${n}`,
       name: `latency ${n}`,
@@ -140,8 +146,12 @@ export async function apiLatency(options: {
       {
         route: 'POST /webhooks',
         floor: 'PutItem' as const,
-        call: () =>
-          http(agent, base, 'POST', '/webhooks', writer.apiKey, { webhooks: [hook(postCounter++)] }),
+        call: () => {
+          const n = postCounter++;
+          return http(agent, base, 'POST', '/webhooks', (writers[n] as { apiKey: string }).apiKey, {
+            webhooks: [hook(n)],
+          });
+        },
         raw: () =>
           documentClient.send(
             new PutCommand({ TableName: tableName('webhooks'), Item: webhookItem(putCounter++) }),
@@ -153,7 +163,11 @@ export async function apiLatency(options: {
       // Warm-up (connections, module loading in the gateway), not measured.
       await runPool(options.concurrency * 3, options.concurrency, async () => {
         await c.raw();
-        await c.call();
+        const res = await c.call();
+        if (res.status < 200 || res.status >= 300)
+          throw new Error(
+            `${c.route} answered ${res.status} in the warm-up (${JSON.stringify(res.json).slice(0, 300)})`,
+          );
       });
       const floor = await runPool(options.requests, options.concurrency, async () => {
         await c.raw();
@@ -162,6 +176,10 @@ export async function apiLatency(options: {
       const api = await runPool(options.requests, options.concurrency, async () => {
         const res = await c.call();
         if (res.status < 200 || res.status >= 300) non2xx++;
+        // A refusal's latency is not the route's: the figure would measure the wrong thing.
+        if (non2xx === 1 && (res.status < 200 || res.status >= 300)) {
+          throw new Error(`${c.route} answered ${res.status} (${JSON.stringify(res.json).slice(0, 300)})`);
+        }
       });
       const p50 = percentile(api, 50);
       const p99 = percentile(api, 99);

@@ -9,6 +9,8 @@
  *                                       publish a notification to the notifications queue
  *   api me | api status --id ID | api history [--page-size N] [--include-global]  [--key KEY]
  *                                       call the HTTP API with the typed client (./api.ts)
+ *   history migrate [--delete-source]   move the legacy history table's records into the
+ *                                       layout of ADR 0006 (idempotent; see docs/webhooks.md)
  */
 import { parseArgs } from 'node:util';
 import { targetEnvironment } from './target';
@@ -18,7 +20,8 @@ const USAGE = `usage: npm run --silent cli -- <command> [--stage NAME]
   keys list
   keys revoke --user ID
   notify --type T --text "…" [--metadata JSON] [--recipients 1,2] [--id ID]
-  api me | api status --id ID | api history [--page-size N] [--include-global]   [--key KEY]`;
+  api me | api status --id ID | api history [--page-size N] [--include-global]   [--key KEY]
+  history migrate [--delete-source]`;
 
 class UsageError extends Error {}
 
@@ -88,6 +91,17 @@ async function main() {
     case 'notify': {
       const { notifyCommand } = await import('./notify');
       return notifyCommand(rest);
+    }
+    case 'history': {
+      const [sub, ...flags] = rest;
+      const { values } = parseArgs({
+        args: flags,
+        options: { 'delete-source': { type: 'boolean', default: false } },
+        strict: true,
+      });
+      if (sub !== 'migrate') throw new UsageError(`unknown history command "${sub ?? ''}"`);
+      const { migrateLegacyHistory } = await import('../../shared/webhooks/store/history-migration');
+      return print(await migrateLegacyHistory({ deleteSource: values['delete-source'] === true }));
     }
     case 'api': {
       const { ApiUsageError, apiCommand } = await import('./api');

@@ -159,6 +159,15 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       });
     if (options.adminApiKey) writeFileSync(adminKeyFile, `${options.adminApiKey}\n`, { mode: 0o600 });
     await ensureAdminKey(adminApiKey);
+    // State from before ADR 0006 keeps working: its history moves to the new layout once.
+    const { legacyHistoryPresent, migrateLegacyHistory } = await import(
+      '../../shared/webhooks/store/history-migration'
+    );
+    if (await legacyHistoryPresent()) {
+      log(`moving the history of ${stateDir} to the layout of ADR 0006 (once)`);
+      const report = await migrateLegacyHistory({ deleteSource: true });
+      log(`history moved: ${JSON.stringify(report)}`);
+    }
 
     const pollers = await Promise.all(
       queueList.map(async (queue) => {
