@@ -27,6 +27,8 @@ export const retrySchedule = (): number[] => {
   return schedule;
 };
 export const historyRetentionDays = (): number => intEnv('HISTORY_RETENTION_DAYS', 30);
+/** Deliveries one fan-out invocation enqueues before it continues in a follow-up message. */
+export const fanOutChunk = (): number => intEnv('FANOUT_CHUNK', 1000);
 /** Write shards per history audience (stage `historyWriteShards`; docs/adr/0006). */
 export const historyWriteShards = (): number => intEnv('HISTORY_WRITE_SHARDS', 8);
 /** Off by default: only the local stage (and tests) deliver to loopback and private networks. */

@@ -1,15 +1,25 @@
 /**
  * Fan-out of one notification: validate it (malformed → the notifications DLQ with the
- * reason), find the subscribed webhooks with one key query per matching subscription key,
- * and enqueue one delivery message per (notification, webhook).
+ * reason), page through the subscriptions of each matching subscription key, and enqueue one
+ * delivery message per (notification, webhook).
+ *
+ * Bounded: one invocation enqueues at most `fanOutChunk()` deliveries (1,000) and stops early
+ * when less than CONTINUE_BEFORE_MS of its time remain; the rest continues in a follow-up
+ * message on the notifications queue that carries the notification, where it stopped, and the
+ * notification's trace context and enqueue time. Each step marks itself done once its
+ * deliveries and its follow-up were sent, so a redelivered step is skipped; a step that crashed
+ * half-way is done again, and the delivery consumer's attempt claims drop the duplicates.
  */
-import type { SQSRecord } from 'aws-lambda';
+import type { Context, SQSRecord } from 'aws-lambda';
+import * as z from 'zod';
+import { ALL_NOTIFICATIONS } from '../../notifications/catalogue';
 import { type NotificationMessage, NotificationMessageSchema, pertainsTo } from '../../notifications/message';
 import { logger } from '../../observability/logger';
 import { recordFanOut } from '../../observability/metrics';
+import { fanOutChunk } from '../config';
 import { claim, exists } from '../store/dedup';
-import { notificationSubscriptionKeys } from '../store/subscriptions';
-import { subscribedWebhookIds } from '../store/webhooks';
+import { notificationSubscriptionKeys, sameAudienceKey } from '../store/subscriptions';
+import { alsoSubscribed, subscriptionPage } from '../store/webhooks';
 import { parseOrDeadLetter } from './consumer';
 import { activityIdFor, type DeliveryMessage, deliveryIdFor, notificationDigest } from './message';
 import { sendAll } from './queue';
@@ -41,31 +51,124 @@ export function deliveryMessages(
   }));
 }
 
-export async function processNotification(record: SQSRecord): Promise<{ deliveries: number }> {
-  const message = await parseOrDeadLetter('notifications', record, NotificationMessageSchema, 'notification');
-  if (!message) return { deliveries: 0 };
-  const digest = notificationDigest(message.id !== undefined ? `p:${message.id}` : `m:${record.messageId}`);
-  const marker = `fanout#${digest}`;
-  const keys = notificationSubscriptionKeys(message.notificationType, pertainsTo(message));
-  // The marker check and the subscription queries run together: one round trip less per notification.
-  const [alreadyDone, webhookIds] = await Promise.all([exists(marker), subscribedWebhookIds(keys)]);
-  if (alreadyDone) {
-    logger.info('notification already fanned out', { messageId: record.messageId });
+/** A step stops while this much of its invocation's time is left (sending the follow-up). */
+const CONTINUE_BEFORE_MS = 10_000;
+/** Subscriptions read per query. */
+const PAGE_SIZE = 100;
+
+/** The follow-up message of a fan-out that continues (on the notifications queue). */
+export const FanOutContinuationSchema = z.strictObject({
+  v: z.literal(1),
+  continuation: z.strictObject({
+    notification: NotificationMessageSchema,
+    digest: z.string().regex(/^[0-9a-f]{64}$/),
+    /** Index into the notification's subscription keys, and the last webhook id done under it. */
+    key: z.number().int().nonnegative(),
+    after: z.number().int().positive().optional(),
+    /** Deliveries enqueued by the steps before. */
+    sent: z.number().int().nonnegative(),
+    traceparent: z.string().max(55).optional(),
+    notifiedAt: z.number().int().nonnegative().optional(),
+  }),
+});
+type Continuation = z.infer<typeof FanOutContinuationSchema>['continuation'];
+
+function isContinuation(body: string): boolean {
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    return typeof parsed === 'object' && parsed !== null && 'continuation' in parsed;
+  } catch {
+    return false;
+  }
+}
+
+const stepMarker = (step: Pick<Continuation, 'digest' | 'key' | 'after'>) =>
+  `fanout#${step.digest}#${step.key}#${step.after ?? ''}`;
+
+export async function processNotification(
+  record: SQSRecord,
+  context?: Pick<Context, 'getRemainingTimeInMillis'>,
+): Promise<{ deliveries: number }> {
+  let step: Continuation;
+  if (isContinuation(record.body)) {
+    const message = await parseOrDeadLetter(
+      'notifications',
+      record,
+      FanOutContinuationSchema,
+      'fan-out continuation',
+    );
+    if (!message) return { deliveries: 0 };
+    step = message.continuation;
+  } else {
+    const message = await parseOrDeadLetter(
+      'notifications',
+      record,
+      NotificationMessageSchema,
+      'notification',
+    );
+    if (!message) return { deliveries: 0 };
+    const digest = notificationDigest(message.id !== undefined ? `p:${message.id}` : `m:${record.messageId}`);
+    step = { notification: message, digest, key: 0, sent: 0, ...notificationOrigin(record) };
+  }
+  const marker = stepMarker(step);
+  const done = `fanout#${step.digest}`;
+  const skipped = await Promise.all([exists(marker), step.key === 0 && !step.after ? exists(done) : false]);
+  if (skipped.some(Boolean)) {
+    logger.info('fan-out step already done', { messageId: record.messageId, key: step.key });
     return { deliveries: 0 };
   }
-  const deliveries = deliveryMessages(message, digest, webhookIds, notificationOrigin(record));
-  await sendAll(
-    'deliveries',
-    deliveries.map((d) => JSON.stringify(d)),
-  );
-  // Written last: a crash before this line fans out again, and the delivery consumer's
-  // attempt claims drop the duplicate messages.
-  await claim(marker, FAN_OUT_MARKER_TTL_DAYS);
-  recordFanOut(deliveries.length);
+  const { notification, digest } = step;
+  const origin = {
+    ...(step.traceparent ? { traceparent: step.traceparent } : {}),
+    ...(step.notifiedAt !== undefined ? { notifiedAt: step.notifiedAt } : {}),
+  };
+  const keys = notificationSubscriptionKeys(notification.notificationType, pertainsTo(notification));
+  const chunk = fanOutChunk();
+  let { key, after } = step;
+  let sent = 0;
+  while (key < keys.length) {
+    const current = keys[key] as string;
+    const page = await subscriptionPage(current, after, Math.max(1, Math.min(PAGE_SIZE, chunk - sent)));
+    let ids = page.ids;
+    if (current.startsWith(`${ALL_NOTIFICATIONS}#`) && ids.length > 0) {
+      // A webhook subscribed to the type and to ALL_NOTIFICATIONS gets one delivery (under the type).
+      const typed = await alsoSubscribed(sameAudienceKey(current, notification.notificationType), ids);
+      ids = ids.filter((id) => !typed.has(id));
+    }
+    const deliveries = deliveryMessages(notification, digest, ids, origin);
+    await sendAll(
+      'deliveries',
+      deliveries.map((d) => JSON.stringify(d)),
+    );
+    sent += deliveries.length;
+    if (page.next !== undefined) after = page.next;
+    else {
+      key += 1;
+      after = undefined;
+    }
+    const outOfTime = (context?.getRemainingTimeInMillis() ?? Number.POSITIVE_INFINITY) < CONTINUE_BEFORE_MS;
+    if (key < keys.length && (sent >= chunk || outOfTime)) {
+      const { after: _done, ...rest } = step;
+      const next: Continuation = {
+        ...rest,
+        key,
+        ...(after !== undefined ? { after } : {}),
+        sent: step.sent + sent,
+      };
+      await sendAll('notifications', [JSON.stringify({ v: 1, continuation: next })]);
+      await claim(marker, FAN_OUT_MARKER_TTL_DAYS);
+      logger.info('fan-out continues in a follow-up message', { messageId: record.messageId, sent, key });
+      return { deliveries: sent };
+    }
+  }
+  // Written last: a crash before these lines fans out the step again, and the delivery
+  // consumer's attempt claims drop the duplicate messages.
+  await Promise.all([claim(marker, FAN_OUT_MARKER_TTL_DAYS), claim(done, FAN_OUT_MARKER_TTL_DAYS)]);
+  recordFanOut(step.sent + sent);
   logger.info('notification fanned out', {
     messageId: record.messageId,
-    notificationType: message.notificationType,
-    deliveries: deliveries.length,
+    notificationType: notification.notificationType,
+    deliveries: step.sent + sent,
   });
-  return { deliveries: deliveries.length };
+  return { deliveries: sent };
 }

@@ -35,3 +35,8 @@ export function notificationSubscriptionKeys(type: NotificationName, users: read
   }
   return keys;
 }
+
+/** The key of the same audience as the `ALL_NOTIFICATIONS` key `allKey`, for the name `type`. */
+export function sameAudienceKey(allKey: string, type: string): string {
+  return `${type}${allKey.slice(ALL_NOTIFICATIONS.length)}`;
+}

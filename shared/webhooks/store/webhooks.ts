@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../store/clients';
-import { queryAll, scanAll } from '../../store/read';
+import { batchGetAll, queryAll, scanAll } from '../../store/read';
 import { tableName } from '../../store/tables';
 import { cancellationCodes, isTransactionCancelled, putIfAbsent, transactWrite } from '../../store/write';
 import { canonicalUrl } from '../canonical-url';
@@ -184,21 +184,32 @@ export async function deleteWebhookItem(item: WebhookItem): Promise<boolean> {
   }
 }
 
-/** Webhook ids subscribed under any of `keys` (one paginated query per key, run concurrently). */
-export async function subscribedWebhookIds(keys: readonly string[], concurrency = 8): Promise<number[]> {
-  const ids = new Set<number>();
-  const queue = [...keys];
-  const worker = async () => {
-    for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
-      const items = await queryAll<{ webhookId: number }>({
-        TableName: tableName('webhookSubscriptions'),
-        KeyConditionExpression: 'subscriptionKey = :k',
-        ExpressionAttributeValues: { ':k': key },
-        ProjectionExpression: 'webhookId',
-      });
-      for (const item of items) ids.add(item.webhookId);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, keys.length) }, worker));
-  return [...ids].sort((a, b) => a - b);
+/** One page of the webhook ids subscribed under `key`, in id order, after `after` (exclusive). */
+export async function subscriptionPage(
+  key: string,
+  after: number | undefined,
+  limit: number,
+): Promise<{ ids: number[]; next?: number }> {
+  const out = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName('webhookSubscriptions'),
+      KeyConditionExpression: 'subscriptionKey = :k',
+      ExpressionAttributeValues: { ':k': key },
+      ProjectionExpression: 'webhookId',
+      Limit: limit,
+      ...(after !== undefined ? { ExclusiveStartKey: { subscriptionKey: key, webhookId: after } } : {}),
+    }),
+  );
+  const ids = ((out.Items ?? []) as { webhookId: number }[]).map((item) => item.webhookId);
+  const last = ids.at(-1);
+  return out.LastEvaluatedKey && last !== undefined ? { ids, next: last } : { ids };
+}
+
+/** Which of `ids` are also subscribed under `key` (one BatchGet). */
+export async function alsoSubscribed(key: string, ids: readonly number[]): Promise<Set<number>> {
+  const items = await batchGetAll<{ webhookId: number }>(
+    tableName('webhookSubscriptions'),
+    ids.map((webhookId) => ({ subscriptionKey: key, webhookId })),
+  );
+  return new Set(items.map((item) => item.webhookId));
 }

@@ -22,6 +22,7 @@ import {
 } from '../../../shared/webhooks/store/history-keys';
 import {
   notificationSubscriptionKeys,
+  sameAudienceKey,
   webhookSubscriptionKeys,
 } from '../../../shared/webhooks/store/subscriptions';
 
@@ -316,5 +317,13 @@ describe('history counting from the stream', () => {
     expect(first.group.deltas.size).toBeLessThanOrEqual(MAX_COUNTERS_PER_GROUP);
     expect(first.end).toBe(49);
     expect(groupFrom(distinct as never, first.end).group.marker).toBe('e49');
+  });
+});
+
+describe('fan-out keys', () => {
+  it('finds the type key of the audience of an ALL_NOTIFICATIONS key', () => {
+    const [typed, user, all, allUser] = notificationSubscriptionKeys('userCreated', [4]);
+    expect(sameAudienceKey(all as string, 'userCreated')).toBe(typed);
+    expect(sameAudienceKey(allUser as string, 'userCreated')).toBe(user);
   });
 });
