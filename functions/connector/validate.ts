@@ -22,6 +22,7 @@ async function validate(event: ConnectorInvocation, context?: Context): Promise<
       ? { privilegedCredentials: await openCredentials(sealed.sealedCredentials) }
       : {}),
     ...(sealed.integrationId !== undefined ? { integrationId: sealed.integrationId } : {}),
+    ...(sealed.leftovers ? { leftovers: sealed.leftovers } : {}),
   };
   const connector = await connectorFor(request.payload.type);
   const validationTests = await connector.validate(request);

@@ -11,7 +11,10 @@
  *                                       call the HTTP API with the typed client (./api.ts)
  *   history migrate [--delete-source]   move the legacy history table's records into the
  *                                       layout of ADR 0006 (idempotent; see docs/webhooks.md)
+ *   sandbox run-script --type T --host H [--file F | -]   run a script on the local sandbox
+ *   sandbox show --type T --host H                        list what exists on a sandbox host
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { targetEnvironment } from './target';
 
@@ -21,7 +24,9 @@ const USAGE = `usage: npm run --silent cli -- <command> [--stage NAME]
   keys revoke --user ID
   notify --type T --text "…" [--metadata JSON] [--recipients 1,2] [--id ID]
   api me | api status --id ID | api history [--page-size N] [--include-global]   [--key KEY]
-  history migrate [--delete-source]`;
+  history migrate [--delete-source]
+  sandbox run-script --type T --host H [--file F | -]     (local stage only)
+  sandbox show --type T --host H                          (local stage only)`;
 
 class UsageError extends Error {}
 
@@ -84,6 +89,18 @@ async function main() {
     return;
   }
   if (!command) throw new UsageError('no command given');
+  if (command === 'sandbox') {
+    if (stage && stage !== 'local') throw new UsageError('the sandbox exists only on the local stage');
+    const { SandboxUsageError, sandboxCommand } = await import('./sandbox');
+    try {
+      const lines = await sandboxCommand(rest, () => readFileSync(0, 'utf8'));
+      if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
+      return;
+    } catch (error) {
+      if (error instanceof SandboxUsageError) throw new UsageError(error.message);
+      throw error;
+    }
+  }
   Object.assign(process.env, await targetEnvironment(stage));
   switch (command) {
     case 'keys':

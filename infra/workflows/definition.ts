@@ -77,3 +77,23 @@ export function mappingProblems(workflow: WorkflowDef, definition: AslDefinition
   }
   return problems;
 }
+
+/**
+ * Every transition of a definition's top-level states, as `from --> to` (`[*]` is the start and
+ * the end): Next, each Choice rule and Default, each Catch, and Succeed/Fail ending the run. The
+ * documentation's state diagram is checked against these.
+ */
+export function transitions(definition: AslDefinition): string[] {
+  const out = [`[*] --> ${definition.StartAt}`];
+  for (const [name, state] of Object.entries(definition.States)) {
+    const next = (to: unknown) => {
+      if (typeof to === 'string') out.push(`${name} --> ${to}`);
+    };
+    for (const rule of (state.Choices as { Next?: unknown }[] | undefined) ?? []) next(rule.Next);
+    next(state.Default);
+    next(state.Next);
+    for (const handler of (state.Catch as { Next?: unknown }[] | undefined) ?? []) next(handler.Next);
+    if (state.Type === 'Succeed' || state.Type === 'Fail' || state.End === true) out.push(`${name} --> [*]`);
+  }
+  return [...new Set(out)].sort();
+}

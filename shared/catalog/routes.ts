@@ -199,6 +199,17 @@ export const routes = [
   },
   {
     method: 'POST',
+    path: '/integrations/{id}/scripts/cleanup',
+    handler: 'functions/integrations/scripts/stored-cleanup.ts',
+    auth: 'admin',
+    summary:
+      "Removal script for a stored integration: what its failed automatic setup left behind (when undoing it failed too), else everything its setup creates; never the operator's own accounts.",
+    tag: 'scripts',
+    tables: [{ table: 'integrations', access: 'read' }],
+    usesSecrets: true,
+  },
+  {
+    method: 'POST',
     path: '/integrations/scripts/post-cleanup',
     handler: 'functions/integrations/scripts/post-cleanup.ts',
     auth: 'admin',

@@ -28,16 +28,23 @@ export const workflows = [
       'Integration create, edit and delete transitions (creating/editing/deleting → final status).',
     definition: 'infra/workflows/integration-lifecycle.asl.json',
     tasks: {
+      // The remote work records each step it carries out on the integration (progress).
       BootstrapFunctionArn: {
         handler: 'functions/workflow/bootstrap.ts',
         timeoutSeconds: 120,
-        tables: [{ table: 'integrations', access: 'read' }],
+        tables: [{ table: 'integrations', access: 'readWrite' }],
         usesSecrets: true,
       },
       ApplyEditFunctionArn: {
         handler: 'functions/workflow/apply-edit.ts',
         timeoutSeconds: 120,
-        tables: [{ table: 'integrations', access: 'read' }],
+        tables: [{ table: 'integrations', access: 'readWrite' }],
+        usesSecrets: true,
+      },
+      CompensateFunctionArn: {
+        handler: 'functions/workflow/compensate.ts',
+        timeoutSeconds: 120,
+        tables: [{ table: 'integrations', access: 'readWrite' }],
         usesSecrets: true,
       },
       TeardownFunctionArn: {

@@ -18,7 +18,7 @@ import {
   refuse,
 } from './accept';
 import { payloadOf } from './model';
-import { putTransientSecret, updateIntegration as writeIntegration } from './repository';
+import { PROGRESS_ATTRIBUTES, putTransientSecret, updateIntegration as writeIntegration } from './repository';
 import { deleteCredentials } from './rules';
 import { sealCredentials, secretValuesOf, stringValues } from './secrets';
 
@@ -70,6 +70,7 @@ export async function deleteIntegration(
           remove: [
             'statusMessage',
             'pendingConfig',
+            ...PROGRESS_ATTRIBUTES,
             ...(credentialsRef ? [] : (['credentialsRef'] as const)),
           ],
         },

@@ -33,6 +33,15 @@ export interface IntegrationRecord {
   operationStartedAt?: string;
   /** Reference to the sealed privileged credentials of a delete (transientSecrets table). */
   credentialsRef?: string;
+  /**
+   * The remote steps the operation in flight (or last run) carried out, by key (no secrets), and
+   * those undone after it failed: a task that runs again resumes after them, and what a failed
+   * undo left behind (applied, not undone) is what the cleanup script removes.
+   */
+  appliedSteps?: string[];
+  undoneSteps?: string[];
+  /** Why the remote work failed, kept while its undo is pending (a re-run task resumes the undo). */
+  remoteFailure?: string;
   /** Why the last operation failed (safe to show: never contains secrets). */
   statusMessage?: string;
   /** FederatedSql: SHA-256 of the cluster's API key (the key itself is shown once). */
@@ -55,4 +64,10 @@ export function payloadOf(
 /** Execution names allow 80 characters of [A-Za-z0-9-_]; a uuid request id keeps it unique. */
 export function executionName(integrationId: number, requestId: string): string {
   return `integration-${integrationId}-${requestId}`.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 80);
+}
+
+/** Steps a failed create or edit carried out that its undo did not take back. */
+export function leftoverSteps(record: Pick<IntegrationRecord, 'appliedSteps' | 'undoneSteps'>): string[] {
+  const undone = new Set(record.undoneSteps ?? []);
+  return (record.appliedSteps ?? []).filter((s) => !undone.has(s));
 }

@@ -6,6 +6,8 @@
  */
 import { logger } from '../observability/logger';
 import { recordLifecycleOutcome } from '../observability/metrics';
+import { summarize, type ValidationTest } from '../platforms/port';
+import { failed, passed } from '../platforms/validation-tests';
 import {
   IN_FLIGHT_OF,
   type IntegrationStatus,
@@ -13,7 +15,7 @@ import {
   type LifecycleOperation,
   outcomeStatus,
 } from './lifecycle';
-import type { IntegrationRecord } from './model';
+import { type IntegrationRecord, leftoverSteps } from './model';
 import {
   deleteTransientSecret,
   getIntegration,
@@ -34,11 +36,14 @@ export interface OutcomeInput {
   outcome: 'succeeded' | 'failed';
   /** The error a Catch captured (Step Functions `{Error, Cause}`). */
   error?: TaskError;
+  /** The failure of the undo that followed a failed create or edit (it failed too). */
+  undoError?: TaskError;
   /** A reason written by the service itself (reconciler, failed start). */
   reason?: string;
 }
 
-const SAFE_ERRORS = new Set(['PlatformOperationError', 'TransientPlatformError']);
+/** Errors whose message the service wrote to be shown (the reconciler's abandoned operations too). */
+const SAFE_ERRORS = new Set(['PlatformOperationError', 'TransientPlatformError', 'OperationAbandoned']);
 const MAX_MESSAGE = 500;
 
 /**
@@ -62,27 +67,64 @@ export function failureReason(error: TaskError | undefined): string {
   return `the remote operation failed (${name.slice(0, 100)})`;
 }
 
-/** The failure message, with any of the integration's secrets a connector quoted removed. */
-async function failureMessage(record: IntegrationRecord, input: OutcomeInput): Promise<string> {
-  const message = input.reason ?? failureReason(input.error);
+interface Failure {
+  /** The status message: the failure, and what became of the steps that ran. */
+  message: string;
+  /** The remote work's and its undo's results, added to the integration's validation results. */
+  tests: ValidationTest[];
+}
+
+/**
+ * Why the operation failed, with any of the integration's secrets a connector quoted removed. A
+ * create or edit that carried out remote steps says whether they were undone, and what is left
+ * if undoing failed too.
+ */
+async function failure(record: IntegrationRecord, input: OutcomeInput): Promise<Failure> {
   const secrets = [
     ...(await secretValuesOf(record.type, record.config)),
     ...(await secretValuesOf(record.type, record.pendingConfig)),
   ];
-  return scrubSecrets(message, secrets);
+  const reason = scrubSecrets(input.reason ?? failureReason(input.error), secrets);
+  const ran = record.appliedSteps ?? [];
+  if (input.operation === 'delete' || ran.length === 0) return { message: reason, tests: [] };
+  const work = input.operation === 'create' ? 'Remote Setup' : 'Remote Edit';
+  if (!input.undoError) {
+    return {
+      message: `${reason}; the ${ran.length} step(s) that ran were undone`,
+      tests: [failed(work, reason), passed('Undo Of The Steps That Ran', `${ran.length} step(s) undone`)],
+    };
+  }
+  const undoReason = scrubSecrets(failureReason(input.undoError), secrets);
+  const left = leftoverSteps(record);
+  const cleanup =
+    input.operation === 'create'
+      ? `; POST /integrations/${record.id}/scripts/cleanup answers the script that removes them`
+      : '';
+  return {
+    message: `${reason}; undoing the steps that ran failed too (${undoReason}); left behind: ${left.join(', ')}${cleanup}`,
+    tests: [
+      failed(work, reason),
+      failed('Undo Of The Steps That Ran', `${undoReason}; left behind: ${left.join(', ')}`),
+    ],
+  };
 }
 
 function change(
   record: IntegrationRecord,
   input: OutcomeInput,
   status: IntegrationStatus,
-  message: string | undefined,
+  failure: Failure | undefined,
 ): IntegrationChange {
   const at = new Date().toISOString();
   const base: IntegrationChange['set'] = { status, updatedAt: at };
-  const remove: (keyof IntegrationRecord)[] = ['inFlightStatus', 'credentialsRef'];
-  if (message !== undefined) {
-    base.statusMessage = message;
+  const remove: (keyof IntegrationRecord)[] = ['inFlightStatus', 'credentialsRef', 'remoteFailure'];
+  if (failure !== undefined) {
+    base.statusMessage = failure.message;
+    if (failure.tests.length > 0)
+      base.validationResults = summarize([
+        ...(record.validationResults?.validationTests ?? []),
+        ...failure.tests,
+      ]);
   } else {
     remove.push('statusMessage');
   }
@@ -113,12 +155,7 @@ export async function recordOutcome(
   const recorded = await updateIntegration(
     record.id,
     { requestId: input.requestId, status: inFlight },
-    change(
-      record,
-      input,
-      status,
-      input.outcome === 'failed' ? await failureMessage(record, input) : undefined,
-    ),
+    change(record, input, status, input.outcome === 'failed' ? await failure(record, input) : undefined),
   );
   if (recorded) {
     logger.info('integration operation finished', {

@@ -2,13 +2,16 @@
  * The reconciler: integrations left in creating/editing/deleting whose workflow is no longer
  * running (or never started, or has run past the operation timeout) move to the matching
  * error status, so no integration stays in flight — and locked against PUT/DELETE — forever.
+ * A create or edit whose execution was lost after remote steps ran is first undone: the
+ * reconciler starts an undo-only execution (`compensate: true`), which records the failure.
  */
 import { intEnv } from '../config/env';
 import { logger } from '../observability/logger';
 import { IN_FLIGHT_STATUSES, type LifecycleOperation, reconcileVerdict } from './lifecycle';
+import { type IntegrationRecord, leftoverSteps } from './model';
 import { recordOutcome } from './outcome';
 import { listInFlight } from './repository';
-import { executionState } from './workflow';
+import { executionState, startLifecycle } from './workflow';
 
 /**
  * An operation running longer than this is failed. The lifecycle's slowest path is one task
@@ -37,6 +40,7 @@ export async function reconcileIntegrations(nowMs = Date.now()): Promise<Reconci
         startGraceSeconds: startGraceSeconds(),
       });
       if (!verdict.fail) continue;
+      if (await undoStarted(record, verdict.reason, (nowMs - started) / 1000)) continue;
       const result = await recordOutcome({
         integrationId: record.id,
         operation: record.operation as LifecycleOperation,
@@ -55,4 +59,29 @@ export async function reconcileIntegrations(nowMs = Date.now()): Promise<Reconci
     }
   }
   return report;
+}
+
+/**
+ * For a lost create or edit whose remote steps were not all undone: starts (once) the execution
+ * that undoes them and records the failure, and reports whether that is under way. An undo
+ * execution that ended without recording, or ran past twice the operation timeout, is given up:
+ * the failure is recorded with what is left behind (the cleanup script removes it).
+ */
+async function undoStarted(record: IntegrationRecord, reason: string, ageSeconds: number): Promise<boolean> {
+  const { operation, requestId } = record;
+  if (!requestId || (operation !== 'create' && operation !== 'edit')) return false;
+  if (leftoverSteps(record).length === 0) return false;
+  const undo = await executionState(record.id, requestId, true);
+  if (undo === 'missing') {
+    await startLifecycle({
+      integrationId: record.id,
+      operation,
+      requestId,
+      compensate: true,
+      error: { Error: 'OperationAbandoned', Cause: reason },
+    });
+    logger.warn('reconciler started the undo of a lost operation', { integrationId: record.id, operation });
+    return true;
+  }
+  return (undo === 'RUNNING' || undo === 'PENDING_REDRIVE') && ageSeconds <= 2 * operationTimeoutSeconds();
 }

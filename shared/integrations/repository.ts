@@ -201,6 +201,43 @@ export async function updateIntegration(
   }
 }
 
+// ── remote progress of the operation in flight ───────────────────────────────────────────
+
+/** The attributes of an operation's remote progress; a newly accepted request clears them. */
+export const PROGRESS_ATTRIBUTES = ['appliedSteps', 'undoneSteps', 'remoteFailure'] as const;
+
+/**
+ * Appends a step to the request's progress list, only while the integration still belongs to the
+ * request (false otherwise: the caller's work is stale and must stop).
+ */
+export async function recordStep(
+  id: number,
+  requestId: string,
+  list: 'appliedSteps' | 'undoneSteps',
+  step: string,
+): Promise<boolean> {
+  return conditionalUpdate({
+    TableName: tableName('integrations'),
+    Key: { id },
+    UpdateExpression: 'SET #l = list_append(if_not_exists(#l, :empty), :step)',
+    ConditionExpression: '#r = :r',
+    ExpressionAttributeNames: { '#l': list, '#r': 'requestId' },
+    ExpressionAttributeValues: { ':empty': [], ':step': [step], ':r': requestId },
+  });
+}
+
+/** Keeps why the request's remote work failed until its undo has run. */
+export async function recordRemoteFailure(id: number, requestId: string, message: string): Promise<boolean> {
+  return conditionalUpdate({
+    TableName: tableName('integrations'),
+    Key: { id },
+    UpdateExpression: 'SET #f = :f',
+    ConditionExpression: '#r = :r',
+    ExpressionAttributeNames: { '#f': 'remoteFailure', '#r': 'requestId' },
+    ExpressionAttributeValues: { ':f': message, ':r': requestId },
+  });
+}
+
 // ── transient secrets: privileged delete credentials handed to the workflow by reference ──
 
 export async function putTransientSecret(

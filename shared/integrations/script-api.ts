@@ -23,7 +23,7 @@ export type ScriptResponse = z.infer<typeof ScriptResponseSchema>;
 const SCRIPT_ERRORS = {
   400: {
     description:
-      'Invalid body, a type this endpoint does not accept, autoBootstrap true, or a value no script can carry safely.',
+      'Invalid body, a type this endpoint does not accept, autoBootstrap true for a setup script, or a value no script can carry safely.',
   },
   401: { description: 'No or an invalid API key.' },
   403: { description: 'The caller lacks APPLICATION_ADMIN.' },
@@ -37,7 +37,11 @@ const SCRIPT = {
 const ScriptRequestSchema = z
   .object({
     type: z.enum(SQL_TYPES),
-    autoBootstrap: z.literal(false),
+    autoBootstrap: z
+      .boolean()
+      .describe(
+        'false for the setup scripts (initial-create, create); the removal scripts and the edit script follow the mode given (an automatic setup removes no account of the operator).',
+      ),
     config: z.record(z.string(), z.unknown()).describe("The type's config, as for POST /integrations."),
   })
   .meta({ id: 'ScriptRequest' });
@@ -66,6 +70,10 @@ export const scriptContracts = {
     responses: { 200: SCRIPT, ...SCRIPT_ERRORS, ...storedIntegration },
   },
   'POST /integrations/{id}/scripts/delete': {
+    params: IntegrationIdParamsSchema,
+    responses: { 200: SCRIPT, ...SCRIPT_ERRORS, ...storedIntegration },
+  },
+  'POST /integrations/{id}/scripts/cleanup': {
     params: IntegrationIdParamsSchema,
     responses: { 200: SCRIPT, ...SCRIPT_ERRORS, ...storedIntegration },
   },

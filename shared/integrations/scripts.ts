@@ -15,11 +15,11 @@ import {
   type SqlPayload,
 } from '../platforms';
 import { getPath } from '../platforms/module';
-import { scriptFor } from '../platforms/scripts';
+import { leftoverScriptFor, scriptFor } from '../platforms/scripts';
 import { UnsafeSqlValueError } from '../platforms/sql/quote';
 import { renderScript, type Script, ScriptInputError, statementsOf } from '../platforms/sql/script';
 import { describeIssues } from '../validation';
-import type { StoredConfig } from './model';
+import { leftoverSteps, type StoredConfig } from './model';
 import { getIntegration } from './repository';
 import type { ScriptResponse } from './script-api';
 import { scriptBodySchema } from './script-requests';
@@ -76,6 +76,11 @@ export async function editScript(id: number, body: SqlPayload): Promise<Script> 
   if (body.type !== record.type)
     throw new InvalidInputError(`integration ${id} is a ${record.type} integration; the type cannot change`);
   const auto = record.autoBootstrap ?? false;
+  // The spec's body says false for a manual script; true is accepted for an automatic integration.
+  if (body.autoBootstrap && !auto)
+    throw new InvalidInputError(
+      `autoBootstrap cannot change: integration ${id} was set up manually (autoBootstrap false)`,
+    );
   const previous = await storedPayload(record.type, auto, record.config);
   const sent = body.config as StoredConfig;
   const restored = await restorePlaceholders(record.type, sent, record.config);
@@ -88,7 +93,7 @@ export async function editScript(id: number, body: SqlPayload): Promise<Script> 
   );
   if (changed.length > 0)
     throw new InvalidInputError(`these attributes cannot be edited: ${changed.join(', ')}`);
-  // The script follows how the integration was set up (the body's autoBootstrap is always false).
+  // The script follows how the integration was set up.
   const script = await build('edit', { ...next, autoBootstrap: auto } as SqlPayload, previous);
   assertNoRestoredSecret(script, restoredSecrets(record.type, sent, next.config));
   return script;
@@ -132,6 +137,24 @@ function assertNoRestoredSecret(script: Script, restored: readonly { path: strin
       `the edit script sets ${leaking.map((l) => `config.${l.path}`).join(', ')}, sent as the redaction placeholder ${REDACTED}; ` +
         'stored secrets are never returned: send the value itself',
     );
+}
+
+/**
+ * The cleanup script of a stored integration: what its failed setup left behind when undoing it
+ * failed too (the steps recorded as carried out and not undone), else everything its setup
+ * creates. Like every removal, it never drops an account the operator supplied.
+ */
+export async function cleanupScript(id: number): Promise<Script> {
+  const record = await storedIntegration(id);
+  const payload = await storedPayload(record.type, record.autoBootstrap ?? false, record.config);
+  try {
+    if (record.appliedSteps) return await leftoverScriptFor(payload, leftoverSteps(record));
+  } catch (error) {
+    if (error instanceof UnsafeSqlValueError || error instanceof ScriptInputError)
+      throw new InvalidInputError(`the script cannot be generated: ${error.message}`);
+    throw error;
+  }
+  return build('delete', payload);
 }
 
 /** The delete script of a stored integration. */

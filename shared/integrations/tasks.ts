@@ -1,5 +1,6 @@
 /**
- * The lifecycle workflow's remote work: bootstrap (create), apply an edit, tear down (delete).
+ * The lifecycle workflow's remote work: bootstrap (create), apply an edit, tear down (delete),
+ * and undo a create or edit that failed part-way (compensate).
  * Each task loads the integration, checks that it still belongs to the execution's request (a
  * stale execution does nothing), decrypts what the connector needs and calls it in-process.
  * Connector failures propagate by name: TransientPlatformError is retried by the state
@@ -8,16 +9,48 @@
 import { describeError, logger } from '../observability/logger';
 import { isRemoteType } from '../platforms';
 import { connectorFor } from '../platforms/connectors';
-import { PlatformOperationError, TransientPlatformError } from '../platforms/port';
+import { PlatformOperationError, type StepProgress, TransientPlatformError } from '../platforms/port';
 import { isCurrentRequest } from './lifecycle';
 import { type IntegrationRecord, payloadOf, type WorkflowInput } from './model';
-import { getIntegration, getTransientSecret } from './repository';
+import { getIntegration, getTransientSecret, recordRemoteFailure, recordStep } from './repository';
 import { decryptedPayload, openCredentials } from './secrets';
 
 export interface TaskResult {
   integrationId: number;
   /** True when the execution no longer matches the integration's current request. */
   skipped: boolean;
+}
+
+/**
+ * The request's progress on the integration: the steps already done (skipped when the task runs
+ * again) and the recorder. A recording refused because the integration no longer belongs to the
+ * request stops the work.
+ */
+function progressOf(record: IntegrationRecord, list: 'appliedSteps' | 'undoneSteps'): StepProgress {
+  const requestId = record.requestId ?? '';
+  return {
+    done: record[list] ?? [],
+    async record(step) {
+      if (!(await recordStep(record.id, requestId, list, step)))
+        throw new TaskFailedError('the integration no longer belongs to this request');
+    },
+  };
+}
+
+/**
+ * Runs a create's or an edit's remote work. A failure is kept on the integration before it is
+ * thrown: if the process dies during the undo that follows, the task runs again and goes
+ * straight back to the undo (the Catch) instead of resuming the work.
+ */
+async function remoteWork(record: IntegrationRecord, work: () => Promise<void>): Promise<void> {
+  if (record.remoteFailure) throw new PlatformOperationError(record.remoteFailure);
+  try {
+    await work();
+  } catch (error) {
+    if (error instanceof PlatformOperationError && record.requestId)
+      await recordRemoteFailure(record.id, record.requestId, error.message);
+    throw error;
+  }
 }
 
 /** The integration, if it still belongs to this execution's request (else the task does nothing). */
@@ -58,10 +91,14 @@ export async function bootstrapTask(input: WorkflowInput): Promise<TaskResult> {
   // Types without remote objects (FederatedSql: its cluster is configured with the snippet) skip this.
   if (isRemoteType(record.type)) {
     const connector = await connectorFor(record.type);
-    await connector.bootstrap({
-      integrationId: record.id,
-      payload: await decryptedPayload(payloadOf(record)),
-    });
+    const payload = await decryptedPayload(payloadOf(record));
+    await remoteWork(record, () =>
+      connector.bootstrap({
+        integrationId: record.id,
+        payload,
+        progress: progressOf(record, 'appliedSteps'),
+      }),
+    );
   }
   return { integrationId: record.id, skipped: false };
 }
@@ -72,11 +109,16 @@ export async function applyEditTask(input: WorkflowInput): Promise<TaskResult> {
   if (isRemoteType(record.type)) {
     if (!record.pendingConfig) throw new PlatformOperationError('the edit has no pending configuration');
     const connector = await connectorFor(record.type);
-    await connector.applyEdit({
-      integrationId: record.id,
-      previous: await decryptedPayload(payloadOf(record)),
-      payload: await decryptedPayload(payloadOf(record, record.pendingConfig)),
-    });
+    const previous = await decryptedPayload(payloadOf(record));
+    const payload = await decryptedPayload(payloadOf(record, record.pendingConfig));
+    await remoteWork(record, () =>
+      connector.applyEdit({
+        integrationId: record.id,
+        previous,
+        payload,
+        progress: progressOf(record, 'appliedSteps'),
+      }),
+    );
   }
   return { integrationId: record.id, skipped: false };
 }
@@ -103,4 +145,31 @@ export async function teardownTask(input: WorkflowInput): Promise<TaskResult> {
     });
   }
   return { integrationId: record.id, skipped: false };
+}
+
+/**
+ * After a create or edit failed part-way: undo exactly the steps it carried out, in reverse order
+ * (a re-run resumes after the steps already undone). The integration stays in flight meanwhile,
+ * so no PUT or DELETE can start until the failure is recorded.
+ */
+export async function compensateTask(input: WorkflowInput): Promise<TaskResult & { undone: number }> {
+  const record = await current(input);
+  if (!record) return { integrationId: input.integrationId, skipped: true, undone: 0 };
+  const operation = input.operation;
+  const applied = record.appliedSteps ?? [];
+  const pending = applied.filter((s) => !(record.undoneSteps ?? []).includes(s));
+  if (operation === 'delete' || !isRemoteType(record.type) || pending.length === 0)
+    return { integrationId: record.id, skipped: false, undone: 0 };
+  const connector = await connectorFor(record.type);
+  if (!connector.compensate) return { integrationId: record.id, skipped: false, undone: 0 };
+  const edit = operation === 'edit';
+  await connector.compensate({
+    integrationId: record.id,
+    operation,
+    payload: await decryptedPayload(payloadOf(record, edit ? record.pendingConfig : record.config)),
+    ...(edit ? { previous: await decryptedPayload(payloadOf(record)) } : {}),
+    applied,
+    progress: progressOf(record, 'undoneSteps'),
+  });
+  return { integrationId: record.id, skipped: false, undone: pending.length };
 }

@@ -18,10 +18,16 @@ import {
   refuse,
 } from './accept';
 import { IN_FLIGHT_OF, type LifecycleOperation, updateOperation } from './lifecycle';
-import { payloadOf, type StoredConfig } from './model';
-import { updateIntegration as writeIntegration } from './repository';
+import { type IntegrationRecord, leftoverSteps, payloadOf, type StoredConfig } from './model';
+import { PROGRESS_ATTRIBUTES, updateIntegration as writeIntegration } from './repository';
 import { assertNoPlaceholders, nonEditableChanges } from './rules';
 import { encryptedPayload, restorePlaceholders, secretValuesOf } from './secrets';
+
+/** What a failed creation left behind, with the config it used (validation names them as such). */
+function leftoversOf(record: IntegrationRecord) {
+  const leftovers = leftoverSteps(record);
+  return leftovers.length > 0 ? { previous: payloadOf(record), leftovers } : {};
+}
 
 export async function updateIntegration(
   id: number,
@@ -70,7 +76,7 @@ export async function updateIntegration(
     operation,
     dryRun: options.dryRun,
     validation: creationRetry
-      ? { operation: 'create', payload: sealed, integrationId: id }
+      ? { operation: 'create', payload: sealed, integrationId: id, ...leftoversOf(record) }
       : { operation: 'edit', payload: sealed, previous: payloadOf(record), integrationId: id },
     secrets: [
       ...(await secretValuesOf(payload.type, payload.config)),
@@ -95,7 +101,7 @@ export async function updateIntegration(
           set: creationRetry
             ? { ...common, config: sealed.config as StoredConfig, autoBootstrap: sealed.autoBootstrap }
             : { ...common, pendingConfig: sealed.config as StoredConfig },
-          remove: ['statusMessage'],
+          remove: ['statusMessage', ...PROGRESS_ATTRIBUTES],
         },
       );
       return won ? id : undefined;

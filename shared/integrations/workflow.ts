@@ -21,8 +21,12 @@ function stateMachineArn(): string {
   return requireEnv(workflowEnvVar('integrationLifecycle'));
 }
 
-export function executionArn(integrationId: number, requestId: string): string {
-  return `${stateMachineArn().replace(':stateMachine:', ':execution:')}:${executionName(integrationId, requestId)}`;
+/** An undo-only execution (the reconciler's, `compensate: true`) is named apart from the request's own. */
+const nameOf = (integrationId: number, requestId: string, undo = false) =>
+  executionName(integrationId, undo ? `${requestId}-undo` : requestId);
+
+export function executionArn(integrationId: number, requestId: string, undo = false): string {
+  return `${stateMachineArn().replace(':stateMachine:', ':execution:')}:${nameOf(integrationId, requestId, undo)}`;
 }
 
 export async function startLifecycle(input: WorkflowInput): Promise<void> {
@@ -30,7 +34,7 @@ export async function startLifecycle(input: WorkflowInput): Promise<void> {
     await sfn.send(
       new StartExecutionCommand({
         stateMachineArn: stateMachineArn(),
-        name: executionName(input.integrationId, input.requestId),
+        name: nameOf(input.integrationId, input.requestId, input.compensate === true),
         input: JSON.stringify(input),
       }),
     );
@@ -40,10 +44,14 @@ export async function startLifecycle(input: WorkflowInput): Promise<void> {
   }
 }
 
-export async function executionState(integrationId: number, requestId: string): Promise<ExecutionState> {
+export async function executionState(
+  integrationId: number,
+  requestId: string,
+  undo = false,
+): Promise<ExecutionState> {
   try {
     const out = await sfn.send(
-      new DescribeExecutionCommand({ executionArn: executionArn(integrationId, requestId) }),
+      new DescribeExecutionCommand({ executionArn: executionArn(integrationId, requestId, undo) }),
     );
     return (out.status ?? 'RUNNING') as ExecutionState;
   } catch (error) {

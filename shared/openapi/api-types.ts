@@ -210,6 +210,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/integrations/{id}/scripts/cleanup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Removal script for a stored integration: what its failed automatic setup left behind (when undoing it failed too), else everything its setup creates; never the operator's own accounts. */
+        post: operations["postIntegrationsIdScriptsCleanup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/integrations/scripts/post-cleanup": {
         parameters: {
             query?: never;
@@ -321,8 +338,8 @@ export interface components {
         ScriptRequest: {
             /** @enum {string} */
             type: "AnalyticsWarehouse" | "Lakehouse" | "ClusterWarehouse" | "CloudWarehouse";
-            /** @constant */
-            autoBootstrap: false;
+            /** @description false for the setup scripts (initial-create, create); the removal scripts and the edit script follow the mode given (an automatic setup removes no account of the operator). */
+            autoBootstrap: boolean;
             /** @description The type's config, as for POST /integrations. */
             config: {
                 [key: string]: unknown;
@@ -3478,7 +3495,7 @@ export interface operations {
                     "text/plain": components["schemas"]["Script"];
                 };
             };
-            /** @description Invalid body, a type this endpoint does not accept, autoBootstrap true, or a value no script can carry safely. */
+            /** @description Invalid body, a type this endpoint does not accept, autoBootstrap true for a setup script, or a value no script can carry safely. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3567,7 +3584,7 @@ export interface operations {
                     "text/plain": components["schemas"]["Script"];
                 };
             };
-            /** @description Invalid body, a type this endpoint does not accept, autoBootstrap true, or a value no script can carry safely. */
+            /** @description Invalid body, a type this endpoint does not accept, autoBootstrap true for a setup script, or a value no script can carry safely. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3658,7 +3675,7 @@ export interface operations {
                     "text/plain": components["schemas"]["Script"];
                 };
             };
-            /** @description Invalid body, a type this endpoint does not accept, autoBootstrap true, or a value no script can carry safely. */
+            /** @description Invalid body, a type this endpoint does not accept, autoBootstrap true for a setup script, or a value no script can carry safely. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3762,7 +3779,7 @@ export interface operations {
                     "text/plain": components["schemas"]["Script"];
                 };
             };
-            /** @description Invalid body, a type this endpoint does not accept, autoBootstrap true, or a value no script can carry safely. */
+            /** @description Invalid body, a type this endpoint does not accept, autoBootstrap true for a setup script, or a value no script can carry safely. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3860,7 +3877,7 @@ export interface operations {
                     "text/plain": components["schemas"]["Script"];
                 };
             };
-            /** @description Invalid body, a type this endpoint does not accept, autoBootstrap true, or a value no script can carry safely. */
+            /** @description Invalid body, a type this endpoint does not accept, autoBootstrap true for a setup script, or a value no script can carry safely. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3925,6 +3942,101 @@ export interface operations {
             };
         };
     };
+    postIntegrationsIdScriptsCleanup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script: JSON `{script, statements}` by default; the script alone as text/plain when the Accept header prefers text/plain. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Script"];
+                    "text/plain": components["schemas"]["Script"];
+                };
+            };
+            /** @description Invalid body, a type this endpoint does not accept, autoBootstrap true for a setup script, or a value no script can carry safely. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No or an invalid API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller lacks APPLICATION_ADMIN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No integration with the id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The integration has been deleted. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body exceeds the payload limit (6 MiB; 1 MiB for YAML). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the details are logged, never returned. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The function did not answer in time, or a remote platform is unavailable; retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postIntegrationsScriptsPostCleanup: {
         parameters: {
             query?: never;
@@ -3949,7 +4061,7 @@ export interface operations {
                     "text/plain": components["schemas"]["Script"];
                 };
             };
-            /** @description Invalid body, a type this endpoint does not accept, autoBootstrap true, or a value no script can carry safely. */
+            /** @description Invalid body, a type this endpoint does not accept, autoBootstrap true for a setup script, or a value no script can carry safely. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -9,7 +9,9 @@
  * Sandbox triggers (documented in docs/platforms.md):
  * - host or workspace hostname ending in `.unreachable.example` → Basic Connection Test fails;
  * - any credential value `invalid-credentials` → Basic Connection Test fails (authentication);
- * - any credential value `fail-bootstrap` → bootstrap / applyEdit fail half-way;
+ * - any credential value `fail-bootstrap` → bootstrap / applyEdit fail half-way (and are undone);
+ * - any credential value `fail-compensation` → bootstrap / applyEdit fail half-way, and undoing
+ *   them fails half-way too (the leftovers are recorded; the cleanup script removes them);
  * - privileged delete credentials with password or secret `fail-teardown` → teardown fails half-way.
  */
 import { platformMode } from '../config/env';
@@ -17,7 +19,7 @@ import { type RemoteType, remoteOf, type SqlType } from '.';
 import type { PlatformDriver } from './driver';
 import { folderOf } from './module';
 import type { PlatformConnector } from './port';
-import { credentialValues, sandboxDriver, TRIGGER } from './sandbox/sql-driver';
+import { credentialValues, fireOnce, sandboxDriver, TRIGGER } from './sandbox/sql-driver';
 import { sqlConnector } from './sql-connector';
 
 /** A type's folder file, by the convention (`driver.ts` or `sandbox.ts`). */
@@ -40,10 +42,22 @@ export async function sandboxConnector(type: RemoteType): Promise<PlatformConnec
   if (remoteOf(type)?.connector !== 'sql')
     return (await load<{ connector: PlatformConnector }>(type, 'sandbox')).connector;
   return sqlConnector(type as SqlType, sandboxDriver(type as SqlType), {
-    failAfter(operation, target, total) {
-      // Teardown connects with the privileged delete credentials, bootstrap/edit with the config's.
-      const trigger = operation === 'teardown' ? TRIGGER.failTeardown : TRIGGER.failBootstrap;
-      return credentialValues(target.credentials).includes(trigger) ? Math.floor(total / 2) : undefined;
+    async failAfter(operation, target, total) {
+      // Teardown connects with the privileged delete credentials, the others with the config's.
+      const values = credentialValues(target.credentials);
+      const triggers = {
+        bootstrap: [TRIGGER.failBootstrap, TRIGGER.failCompensation],
+        edit: [TRIGGER.failBootstrap, TRIGGER.failCompensation],
+        compensate: [TRIGGER.failCompensation],
+        teardown: [TRIGGER.failTeardown],
+      }[operation];
+      const trigger = triggers.find((t) => values.includes(t));
+      if (trigger === undefined) return undefined;
+      // A teardown fails once per host: the retry (a DELETE sent again) runs, whatever credentials
+      // the type's DELETE takes (a Lakehouse tears down with its own, unchanged token).
+      if (trigger === TRIGGER.failTeardown && !(await fireOnce(type as SqlType, target.host, trigger)))
+        return undefined;
+      return { index: Math.floor(total / 2), trigger };
     },
   });
 }

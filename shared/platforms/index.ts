@@ -128,7 +128,7 @@ export function payloadSchemaFor(body: unknown): z.ZodType<IntegrationPayload> {
 
 /** The remote side of a type, or undefined for types without remote objects. */
 export function remoteOf(type: IntegrationType): RemoteSupport<AnyPayload> | undefined {
-  return platformOf(type).remote;
+  return registered.get(type)?.remote;
 }
 
 export function isRemotePayload(payload: IntegrationPayload): payload is RemotePayload {

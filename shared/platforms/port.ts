@@ -45,22 +45,55 @@ export type PlatformPayload = RemotePayload;
 export interface ValidateRequest {
   operation: Operation;
   payload: PlatformPayload;
-  /** For edits: the configuration currently in effect. */
+  /**
+   * For edits: the configuration currently in effect. For the retry of a failed creation: the
+   * configuration of the failed attempt (with `leftovers`).
+   */
   previous?: PlatformPayload;
+  /** The steps a failed creation of this integration left behind (their objects are its own). */
+  leftovers?: readonly string[];
   /** For deletes of automatically bootstrapped integrations: the privileged credentials. */
   privilegedCredentials?: Record<string, unknown>;
   integrationId?: number;
 }
 
+/**
+ * Which steps of this request's remote work already ran, kept by the caller (the workflow task
+ * records it on the integration): work that runs again resumes after them, and a failure is
+ * undone exactly.
+ */
+export interface StepProgress {
+  /** Steps that already ran for this request (skipped when the work runs again). */
+  readonly done: readonly string[];
+  /** Called after each step ran, before the next one starts. */
+  record(step: string): Promise<void>;
+}
+
 export interface BootstrapRequest {
   integrationId: number;
   payload: PlatformPayload;
+  progress?: StepProgress;
 }
 
 export interface EditRequest {
   integrationId: number;
   previous: PlatformPayload;
   payload: PlatformPayload;
+  progress?: StepProgress;
+}
+
+/** Undoing what a failed create or edit did: exactly the steps that ran, in reverse order. */
+export interface CompensateRequest {
+  integrationId: number;
+  operation: 'create' | 'edit';
+  /** The config being created, or the edit's new config. */
+  payload: PlatformPayload;
+  /** Edits: the config in effect before the edit. */
+  previous?: PlatformPayload;
+  /** The steps of the create or edit that ran. */
+  applied: readonly string[];
+  /** The undo's own progress (steps already undone are skipped). */
+  progress: StepProgress;
 }
 
 export interface TeardownRequest {
@@ -79,6 +112,11 @@ export interface PlatformConnector {
   applyEdit(request: EditRequest): Promise<void>;
   /** Remove what create made (automatic), or nothing remote for manual integrations. */
   teardown(request: TeardownRequest): Promise<void>;
+  /**
+   * Undo the steps a failed bootstrap or edit ran. Absent: the type's remote work is one step
+   * that either happened or not, so a failure leaves nothing to undo.
+   */
+  compensate?(request: CompensateRequest): Promise<void>;
 }
 
 /** A failure worth retrying (network blip, throttling): the workflow's Retry matches this name. */

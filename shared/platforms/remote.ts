@@ -5,7 +5,7 @@
  * Payloads travel with their secrets encrypted (`encryptSecrets`, `sealCredentials`); only the
  * connector function decrypts them.
  */
-import { InternalInvocationError, invokeInternal } from '../store/invoke';
+import { InternalInvocationError, invokeInternal } from '../store/internal-functions';
 import type { ValidateRequest, ValidationTest } from './port';
 
 /** A ValidateRequest whose configs hold ciphertext secrets and whose credentials are sealed. */

@@ -4,9 +4,9 @@
  * statements. A script a type does not have is an answer saying so, not an error.
  */
 import type { ScriptKind, SqlPayload } from '.';
-import { layoutFor, noScript, removalScript, setupScript } from './sql/plan';
+import { changeScript, layoutFor, noScript, removalOrder, removalScript, setupScript } from './sql/plan';
 import type { SqlPlatform } from './sql/platform';
-import type { Script } from './sql/script';
+import { type Script, type ScriptSection, script } from './sql/script';
 import { sqlPlatformOf, sqlPlatforms } from './sql-platforms';
 
 export type { ScriptKind, SqlPayload };
@@ -29,7 +29,7 @@ export function removalScriptOf(platform: SqlPlatform, payload: SqlPayload): Scr
 export function editScriptOf(platform: SqlPlatform, previous: SqlPayload, next: SqlPayload): Script {
   if (previous.type !== next.type)
     throw new ScriptTypeMismatchError('the type of an integration cannot change');
-  return platform.edit(previous, next);
+  return changeScript(platform.edit(previous, next));
 }
 
 /** "only A has …" / "only A and B have …" (types whose plan has a second removal step). */
@@ -81,4 +81,31 @@ export async function scriptFor(
       return removalScript(plan, layoutFor(layout, payload), false);
     }
   }
+}
+
+/**
+ * Removes exactly the given steps of a setup (what a failed automatic setup left behind when
+ * undoing it failed too), in removal order, one section per connection.
+ */
+export async function leftoverScriptFor(payload: SqlPayload, steps: readonly string[]): Promise<Script> {
+  const platform = await sqlPlatformOf(payload.type);
+  const plan = platform.plan(payload);
+  const order = removalOrder(plan.steps.filter((s) => steps.includes(s.key))).filter(
+    (s) => s.undo.length > 0,
+  );
+  const title = `${payload.type} cleanup of what a failed setup left behind`;
+  if (order.length === 0) return noScript(title, 'nothing is left behind');
+  const sections: ScriptSection[] = [];
+  for (const step of order) {
+    const database = plan.phases[step.phase]?.database;
+    const last = sections.at(-1);
+    if (last && last.database === database) last.statements.push(...step.undo);
+    else
+      sections.push({
+        ...(database === undefined ? {} : { database }),
+        note: 'Run with the privileged account used for the setup.',
+        statements: [...step.undo],
+      });
+  }
+  return script(title, sections);
 }

@@ -15,16 +15,28 @@ import {
 } from './driver';
 import {
   type BootstrapRequest,
+  type CompensateRequest,
   type EditRequest,
   type PlatformConnector,
   PlatformOperationError,
+  type StepProgress,
   type TeardownRequest,
   TransientPlatformError,
   type ValidateRequest,
   type ValidationTest,
 } from './port';
-import { editScriptOf, removalScriptOf, setupScriptOf } from './scripts';
-import { checkedObjects, createsObject, describeObject, type SetupPlan } from './sql/plan';
+import { removalScriptOf } from './scripts';
+import {
+  changeRunSteps,
+  checkedObjects,
+  createsObject,
+  describeObject,
+  type PlanObject,
+  type RunStep,
+  removalOrder,
+  type SetupPlan,
+  setupRunSteps,
+} from './sql/plan';
 import type { SqlPlatform } from './sql/platform';
 import type { Script } from './sql/script';
 import { sqlPlatformOf } from './sql-platforms';
@@ -87,6 +99,65 @@ export async function runScript(
   }
 }
 
+export interface StepOptions {
+  progress?: StepProgress;
+  /** Undo runs: a statement failing because its object is already gone is skipped. */
+  tolerateMissing?: boolean;
+  /** Sandbox trigger: the step at this index fails as the platform would refuse it. */
+  failAt?: { index: number; trigger: string };
+}
+
+/** How a step is named in messages: its key and the object it makes. */
+export function describeStep(step: Pick<RunStep, 'key' | 'object'>): string {
+  return step.object ? `step ${step.key} (${describeObject(step.object)})` : `step ${step.key}`;
+}
+
+/**
+ * Runs steps in order, one connection per run of steps on the same database, skipping those the
+ * progress says already ran and recording each one that completes. A failing step throws a
+ * `PlatformOperationError` naming it, its object and the platform's error text.
+ */
+export async function runSteps(
+  driver: PlatformDriver,
+  target: ConnectTarget,
+  steps: readonly RunStep[],
+  options: StepOptions = {},
+): Promise<void> {
+  const done = new Set(options.progress?.done ?? []);
+  let session: PlatformSession | undefined;
+  let connected: string | undefined;
+  try {
+    for (const [index, step] of steps.entries()) {
+      if (done.has(step.key)) continue;
+      const database = step.database ?? target.database;
+      if (!session || connected !== database) {
+        await session?.close();
+        session = undefined;
+        session = await connectForOperation(driver, { ...target, database });
+        connected = database;
+      }
+      if (options.failAt && index >= options.failAt.index)
+        throw new PlatformOperationError(
+          `${describeStep(step)} failed: the platform refused it (a sandbox failure trigger)`,
+        );
+      for (const statement of step.statements) {
+        try {
+          await session.run(statement);
+        } catch (error) {
+          if (options.tolerateMissing && driver.isMissingObjectError(error)) continue;
+          if (error instanceof PlatformOperationError) throw error;
+          throw new PlatformOperationError(
+            `${describeStep(step)} failed at ${statement.split(' ').slice(0, 3).join(' ')} …: ${safeReason(error)}`,
+          );
+        }
+      }
+      await options.progress?.record(step.key);
+    }
+  } finally {
+    await session?.close();
+  }
+}
+
 /** Driver error text is kept short and stripped of quoted values (which could echo a literal). */
 function safeReason(error: unknown): string {
   const message = String((error as Error)?.message ?? 'error').split('\n')[0] ?? 'error';
@@ -132,26 +203,60 @@ async function missingObjects(session: PlatformSession, plan: SetupPlan): Promis
 }
 
 /**
- * The "does not exist" tests of an automatic setup: each test checks the objects of the steps
- * that name it and are new (on an edit, a step whose object the previous plan already had is
- * not new); a test with nothing new to check is skipped.
+ * The "does not exist" tests of an automatic setup: every object the plan is about to create
+ * must not exist yet (on an edit, only the objects the previous plan did not have). A type's
+ * named tests check the steps that name them; the other objects are checked together, except
+ * those that live inside another new object (a schema in a new database). An object that an
+ * earlier attempt of the same integration left behind says so, and names the cleanup script.
  */
 async function freshObjectTests(
   platform: SqlPlatform,
-  payload: SqlPayload,
-  previous: SqlPayload | undefined,
+  request: ValidateRequest,
   creating: boolean,
   session: PlatformSession | undefined,
 ): Promise<ValidationTest[]> {
+  const payload = request.payload as SqlPayload;
+  const previous = request.previous as SqlPayload | undefined;
   const plan = platform.plan(payload);
   const before = creating || !previous ? undefined : platform.plan(previous);
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   const existedBefore = (key: string, object: unknown) =>
-    before?.steps.some((s) => s.key === key && JSON.stringify(s.object) === JSON.stringify(object)) ?? false;
+    before?.steps.some((s) => s.key === key && same(s.object, object)) ?? false;
+  // Objects an earlier attempt of this integration created and did not remove (by the plan of the
+  // config that attempt used).
+  const leftBehind =
+    request.leftovers && previous
+      ? platform
+          .plan(previous)
+          .steps.filter((s) => request.leftovers?.includes(s.key))
+          .map((s) => s.object)
+      : [];
+  const cleanup = `remove it with the script of POST /integrations/${request.integrationId ?? '{id}'}/scripts/cleanup`;
+  const presentMessage = (objects: PlanObject[]) =>
+    objects
+      .map((o) =>
+        leftBehind.some((l) => same(l, o))
+          ? `${describeObject(o)} is a leftover of this integration's earlier attempt; ${cleanup}`
+          : `${describeObject(o)} already exists; remove it or choose another name`,
+      )
+      .join('; ');
+  const fresh = plan.steps.filter((s) => createsObject(s) && !existedBefore(s.key, s.object));
+  const groups = [
+    ...platform.freshObjectTests.map(({ name, createOnly }) => ({
+      name,
+      skip: createOnly === true && !creating,
+      steps: fresh.filter((s) => s.mustNotExist === name),
+    })),
+    {
+      name: TEST.setupObjectsDoNotExist,
+      skip: false,
+      steps: fresh.filter((s) => !s.mustNotExist && !s.removedWith),
+    },
+  ];
   const tests: ValidationTest[] = [];
-  for (const { name, createOnly } of platform.freshObjectTests) {
-    if (createOnly && !creating) continue;
-    const fresh = plan.steps.filter((s) => s.mustNotExist === name && !existedBefore(s.key, s.object));
-    if (fresh.length === 0) {
+  for (const { name, skip, steps } of groups) {
+    if (skip) continue;
+    if (steps.length === 0) {
       tests.push(skipped(name, 'nothing new to create'));
       continue;
     }
@@ -159,29 +264,42 @@ async function freshObjectTests(
       tests.push(skipped(name, 'skipped: the connection test failed'));
       continue;
     }
-    const present: string[] = [];
-    for (const step of fresh)
-      if (createsObject(step) && (await session.exists(step.object)))
-        present.push(describeObject(step.object));
-    tests.push(
-      present.length === 0
-        ? passed(name)
-        : failed(name, `${present.join(', ')} already exists; remove it or choose another name`),
-    );
+    const present: PlanObject[] = [];
+    for (const step of steps)
+      if (createsObject(step) && (await session.exists(step.object))) present.push(step.object);
+    tests.push(present.length === 0 ? passed(name) : failed(name, presentMessage(present)));
   }
   return tests;
 }
 
 export interface SqlConnectorHooks {
-  /** Sandbox triggers: how many statements to run before failing (undefined: no failure). */
+  /**
+   * Sandbox triggers: how many steps (statements, for teardown) to run before the platform
+   * refuses one, and the trigger's name (undefined: no failure).
+   */
   failAfter?(
-    operation: 'bootstrap' | 'edit' | 'teardown',
+    operation: 'bootstrap' | 'edit' | 'compensate' | 'teardown',
     target: ConnectTarget,
     total: number,
-  ): number | undefined;
+  ): Promise<{ index: number; trigger: string } | undefined>;
 }
 
+const optional = <K extends string, V>(key: K, value: V | undefined) =>
+  (value === undefined ? {} : { [key]: value }) as Partial<Record<K, V>>;
+
 const count = (s: Script) => s.sections.reduce((n, x) => n + x.statements.length, 0);
+
+/** The steps a create or edit runs (setup plan or change set), for running and for undoing. */
+async function workSteps(
+  platform: SqlPlatform,
+  operation: 'create' | 'edit',
+  payload: SqlPayload,
+  previous?: SqlPayload,
+) {
+  if (operation === 'create') return setupRunSteps(platform.plan(payload));
+  if (!previous) throw new PlatformOperationError('the edit has no configuration in effect to start from');
+  return changeRunSteps(platform.edit(previous, payload));
+}
 
 export function sqlConnector(
   type: SqlType,
@@ -212,15 +330,7 @@ export function sqlConnector(
     try {
       tests.push(...(await platform.checks({ payload, creating, session })));
       if (payload.autoBootstrap)
-        tests.push(
-          ...(await freshObjectTests(
-            platform,
-            payload,
-            request.previous as SqlPayload | undefined,
-            creating,
-            session,
-          )),
-        );
+        tests.push(...(await freshObjectTests(platform, request, creating, session)));
       else tests.push(await manualSetupTest(platform.plan(payload), session, creating));
     } finally {
       await session?.close();
@@ -247,7 +357,7 @@ export function sqlConnector(
   /** A manual integration: the operator ran the scripts; check that everything is there. */
   async function verifyManual(platform: SqlPlatform, payload: SqlPayload, operation: 'bootstrap' | 'edit') {
     const target = platform.serviceTarget(payload);
-    if (hooks.failAfter?.(operation, target, 0) !== undefined)
+    if ((await hooks.failAfter?.(operation, target, 0)) !== undefined)
       throw new PlatformOperationError('the platform failed while verifying the setup');
     const session = await connectForOperation(driver, target);
     try {
@@ -267,9 +377,10 @@ export function sqlConnector(
       const payload = request.payload as SqlPayload;
       if (!payload.autoBootstrap) return verifyManual(platform, payload, 'bootstrap');
       const target = platform.serviceTarget(payload);
-      const script = setupScriptOf(platform, payload);
-      await runScript(driver, target, script, {
-        stopAfter: hooks.failAfter?.('bootstrap', target, count(script)),
+      const steps = await workSteps(platform, 'create', payload);
+      await runSteps(driver, target, steps, {
+        ...optional('progress', request.progress),
+        ...optional('failAt', await hooks.failAfter?.('bootstrap', target, steps.length)),
       });
     },
     async applyEdit(request: EditRequest) {
@@ -277,9 +388,36 @@ export function sqlConnector(
       const payload = request.payload as SqlPayload;
       if (!payload.autoBootstrap) return verifyManual(platform, payload, 'edit');
       const target = platform.serviceTarget(payload);
-      const script = editScriptOf(platform, request.previous as SqlPayload, payload);
-      await runScript(driver, target, script, {
-        stopAfter: hooks.failAfter?.('edit', target, count(script)),
+      const steps = await workSteps(platform, 'edit', payload, request.previous as SqlPayload);
+      await runSteps(driver, target, steps, {
+        ...optional('progress', request.progress),
+        ...optional('failAt', await hooks.failAfter?.('edit', target, steps.length)),
+      });
+    },
+    async compensate(request: CompensateRequest) {
+      const platform = await platformFor();
+      const payload = request.payload as SqlPayload;
+      if (!payload.autoBootstrap) return;
+      const applied = new Set(request.applied);
+      const previous = request.previous as SqlPayload | undefined;
+      const ran = (await workSteps(platform, request.operation, payload, previous)).filter((s) =>
+        applied.has(s.key),
+      );
+      const undo = removalOrder(ran).map((s): RunStep => ({ ...s, statements: s.undo, undo: s.statements }));
+      // A step removed with another (a schema with its database) is undone when that one is.
+      const removedWith = (key: string): string[] =>
+        ran.filter((s) => s.removedWith === key).flatMap((s) => [s.key, ...removedWith(s.key)]);
+      const progress = {
+        done: request.progress.done,
+        async record(step: string) {
+          for (const key of [step, ...removedWith(step)]) await request.progress.record(key);
+        },
+      };
+      const target = platform.serviceTarget(payload);
+      await runSteps(driver, target, undo, {
+        progress,
+        tolerateMissing: true,
+        ...optional('failAt', await hooks.failAfter?.('compensate', target, undo.length)),
       });
     },
     async teardown(request: TeardownRequest) {
@@ -291,7 +429,7 @@ export function sqlConnector(
       const script = removalScriptOf(platform, payload);
       await runScript(driver, target, script, {
         tolerateMissing: true,
-        stopAfter: hooks.failAfter?.('teardown', target, count(script)),
+        stopAfter: (await hooks.failAfter?.('teardown', target, count(script)))?.index,
       });
     },
   };

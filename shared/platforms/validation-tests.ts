@@ -14,6 +14,7 @@ export const TEST = {
   schemaDoesNotExist: 'Validate Automatic: Schema Does Not Exist',
   catalogDoesNotExist: 'Validate Automatic: Catalog Does Not Exist',
   impersonationRoleDoesNotExist: 'Validate Automatic: Impersonation Role Does Not Exist',
+  setupObjectsDoNotExist: 'Validate Automatic: Setup Objects Do Not Exist',
   bootstrapUserGrants: 'Validate Automatic Bootstrap User Grants',
   manualSetup: 'Validate Manual: Setup Objects Exist',
   lakehouseBasicConnection: 'Basic Connection Test',

@@ -26,6 +26,7 @@ const INVENTORY: Record<string, RouteDef['auth']> = {
   'POST /integrations/scripts/create': 'admin',
   'POST /integrations/{id}/scripts/edit': 'admin',
   'POST /integrations/{id}/scripts/delete': 'admin',
+  'POST /integrations/{id}/scripts/cleanup': 'admin',
   'POST /integrations/scripts/cleanup': 'admin',
   'POST /integrations/scripts/post-cleanup': 'admin',
   'POST /webhooks': 'user',

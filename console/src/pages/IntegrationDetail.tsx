@@ -171,7 +171,7 @@ export function IntegrationDetail({ id }: { id: number }) {
             steps={[
               { title: 'edit', path: `/integrations/${id}/scripts/edit`, body: payload(editing ?? config) },
               { title: 'delete', path: `/integrations/${id}/scripts/delete` },
-              { title: 'cleanup', path: '/integrations/scripts/cleanup', body: payload(config) },
+              { title: 'cleanup', path: `/integrations/${id}/scripts/cleanup` },
               { title: 'post-cleanup', path: '/integrations/scripts/post-cleanup', body: payload(config) },
             ]}
           />

@@ -16,9 +16,17 @@
  * schema, role and user) and `post-cleanup` (in master: the login).
  */
 
-import { type PlanStep, type ScriptLayouts, type SetupPlan, stepOf } from '../sql/plan';
+import {
+  adding,
+  type ChangeSet,
+  type ChangeStep,
+  change,
+  type PlanStep,
+  type ScriptLayouts,
+  type SetupPlan,
+  stepOf,
+} from '../sql/plan';
 import { quoteIdent, quoteLiteral, sameIdentifier } from '../sql/quote';
-import { type Script, script } from '../sql/script';
 import { TEST } from '../validation-tests';
 import type { AnalyticsWarehouseConfig } from './schema';
 
@@ -160,43 +168,77 @@ export const analyticsLayouts: ScriptLayouts = {
   },
 };
 
-/** Only what the change requires (`host`, `database` and `schema` are non-editable). */
-export function analyticsEdit(previous: AnalyticsWarehouseSetup, next: AnalyticsWarehouseSetup): Script {
+/**
+ * Only what the change requires (`host`, `database` and `schema` are non-editable), each change
+ * with its undo.
+ */
+export function analyticsEdit(previous: AnalyticsWarehouseSetup, next: AnalyticsWarehouseSetup): ChangeSet {
   const prev = previous.config;
   const cfg = next.config;
   const oldPlan = analyticsPlan(previous);
   const newPlan = analyticsPlan(next);
-  const statements = (plan: SetupPlan, key: string, which: 'create' | 'undo') => [
-    ...(stepOf(plan, key)?.[which] ?? []),
-  ];
-  const master: string[] = [];
-  const database: string[] = [];
+  const master: ChangeStep[] = [];
+  const database: ChangeStep[] = [];
   const renamed = !sameIdentifier('tsql', prev.username, cfg.username);
-  const user = id(cfg.username, 'username');
+  const [oldUser, user] = [id(prev.username, 'username'), id(cfg.username, 'username')];
   if (!next.autoBootstrap) {
     if (renamed) {
-      master.push(`ALTER LOGIN ${id(prev.username, 'username')} WITH NAME = ${user}`);
-      database.push(`ALTER USER ${id(prev.username, 'username')} WITH NAME = ${user}`);
+      master.push(
+        ...change(
+          'rename-login',
+          [`ALTER LOGIN ${oldUser} WITH NAME = ${user}`],
+          [`ALTER LOGIN ${user} WITH NAME = ${oldUser}`],
+        ),
+      );
+      database.push(
+        ...change(
+          'rename-user',
+          [`ALTER USER ${oldUser} WITH NAME = ${user}`],
+          [`ALTER USER ${user} WITH NAME = ${oldUser}`],
+        ),
+      );
     }
     if (prev.password !== cfg.password)
-      master.push(`ALTER LOGIN ${user} WITH PASSWORD = ${lit(cfg.password, 'password')}`);
+      master.push(
+        ...change(
+          'login-password',
+          [`ALTER LOGIN ${user} WITH PASSWORD = ${lit(cfg.password, 'password')}`],
+          [`ALTER LOGIN ${user} WITH PASSWORD = ${lit(prev.password, 'password')}`],
+        ),
+      );
   }
   const wasOn = prev.impersonation.enabled;
   const isOn = cfg.impersonation.enabled;
   if (!wasOn && isOn) {
-    database.push(
-      ...statements(newPlan, 'impersonation-role', 'create'),
-      ...statements(newPlan, 'impersonation-grant', 'create'),
-    );
+    database.push(...adding(newPlan, 'impersonation-role', 'impersonation-grant'));
   } else if (wasOn && !isOn) {
-    database.push(...statements(oldPlan, 'impersonation-role', 'undo'));
-  } else if (wasOn && isOn && !sameIdentifier('tsql', prev.impersonation.role, cfg.impersonation.role)) {
+    // Dropping the role takes its grant; taking the drop back restores both.
+    const role = stepOf(oldPlan, 'impersonation-role');
+    const grant = stepOf(oldPlan, 'impersonation-grant');
     database.push(
-      `ALTER ROLE ${id(prev.impersonation.role, 'impersonation role')} WITH NAME = ${id(cfg.impersonation.role, 'impersonation role')}`,
+      ...change('impersonation-role:previous', role?.undo ?? [], [
+        ...(role?.create ?? []),
+        ...(grant?.create ?? []),
+      ]),
+    );
+  } else if (wasOn && isOn && !sameIdentifier('tsql', prev.impersonation.role, cfg.impersonation.role)) {
+    const [o, n] = [
+      id(prev.impersonation.role, 'impersonation role'),
+      id(cfg.impersonation.role, 'impersonation role'),
+    ];
+    database.push(
+      ...change(
+        'rename-impersonation-role',
+        [`ALTER ROLE ${o} WITH NAME = ${n}`],
+        [`ALTER ROLE ${n} WITH NAME = ${o}`],
+      ),
     );
   }
-  return script('AnalyticsWarehouse edit', [
-    { database: MASTER_DATABASE, note: 'Logins, in master.', statements: master },
-    { database: cfg.database, note: 'Users and roles, in the database.', statements: database },
-  ]);
+  return {
+    title: 'AnalyticsWarehouse edit',
+    sections: [
+      { database: MASTER_DATABASE, note: 'Logins, in master.', steps: master },
+      { database: cfg.database, note: 'Users and roles, in the database.', steps: database },
+    ],
+  };
 }

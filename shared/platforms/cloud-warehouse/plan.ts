@@ -20,9 +20,19 @@
  * sets the user's default role and warehouse, which removal leaves as they are).
  */
 import { publicKeyOf, UnreadablePrivateKeyError } from '../../crypto/public-key';
-import { type PlanStep, type ScriptLayouts, type SetupPlan, stepOf } from '../sql/plan';
+import {
+  adding,
+  type ChangeSet,
+  type ChangeStep,
+  change,
+  type PlanStep,
+  removing,
+  type ScriptLayouts,
+  type SetupPlan,
+  stepOf,
+} from '../sql/plan';
 import { quoteIdent, quoteLiteral, quoteQualified, sameIdentifier } from '../sql/quote';
-import { type Script, ScriptInputError, script } from '../sql/script';
+import { ScriptInputError } from '../sql/script';
 import { TEST } from '../validation-tests';
 import type { CloudWarehouseConfig } from './schema';
 
@@ -259,114 +269,157 @@ export const cloudLayouts: ScriptLayouts<CloudWarehouseSetup> = {
   },
 };
 
-const statementsOf = (plan: SetupPlan, key: string, which: 'create' | 'undo') => [
-  ...(stepOf(plan, key)?.[which] ?? []),
-];
+/** The user's steps of a plan: the user (or its defaults) and its role grant. */
+const USER_STEPS = ['system-user', 'system-user-defaults', 'system-role-grant'];
 
-/** The user statements of a plan: the user (or its defaults) and its role grant. */
-const userStatements = (plan: SetupPlan) => [
-  ...statementsOf(plan, 'system-user', 'create'),
-  ...statementsOf(plan, 'system-user-defaults', 'create'),
-  ...statementsOf(plan, 'system-role-grant', 'create'),
-];
+/**
+ * Removing the user: a user the service created is dropped (its role grant goes with it); the
+ * operator's user only loses the role.
+ */
+function userRemoval(plan: SetupPlan): ChangeStep[] {
+  const user = stepOf(plan, 'system-user');
+  if (!user) return removing(plan, 'system-role-grant');
+  const restore = [...user.create, ...(stepOf(plan, 'system-role-grant')?.create ?? [])];
+  return change('system-user:previous', user.undo, restore);
+}
 
-/** Removing the user: a user the service created is dropped; the operator's loses the role. */
-const userRemoval = (plan: SetupPlan) => {
-  const dropped = statementsOf(plan, 'system-user', 'undo');
-  return dropped.length > 0 ? dropped : statementsOf(plan, 'system-role-grant', 'undo');
-};
+/** The steps that turn a manual user's credentials from `from` into `to`, each with its undo. */
+function credentialSteps(user: string, from: CloudWarehouseConfig, to: CloudWarehouseConfig): ChangeStep[] {
+  const setPassword = (c: CloudWarehouseConfig) =>
+    c.authenticationType === 'userPassword'
+      ? `ALTER USER ${user} SET PASSWORD = ${lit(c.password, 'password')}`
+      : `ALTER USER ${user} UNSET PASSWORD`;
+  const setKey = (c: CloudWarehouseConfig) =>
+    c.authenticationType === 'keyPair'
+      ? `ALTER USER ${user} SET RSA_PUBLIC_KEY = ${lit(publicKey(c.privateKey), 'public key')}`
+      : `ALTER USER ${user} UNSET RSA_PUBLIC_KEY`;
+  const steps: ChangeStep[] = [];
+  if (to.authenticationType === 'userPassword') {
+    if (from.authenticationType !== 'userPassword' || from.password !== to.password)
+      steps.push(...change('user-password', [setPassword(to)], [setPassword(from)]));
+    if (from.authenticationType === 'keyPair')
+      steps.push(...change('user-key', [setKey(to)], [setKey(from)]));
+  } else if (to.authenticationType === 'keyPair') {
+    if (from.authenticationType !== 'keyPair' || from.privateKey !== to.privateKey)
+      steps.push(...change('user-key', [setKey(to)], [setKey(from)]));
+    if (from.authenticationType === 'userPassword')
+      steps.push(...change('user-password', [setPassword(to)], [setPassword(from)]));
+  }
+  return steps;
+}
 
-function credentialEdit(previous: CloudWarehouseSetup, next: CloudWarehouseSetup): string[] {
+function credentialEdit(previous: CloudWarehouseSetup, next: CloudWarehouseSetup): ChangeStep[] {
   const prev = previous.config;
   const cfg = next.config;
   const oldName = cloudSystemUser(prev);
   const newName = cloudSystemUser(cfg);
   if (oldName === undefined && newName === undefined) return [];
-  if (oldName === undefined) return userStatements(cloudPlan(next));
-  if (newName === undefined) return userRemoval(cloudPlan(previous));
+  const [oldPlan, newPlan] = [cloudPlan(previous), cloudPlan(next)];
+  if (oldName === undefined) return adding(newPlan, ...USER_STEPS);
+  if (newName === undefined) return userRemoval(oldPlan);
   const renamed = !sameIdentifier('cloud', oldName, newName);
   if (next.autoBootstrap) {
     // The user is the operator's; only the role grant and defaults follow it.
     if (!renamed) return [];
-    return [
-      ...statementsOf(cloudPlan(previous), 'system-role-grant', 'undo'),
-      ...userStatements(cloudPlan(next)),
-    ];
+    return [...removing(oldPlan, 'system-role-grant'), ...adding(newPlan, ...USER_STEPS)];
   }
-  const user = id(newName, 'username');
-  const out: string[] = [];
-  if (renamed) out.push(`ALTER USER ${id(oldName, 'username')} RENAME TO ${user}`);
-  if (cfg.authenticationType === 'userPassword') {
-    if (prev.authenticationType !== 'userPassword' || prev.password !== cfg.password)
-      out.push(`ALTER USER ${user} SET PASSWORD = ${lit(cfg.password, 'password')}`);
-    if (prev.authenticationType === 'keyPair') out.push(`ALTER USER ${user} UNSET RSA_PUBLIC_KEY`);
-  } else if (cfg.authenticationType === 'keyPair') {
-    if (prev.authenticationType !== 'keyPair' || prev.privateKey !== cfg.privateKey)
-      out.push(`ALTER USER ${user} SET RSA_PUBLIC_KEY = ${lit(publicKey(cfg.privateKey), 'public key')}`);
-    if (prev.authenticationType === 'userPassword') out.push(`ALTER USER ${user} UNSET PASSWORD`);
-  }
-  return out;
+  const [oldUser, user] = [id(oldName, 'username'), id(newName, 'username')];
+  return [
+    ...(renamed
+      ? change(
+          'rename-user',
+          [`ALTER USER ${oldUser} RENAME TO ${user}`],
+          [`ALTER USER ${user} RENAME TO ${oldUser}`],
+        )
+      : []),
+    ...credentialSteps(user, prev, cfg),
+  ];
 }
 
-/** Only what the change requires (`host` and `database` are non-editable). */
-export function cloudEdit(previous: CloudWarehouseSetup, next: CloudWarehouseSetup): Script {
+/** Only what the change requires (`host` and `database` are non-editable), each with its undo. */
+export function cloudEdit(previous: CloudWarehouseSetup, next: CloudWarehouseSetup): ChangeSet {
   const prev = previous.config;
   const cfg = next.config;
   const oldPlan = cloudPlan(previous);
   const newPlan = cloudPlan(next);
-  const out: string[] = [];
+  const steps: ChangeStep[] = [];
   if (!sameIdentifier('cloud', prev.warehouse, cfg.warehouse)) {
-    out.push(...statementsOf(newPlan, 'warehouse-usage', 'create'));
+    steps.push(...adding(newPlan, 'warehouse-usage'));
     const stillWorkspace = workspaceWarehouses(cfg).some((w) => sameIdentifier('cloud', w, prev.warehouse));
-    if (!stillWorkspace) out.push(...statementsOf(oldPlan, 'warehouse-usage', 'undo'));
+    if (!stillWorkspace) steps.push(...removing(oldPlan, 'warehouse-usage'));
   }
   const oldSchemas = cloudSchemas(prev);
   const newSchemas = cloudSchemas(cfg);
   for (const s of newSchemas)
-    if (!oldSchemas.includes(s))
-      out.push(
-        ...statementsOf(newPlan, `schema:${s}`, 'create'),
-        ...statementsOf(newPlan, `schema-owner:${s}`, 'create'),
-      );
-  for (const s of oldSchemas)
-    if (!newSchemas.includes(s)) out.push(...statementsOf(oldPlan, `schema:${s}`, 'undo'));
+    if (!oldSchemas.includes(s)) steps.push(...adding(newPlan, `schema:${s}`, `schema-owner:${s}`));
+  for (const s of oldSchemas) {
+    if (newSchemas.includes(s)) continue;
+    // Dropping the schema takes its ownership grant; taking the drop back restores both.
+    const schema = stepOf(oldPlan, `schema:${s}`);
+    const owner = stepOf(oldPlan, `schema-owner:${s}`);
+    steps.push(
+      ...change(`schema:${s}:previous`, schema?.undo ?? [], [
+        ...(schema?.create ?? []),
+        ...(owner?.create ?? []),
+      ]),
+    );
+  }
   // Account-level grants come and go with their feature.
   for (const key of ['account-usage', 'apply-tag', 'create-database']) {
-    const had = stepOf(oldPlan, key);
-    const has = stepOf(newPlan, key);
-    if (!had && has) out.push(...has.create);
-    if (had && !has) out.push(...had.undo);
+    const had = stepOf(oldPlan, key) !== undefined;
+    const has = stepOf(newPlan, key) !== undefined;
+    if (!had && has) steps.push(...adding(newPlan, key));
+    if (had && !has) steps.push(...removing(oldPlan, key));
   }
   const oldWs = workspaceWarehouses(prev);
   const newWs = workspaceWarehouses(cfg);
   for (const w of newWs)
     if (!oldWs.some((o) => sameIdentifier('cloud', o, w)))
-      out.push(...statementsOf(newPlan, `workspace-warehouse:${w}`, 'create'));
+      steps.push(...adding(newPlan, `workspace-warehouse:${w}`));
   for (const w of oldWs)
     if (!newWs.some((n) => sameIdentifier('cloud', n, w))) {
       // Revoking the grant option only keeps plain usage on the (new) default warehouse.
       const isDefault = sameIdentifier('cloud', w, cfg.warehouse);
-      out.push(
-        isDefault
-          ? `REVOKE GRANT OPTION FOR USAGE ON WAREHOUSE ${id(w, 'warehouse')} FROM ROLE ${ROLE}`
-          : `REVOKE USAGE ON WAREHOUSE ${id(w, 'warehouse')} FROM ROLE ${ROLE}`,
+      const warehouse = id(w, 'warehouse');
+      steps.push(
+        ...change(
+          `workspace-warehouse:${w}:previous`,
+          [
+            isDefault
+              ? `REVOKE GRANT OPTION FOR USAGE ON WAREHOUSE ${warehouse} FROM ROLE ${ROLE}`
+              : `REVOKE USAGE ON WAREHOUSE ${warehouse} FROM ROLE ${ROLE}`,
+          ],
+          stepOf(oldPlan, `workspace-warehouse:${w}`)?.create ?? [],
+        ),
       );
     }
   const wasOn = prev.impersonation.enabled;
   const isOn = cfg.impersonation.enabled;
   if (!wasOn && isOn) {
-    out.push(
-      ...statementsOf(newPlan, 'impersonation-role', 'create'),
-      ...statementsOf(newPlan, 'impersonation-owner', 'create'),
-    );
+    steps.push(...adding(newPlan, 'impersonation-role', 'impersonation-owner'));
   } else if (wasOn && !isOn) {
-    out.push(...statementsOf(oldPlan, 'impersonation-role', 'undo'));
+    const role = stepOf(oldPlan, 'impersonation-role');
+    const owner = stepOf(oldPlan, 'impersonation-owner');
+    steps.push(
+      ...change('impersonation-role:previous', role?.undo ?? [], [
+        ...(role?.create ?? []),
+        ...(owner?.create ?? []),
+      ]),
+    );
   } else if (wasOn && isOn && !sameIdentifier('cloud', prev.impersonation.role, cfg.impersonation.role)) {
-    out.push(
-      `ALTER ROLE ${id(prev.impersonation.role, 'impersonation role')} RENAME TO ${id(cfg.impersonation.role, 'impersonation role')}`,
+    const [o, n] = [
+      id(prev.impersonation.role, 'impersonation role'),
+      id(cfg.impersonation.role, 'impersonation role'),
+    ];
+    steps.push(
+      ...change(
+        'rename-impersonation-role',
+        [`ALTER ROLE ${o} RENAME TO ${n}`],
+        [`ALTER ROLE ${n} RENAME TO ${o}`],
+      ),
     );
   }
-  out.push(...credentialEdit(previous, next));
+  steps.push(...credentialEdit(previous, next));
   const user = cloudSystemUser(cfg);
   const oldUser = cloudSystemUser(prev);
   if (
@@ -375,6 +428,12 @@ export function cloudEdit(previous: CloudWarehouseSetup, next: CloudWarehouseSet
     sameIdentifier('cloud', user, oldUser) &&
     !sameIdentifier('cloud', prev.warehouse, cfg.warehouse)
   )
-    out.push(`ALTER USER ${id(user, 'username')} SET DEFAULT_WAREHOUSE = ${id(cfg.warehouse, 'warehouse')}`);
-  return script('CloudWarehouse edit', [{ note: 'Run with the role used for setup.', statements: out }]);
+    steps.push(
+      ...change(
+        'default-warehouse',
+        [`ALTER USER ${id(user, 'username')} SET DEFAULT_WAREHOUSE = ${id(cfg.warehouse, 'warehouse')}`],
+        [`ALTER USER ${id(user, 'username')} SET DEFAULT_WAREHOUSE = ${id(prev.warehouse, 'warehouse')}`],
+      ),
+    );
+  return { title: 'CloudWarehouse edit', sections: [{ note: 'Run with the role used for setup.', steps }] };
 }

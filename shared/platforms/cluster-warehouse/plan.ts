@@ -17,9 +17,17 @@
  * initial (any existing) database, `managed` in the new managed database.
  */
 
-import { type PlanStep, type ScriptLayouts, type SetupPlan, stepOf } from '../sql/plan';
+import {
+  adding,
+  type ChangeSet,
+  type ChangeStep,
+  change,
+  type PlanStep,
+  removing,
+  type ScriptLayouts,
+  type SetupPlan,
+} from '../sql/plan';
 import { quoteIdent, quoteLiteral, sameIdentifier } from '../sql/quote';
-import { type Script, script } from '../sql/script';
 import { TEST } from '../validation-tests';
 import type { ClusterWarehouseConfig } from './schema';
 
@@ -34,6 +42,7 @@ export const CLUSTER_SCHEMAS = ['service_metadata', 'service_policies'] as const
 const POLICY_SCHEMA = 'service_policies';
 
 const id = (value: string, what: string) => quoteIdent('cluster', value, what);
+const PUBLIC = { kind: 'public', name: 'PUBLIC' } as const;
 
 export function clusterSystemUser(config: ClusterWarehouseConfig): string {
   switch (config.authenticationType) {
@@ -85,10 +94,23 @@ export function clusterPlan({ autoBootstrap, config }: ClusterWarehouseSetup): S
   initial({
     key: 'database',
     object: { kind: 'database', name: config.database },
-    create: [`CREATE DATABASE ${db} OWNER ${user}`, `REVOKE ALL ON DATABASE ${db} FROM PUBLIC`],
+    create: [`CREATE DATABASE ${db} OWNER ${user}`],
     undo: [`DROP DATABASE ${db}`],
     undoFirst: true,
     mustNotExist: TEST.databaseDoesNotExist,
+  });
+  initial({
+    key: 'database-closed',
+    object: {
+      kind: 'grant',
+      privilege: 'ALL',
+      on: { kind: 'database', name: config.database },
+      to: PUBLIC,
+      revoked: true,
+    },
+    create: [`REVOKE ALL ON DATABASE ${db} FROM PUBLIC`],
+    undo: [`GRANT ALL ON DATABASE ${db} TO PUBLIC`],
+    removedWith: 'database',
   });
   initial({
     key: 'database-grant',
@@ -183,57 +205,82 @@ export const clusterLayouts: ScriptLayouts = {
 
 /**
  * Only what the change requires. `host` and `database` cannot change (non-editable), so the
- * edit touches the system user's credentials and membership and the impersonation group.
+ * edit touches the system user's credentials and membership and the impersonation group. Each
+ * change carries its undo, so a failed edit can be rolled back.
  */
-export function clusterEdit(previous: ClusterWarehouseSetup, next: ClusterWarehouseSetup): Script {
+export function clusterEdit(previous: ClusterWarehouseSetup, next: ClusterWarehouseSetup): ChangeSet {
   const prev = previous.config;
   const cfg = next.config;
-  const before: string[] = [];
-  const grants: string[] = [];
-  const after: string[] = [];
+  const before: ChangeStep[] = [];
+  const grants: ChangeStep[] = [];
+  const after: ChangeStep[] = [];
   const oldPlan = clusterPlan(previous);
   const newPlan = clusterPlan(next);
-  const statements = (plan: SetupPlan, key: string, which: 'create' | 'undo') => [
-    ...(stepOf(plan, key)?.[which] ?? []),
-  ];
   const oldUser = clusterSystemUser(prev);
   const newUser = clusterSystemUser(cfg);
   const renamed = !sameIdentifier('cluster', oldUser, newUser);
   if (!next.autoBootstrap) {
-    if (renamed) before.push(`ALTER USER ${id(oldUser, 'username')} RENAME TO ${id(newUser, 'username')}`);
+    const [o, n] = [id(oldUser, 'username'), id(newUser, 'username')];
+    if (renamed)
+      before.push(
+        ...change('rename-user', [`ALTER USER ${o} RENAME TO ${n}`], [`ALTER USER ${n} RENAME TO ${o}`]),
+      );
     const passwordChanged =
       cfg.authenticationType === 'userPassword' &&
       (renamed || prev.authenticationType !== 'userPassword' || prev.password !== cfg.password);
     // Renaming clears an MD5 password, so a renamed password user always gets it set again.
-    if (passwordChanged) before.push(`ALTER USER ${id(newUser, 'username')} ${passwordClause(cfg)}`);
+    if (passwordChanged)
+      before.push(
+        ...change(
+          'user-password',
+          [`ALTER USER ${n} ${passwordClause(cfg)}`],
+          [`ALTER USER ${n} ${passwordClause(prev)}`],
+        ),
+      );
     if (cfg.authenticationType !== 'userPassword' && prev.authenticationType === 'userPassword')
-      before.push(`ALTER USER ${id(newUser, 'username')} PASSWORD DISABLED`);
+      before.push(
+        ...change(
+          'user-password',
+          [`ALTER USER ${n} PASSWORD DISABLED`],
+          [`ALTER USER ${n} ${passwordClause(prev)}`],
+        ),
+      );
   } else if (renamed) {
     // The user is the operator's: only its membership of the system group follows it.
-    before.push(...statements(oldPlan, 'system-group-member', 'undo'));
-    before.push(...statements(newPlan, 'system-group-member', 'create'));
+    before.push(...removing(oldPlan, 'system-group-member'), ...adding(newPlan, 'system-group-member'));
   }
   const wasOn = prev.impersonation.enabled;
   const isOn = cfg.impersonation.enabled;
   if (!wasOn && isOn) {
-    before.push(...statements(newPlan, 'impersonation-group', 'create'));
-    grants.push(...statements(newPlan, 'impersonation-grant', 'create'));
+    before.push(...adding(newPlan, 'impersonation-group'));
+    grants.push(...adding(newPlan, 'impersonation-grant'));
   } else if (wasOn && !isOn) {
-    grants.push(...statements(oldPlan, 'impersonation-grant', 'undo'));
-    after.push(...statements(oldPlan, 'impersonation-group', 'undo'));
+    grants.push(...removing(oldPlan, 'impersonation-grant'));
+    after.push(...removing(oldPlan, 'impersonation-group'));
   } else if (wasOn && isOn && !sameIdentifier('cluster', prev.impersonation.role, cfg.impersonation.role)) {
+    const [o, n] = [
+      id(prev.impersonation.role, 'impersonation role'),
+      id(cfg.impersonation.role, 'impersonation role'),
+    ];
     before.push(
-      `ALTER GROUP ${id(prev.impersonation.role, 'impersonation role')} RENAME TO ${id(cfg.impersonation.role, 'impersonation role')}`,
+      ...change(
+        'rename-impersonation-group',
+        [`ALTER GROUP ${o} RENAME TO ${n}`],
+        [`ALTER GROUP ${n} RENAME TO ${o}`],
+      ),
     );
   }
   const { initial, managed } = newPlan.phases;
-  return script('ClusterWarehouse edit', [
-    { database: initial?.database, note: 'Users and groups (any database).', statements: before },
-    {
-      database: managed?.database,
-      note: 'Schema grants, connected to the managed database.',
-      statements: grants,
-    },
-    { database: initial?.database, note: 'Groups no longer used (any database).', statements: after },
-  ]);
+  return {
+    title: 'ClusterWarehouse edit',
+    sections: [
+      { database: initial?.database, note: 'Users and groups (any database).', steps: before },
+      {
+        database: managed?.database,
+        note: 'Schema grants, connected to the managed database.',
+        steps: grants,
+      },
+      { database: initial?.database, note: 'Groups no longer used (any database).', steps: after },
+    ],
+  };
 }

@@ -15,9 +15,18 @@
  * console, not through SQL; changing it changes no remote object (policies are pushed again).
  */
 
-import { type PlanStep, type ScriptLayouts, type SetupPlan, stepOf } from '../sql/plan';
+import {
+  adding,
+  type ChangeSet,
+  type ChangeStep,
+  change,
+  type PlanStep,
+  removing,
+  type ScriptLayouts,
+  type SetupPlan,
+  stepOf,
+} from '../sql/plan';
 import { quoteIdent, quoteLiteral, quoteQualified } from '../sql/quote';
-import { type Script, script } from '../sql/script';
 import { TEST } from '../validation-tests';
 import type { LakehouseConfig } from './schema';
 
@@ -47,10 +56,23 @@ export function lakehousePlan({ config }: LakehouseSetup): SetupPlan {
     object: { kind: 'catalog', name: config.catalog },
     create: [
       `CREATE CATALOG ${catalog} COMMENT ${quoteLiteral('lakehouse', 'Internal data of the access-policy service', 'comment')}`,
-      `REVOKE ALL PRIVILEGES ON CATALOG ${catalog} FROM ${id(ALL_USERS, 'group')}`,
     ],
     undo: [`DROP CATALOG ${catalog} CASCADE`],
     mustNotExist: TEST.catalogDoesNotExist,
+  });
+  const allUsers = id(ALL_USERS, 'group');
+  add({
+    key: 'catalog-closed',
+    object: {
+      kind: 'grant',
+      privilege: 'ALL PRIVILEGES',
+      on: { kind: 'catalog', name: config.catalog },
+      to: { kind: 'group', name: ALL_USERS },
+      revoked: true,
+    },
+    create: [`REVOKE ALL PRIVILEGES ON CATALOG ${catalog} FROM ${allUsers}`],
+    undo: [`GRANT ALL PRIVILEGES ON CATALOG ${catalog} TO ${allUsers}`],
+    removedWith: 'catalog',
   });
   const schemas = [...SCHEMAS, ...(config.audit.enabled ? [AUDIT_SCHEMA] : [])];
   for (const schema of schemas)
@@ -125,25 +147,32 @@ export const lakehouseLayouts: ScriptLayouts<LakehouseSetup> = {
   },
 };
 
-/** Only what the change requires (`workspaceUrl` and `catalog` are non-editable). */
-export function lakehouseEdit(previous: LakehouseSetup, next: LakehouseSetup): Script {
+/** Only what the change requires (`workspaceUrl` and `catalog` are non-editable), each with its undo. */
+export function lakehouseEdit(previous: LakehouseSetup, next: LakehouseSetup): ChangeSet {
   const prev = previous.config;
   const cfg = next.config;
   const oldPlan = lakehousePlan(previous);
   const newPlan = lakehousePlan(next);
-  const statements = (plan: SetupPlan, keys: string[], which: 'create' | 'undo') =>
-    keys.flatMap((key) => stepOf(plan, key)?.[which] ?? []);
   const oldP = servicePrincipal(prev);
   const newP = servicePrincipal(cfg);
-  const out: string[] = [];
-  if (!prev.audit.enabled && cfg.audit.enabled) out.push(...statements(newPlan, ['schema:audit'], 'create'));
+  const steps: ChangeStep[] = [];
+  if (!prev.audit.enabled && cfg.audit.enabled) steps.push(...adding(newPlan, 'schema:audit'));
   if (prev.audit.enabled && oldP !== undefined && (!cfg.audit.enabled || oldP !== newP))
-    out.push(...statements(oldPlan, ['audit-schema-grant', 'audit-catalog-grant'], 'undo'));
+    steps.push(...removing(oldPlan, 'audit-schema-grant', 'audit-catalog-grant'));
   if (cfg.audit.enabled && newP !== undefined && (!prev.audit.enabled || oldP !== newP))
-    out.push(...statements(newPlan, ['audit-catalog-grant', 'audit-schema-grant'], 'create'));
-  if (prev.audit.enabled && !cfg.audit.enabled) out.push(...statements(oldPlan, ['schema:audit'], 'undo'));
-  if (newP !== undefined && newP !== oldP) out.push(...statements(newPlan, ['catalog-owner'], 'create'));
-  return script('Lakehouse edit', [
-    { note: 'Run as the catalog owner or a metastore admin.', statements: out },
-  ]);
+    steps.push(...adding(newPlan, 'audit-catalog-grant', 'audit-schema-grant'));
+  if (prev.audit.enabled && !cfg.audit.enabled) steps.push(...removing(oldPlan, 'schema:audit'));
+  if (newP !== undefined && newP !== oldP)
+    // With a token the previous owner is unnamed: ownership cannot be handed back to it.
+    steps.push(
+      ...change(
+        'catalog-owner',
+        stepOf(newPlan, 'catalog-owner')?.create ?? [],
+        stepOf(oldPlan, 'catalog-owner')?.create ?? [],
+      ),
+    );
+  return {
+    title: 'Lakehouse edit',
+    sections: [{ note: 'Run as the catalog owner or a metastore admin.', steps }],
+  };
 }

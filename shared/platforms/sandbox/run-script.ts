@@ -1,21 +1,21 @@
 /**
- * Running a script against the sandbox as an operator would run it by hand: as a privileged
- * administrator, section by section, stopping at the first failing statement.
- *
- *   SANDBOX_DIR=.causeway/sandbox npx tsx shared/platforms/sandbox/run-script.ts ClusterWarehouse db.example.com script.sql
- *
- * The file is a script as the script endpoints render it (text/plain); `-` reads stdin.
+ * The sandbox as an operator sees it (`npm run --silent cli -- sandbox run-script|show`): running
+ * a script as the operator would run it by hand — as a privileged administrator, section by
+ * section, stopping at the first failing statement — and listing what exists on a host.
  */
-import { readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
-import { INTEGRATION_TYPES, type IntegrationType, isSqlType, type SqlType } from '..';
+import type { SqlType } from '..';
 import { normalizeIdentifier } from '../sql/quote';
 import type { Script, ScriptSection } from '../sql/script';
 import { sqlPlatformOf } from '../sql-platforms';
 import { SandboxDb } from './sql';
-import { withState } from './store';
+import { readState, withState } from './store';
 
 export const SANDBOX_OPERATOR = 'sandbox_admin';
+
+/** A statement the sandbox refused, named by its number and first words (never its literals). */
+export class SandboxStatementError extends Error {
+  override name = 'SandboxStatementError';
+}
 
 /** Executes every statement of the script on the sandbox host; throws on the first failure. */
 export async function runOnSandbox(
@@ -30,12 +30,19 @@ export async function runOnSandbox(
     const database =
       section.database === undefined ? undefined : normalizeIdentifier(dialect, section.database);
     for (const statement of section.statements) {
-      await withState(type, host.toLowerCase(), (state) =>
-        new SandboxDb(state, { dialect, user: SANDBOX_OPERATOR, database, privileged: true }).execute(
-          statement,
-        ),
-      );
       count++;
+      try {
+        await withState(type, host.toLowerCase(), (state) =>
+          new SandboxDb(state, { dialect, user: SANDBOX_OPERATOR, database, privileged: true }).execute(
+            statement,
+          ),
+        );
+      } catch (error) {
+        const words = statement.split(/\s+/).slice(0, 3).join(' ');
+        throw new SandboxStatementError(
+          `statement ${count} (${words} …) failed: ${(error as Error).message}`,
+        );
+      }
     }
   }
   return count;
@@ -64,21 +71,24 @@ export function parseRenderedScript(text: string): ScriptSection[] {
   return sections;
 }
 
-async function main(argv: string[]): Promise<void> {
-  const [type, host, file] = argv;
-  const sqlTypes = INTEGRATION_TYPES.filter(isSqlType);
-  if (!type || !host || !file || !isSqlType(type as IntegrationType)) {
-    process.stderr.write(`usage: run-script.ts <${sqlTypes.join('|')}> <host> <file|->\n`);
-    process.exit(2);
-  }
-  const text = readFileSync(file === '-' ? 0 : file, 'utf8');
-  const count = await runOnSandbox(type as SqlType, host, parseRenderedScript(text));
-  process.stdout.write(`ran ${count} statements on the sandbox host ${host}\n`);
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main(process.argv.slice(2)).catch((error: Error) => {
-    process.stderr.write(`${error.name}: ${error.message}\n`);
-    process.exit(1);
+/**
+ * What exists on a sandbox host, one object per line: objects (`database service_db`, marked
+ * when they are a pre-existing account), grants and memberships, sorted.
+ */
+export function describeHost(type: SqlType, host: string): string[] {
+  const state = readState(type, host.toLowerCase());
+  const name = (key: string) => key.replace(':', ' ');
+  const objects = Object.values(state.objects).map(
+    (o) =>
+      `${o.kind} ${o.parent ? `${o.parent}.` : ''}${o.name}${o.attrs.preexisting === true ? ' (pre-existing account)' : ''}`,
+  );
+  const grants = state.grants.map((g) => {
+    const [privilege, on = '', to = '', option] = g.split('|');
+    return `grant ${privilege} on ${name(on)} to ${name(to)}${option ? ' with grant option' : ''}`;
   });
+  const members = state.members.map((m) => {
+    const [role = '', member = ''] = m.split('|');
+    return `member ${name(member)} of ${name(role)}`;
+  });
+  return [...objects.sort(), ...grants.sort(), ...members.sort()];
 }

@@ -8,6 +8,7 @@
  * own credentials and holds only what was granted to it; any other account is a pre-existing
  * account of the platform, taken as privileged (it may create databases, users and roles).
  */
+import { intEnv } from '../../config/env';
 import { publicKeyOf } from '../../crypto/public-key';
 import type { SqlType } from '..';
 import {
@@ -27,6 +28,7 @@ export const UNREACHABLE_SUFFIX = '.unreachable.example';
 export const TRIGGER = {
   invalidCredentials: 'invalid-credentials',
   failBootstrap: 'fail-bootstrap',
+  failCompensation: 'fail-compensation',
   failTeardown: 'fail-teardown',
 } as const;
 
@@ -35,6 +37,16 @@ export function credentialValues(value: unknown): string[] {
   if (typeof value === 'string') return [value];
   if (value && typeof value === 'object') return Object.values(value).flatMap(credentialValues);
   return [];
+}
+
+/** True the first time a trigger fires on a host (recorded in its state), false afterwards. */
+export async function fireOnce(type: SqlType, host: string, trigger: string): Promise<boolean> {
+  return withState(type, host, (state) => {
+    const fired = (state.fired ??= []);
+    if (fired.includes(trigger)) return false;
+    fired.push(trigger);
+    return true;
+  });
 }
 
 export function isUnreachable(host: string): boolean {
@@ -143,6 +155,9 @@ export function sandboxDriver(type: SqlType): PlatformDriver {
       return {
         ...platform.sandbox.session(probe(platform, target.host, session, view)),
         async run(statement) {
+          // A slow platform, for tests that must act while remote work is under way.
+          const delay = intEnv('SANDBOX_STATEMENT_DELAY_MS', 0);
+          if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
           if (privileged && user !== '') await registerAccount(platform, type, target.host, user);
           await withState(type, target.host, (s) => new SandboxDb(s, session).execute(statement));
         },

@@ -29,6 +29,8 @@ export interface SandboxState {
   grants: string[];
   /** `role|member` entries. */
   members: string[];
+  /** Once-only triggers that already fired on this host (`fail-teardown`). */
+  fired?: string[];
 }
 
 const LOCK_STALE_MS = 10_000;

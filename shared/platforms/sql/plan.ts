@@ -32,7 +32,8 @@ export interface Grantee {
 
 export type PlanObject =
   | RemoteObject
-  | { kind: 'grant'; privilege: string; on: Securable; to: Grantee; grantOption?: boolean }
+  /** A grant the plan makes, or (`revoked`) one it takes away, such as PUBLIC's default rights. */
+  | { kind: 'grant'; privilege: string; on: Securable; to: Grantee; grantOption?: boolean; revoked?: boolean }
   | { kind: 'membership'; role: Grantee; member: Grantee }
   /** A property the plan sets on an object it does not own (the operator's user's defaults). */
   | { kind: 'setting'; of: Grantee; name: string };
@@ -111,7 +112,9 @@ export function checkedObjects(plan: SetupPlan): RemoteObject[] {
 export function describeObject(object: PlanObject): string {
   switch (object.kind) {
     case 'grant':
-      return `grant ${object.privilege} on ${object.on.kind} ${qualified(object.on)} to ${object.to.kind} ${object.to.name}`;
+      return object.revoked
+        ? `revoke of ${object.privilege} on ${object.on.kind} ${qualified(object.on)} from ${object.to.name}`
+        : `grant ${object.privilege} on ${object.on.kind} ${qualified(object.on)} to ${object.to.kind} ${object.to.name}`;
     case 'membership':
       return `membership of ${object.member.kind} ${object.member.name} in ${object.role.kind} ${object.role.name}`;
     case 'setting':
@@ -156,10 +159,12 @@ export function setupScript(plan: SetupPlan, layout: PayloadLayout): Script {
 }
 
 /**
- * The steps to undo, in removal order: the chosen steps (default: all) reversed, `undoFirst`
- * steps ahead of the rest, without steps removed with another chosen step.
+ * The steps to undo, in removal order: the chosen steps reversed, `undoFirst` steps ahead of the
+ * rest, without steps removed with another chosen step.
  */
-export function removalOrder(plan: SetupPlan, chosen: readonly PlanStep[] = plan.steps): PlanStep[] {
+export function removalOrder<S extends Pick<PlanStep, 'key' | 'removedWith' | 'undoFirst'>>(
+  chosen: readonly S[],
+): S[] {
   const keys = new Set(chosen.map((s) => s.key));
   const reversed = [...chosen].reverse().filter((s) => !(s.removedWith && keys.has(s.removedWith)));
   return [...reversed.filter((s) => s.undoFirst), ...reversed.filter((s) => !s.undoFirst)];
@@ -170,13 +175,104 @@ export function removalOrder(plan: SetupPlan, chosen: readonly PlanStep[] = plan
  * undo must fall in one of the layout's phases (a layout that would lose one is a bug).
  */
 export function removalScript(plan: SetupPlan, layout: PayloadLayout, complete = true): Script {
-  const order = removalOrder(plan).filter((s) => s.undo.length > 0);
+  const order = removalOrder(plan.steps).filter((s) => s.undo.length > 0);
   const phases = new Set(layout.sections.map((s) => s.phase));
   if (complete) {
     const lost = order.filter((s) => !phases.has(s.phase)).map((s) => s.key);
     if (lost.length > 0) throw new Error(`${layout.title}: no section undoes ${lost.join(', ')}`);
   }
   return laidOut(plan, layout, (phase) => order.filter((s) => s.phase === phase).flatMap((s) => [...s.undo]));
+}
+
+/** One change of an edit, with the statements that take it back (a failed edit is rolled back). */
+export interface ChangeStep {
+  /** Unique in the edit (progress records name it). */
+  key: string;
+  statements: readonly string[];
+  /** Restores the state before the step (secrets it needs are the previous config's). */
+  undo: readonly string[];
+}
+
+export interface ChangeSection {
+  database?: string;
+  note: string;
+  steps: readonly ChangeStep[];
+}
+
+/** An edit: sections of change steps. Its script is their statements; its rollback their undo, reversed. */
+export interface ChangeSet {
+  title: string;
+  sections: readonly ChangeSection[];
+}
+
+/** A change step (none when it has nothing to run). */
+export function change(key: string, statements: readonly string[], undo: readonly string[]): ChangeStep[] {
+  return statements.length === 0 ? [] : [{ key, statements, undo }];
+}
+
+/** Change steps creating the plan's steps `keys` that it has (each undone by its own undo). */
+export function adding(plan: SetupPlan, ...keys: string[]): ChangeStep[] {
+  return keys.flatMap((key) => {
+    const step = stepOf(plan, key);
+    return step ? change(key, step.create, step.undo) : [];
+  });
+}
+
+/** Change steps removing the (previous) plan's steps `keys` (each restored by its create). */
+export function removing(plan: SetupPlan, ...keys: string[]): ChangeStep[] {
+  return keys.flatMap((key) => {
+    const step = stepOf(plan, key);
+    return step ? change(`${key}:previous`, step.undo, step.create) : [];
+  });
+}
+
+export function changeScript(set: ChangeSet): Script {
+  return script(
+    set.title,
+    set.sections.map(({ database, note, steps }) => ({
+      ...(database === undefined ? {} : { database }),
+      note,
+      statements: steps.flatMap((s) => [...s.statements]),
+    })),
+  );
+}
+
+/**
+ * A unit of remote work as the connector runs it: a setup step or a change step, with the
+ * database it connects to, its statements and their undo.
+ */
+export interface RunStep {
+  key: string;
+  database?: string;
+  /** What the step creates (setup steps), for messages. */
+  object?: PlanObject;
+  statements: readonly string[];
+  undo: readonly string[];
+  removedWith?: string;
+  undoFirst?: boolean;
+}
+
+export function setupRunSteps(plan: SetupPlan): RunStep[] {
+  return plan.steps.map((s) => ({
+    key: s.key,
+    database: plan.phases[s.phase]?.database,
+    object: s.object,
+    statements: s.create,
+    undo: s.undo,
+    ...(s.removedWith ? { removedWith: s.removedWith } : {}),
+    ...(s.undoFirst ? { undoFirst: true } : {}),
+  }));
+}
+
+export function changeRunSteps(set: ChangeSet): RunStep[] {
+  return set.sections.flatMap((section) =>
+    section.steps.map((s) => ({
+      key: s.key,
+      database: section.database,
+      statements: s.statements,
+      undo: s.undo,
+    })),
+  );
 }
 
 /** A script that says there is nothing to run, and why. */

@@ -5,9 +5,8 @@
  */
 import type { ConnectTarget, PlatformSession } from '../driver';
 import type { ValidationStatus, ValidationTest } from '../port';
-import type { ScriptLayouts, SetupPlan } from './plan';
+import type { ChangeSet, ScriptLayouts, SetupPlan } from './plan';
 import type { Dialect } from './quote';
-import type { Script } from './script';
 
 /** A validated SQL payload (decrypted), as a type's schema outputs it. */
 export interface SqlPayloadShape {
@@ -79,7 +78,7 @@ export interface SqlPlatform<
   plan(payload: P): SetupPlan;
   /** How each script kind renders the plan. */
   readonly layouts: ScriptLayouts<P>;
-  /** The statements an edit runs: only what the change requires. */
-  edit(previous: P, next: P): Script;
+  /** The changes an edit makes: only what the change requires, each with its undo. */
+  edit(previous: P, next: P): ChangeSet;
   readonly sandbox: SandboxRules<S>;
 }

@@ -152,9 +152,12 @@ const columnStoreSql: SqlPlatform<Payload> = {
       sections: [
         {
           note: 'Run as an administrator.',
-          statements: [...added.flatMap((s) => s.create), ...removed.flatMap((s) => s.undo)],
+          steps: [
+            ...added.map((s) => ({ key: s.key, statements: s.create, undo: s.undo })),
+            ...removed.map((s) => ({ key: s.key, statements: s.undo, undo: s.create })),
+          ],
         },
-      ].filter((s) => s.statements.length > 0),
+      ],
     };
   },
   sandbox: { account: 'user', identity: (c) => String(c.username ?? ''), session: () => ({}) },

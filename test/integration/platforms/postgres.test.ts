@@ -172,6 +172,61 @@ describe('automatic setup on PostgreSQL', () => {
     );
     expect(await exists('postgres', "SELECT 1 FROM pg_group WHERE groname = 'service_system'")).toBe(false);
   });
+
+  it("a bootstrap that fails half-way is undone step by step, leaving the operator's own group alone", async () => {
+    // The operator's group of the impersonation role's name: setup fails when it reaches that step.
+    await admin('postgres', (c) => c.query('CREATE GROUP readers_of_the_operator'));
+    const p = payload(true, {
+      database: 'svc_compensated',
+      initialDatabase: 'postgres',
+      username: server.superuser,
+      password: server.password,
+      impersonation: { enabled: true, role: 'readers_of_the_operator' },
+    });
+    const applied: string[] = [];
+    const failure = await connector
+      .bootstrap({
+        integrationId: 3,
+        payload: p,
+        progress: { done: [], record: async (s) => void applied.push(s) },
+      })
+      .then(
+        () => undefined,
+        (error: Error) => error,
+      );
+    expect(failure?.name).toBe('PlatformOperationError');
+    expect(failure?.message).toMatch(
+      /^step impersonation-group \(group readers_of_the_operator\) failed at CREATE GROUP/,
+    );
+    expect(applied).toEqual([
+      'system-group',
+      'system-group-member',
+      'database',
+      'database-closed',
+      'database-grant',
+    ]);
+    expect(
+      await exists('postgres', 'SELECT 1 FROM pg_database WHERE datname = $1', ['svc_compensated']),
+    ).toBe(true);
+
+    const undone: string[] = [];
+    await connector.compensate?.({
+      integrationId: 3,
+      operation: 'create',
+      payload: p,
+      applied,
+      progress: { done: [], record: async (s) => void undone.push(s) },
+    });
+    expect([...undone].sort()).toEqual([...applied].sort());
+    expect(
+      await exists('postgres', 'SELECT 1 FROM pg_database WHERE datname = $1', ['svc_compensated']),
+    ).toBe(false);
+    expect(await exists('postgres', "SELECT 1 FROM pg_group WHERE groname = 'service_system'")).toBe(false);
+    expect(await exists('postgres', "SELECT 1 FROM pg_group WHERE groname = 'readers_of_the_operator'")).toBe(
+      true,
+    );
+    await admin('postgres', (c) => c.query('DROP GROUP readers_of_the_operator'));
+  });
 });
 
 describe('manual setup on PostgreSQL', () => {

@@ -101,6 +101,23 @@ describe('POST /integrations/scripts/*', () => {
     expect(nul.text).not.toContain('a\u0000b');
   });
 
+  it("serves removal scripts for automatic setups, which never drop the operator's account", async () => {
+    const automatic = {
+      ...cluster(),
+      autoBootstrap: true,
+      config: { ...cluster().config, initialDatabase: 'dev' },
+    };
+    const cleanup = await call('POST', '/integrations/scripts/cleanup', { body: automatic });
+    expect(cleanup.status, cleanup.text).toBe(200);
+    expect(cleanup.body.statements).toContain('DROP DATABASE "service_db"');
+    expect(cleanup.body.statements.filter((s: string) => /^DROP USER/.test(s))).toEqual([]);
+    const setup = await call('POST', '/integrations/scripts/create', { body: automatic });
+    expect(setup.status).toBe(400);
+    expect(setup.body.message).toMatch(
+      /autoBootstrap must be false: with automatic setup the service runs the create statements itself/,
+    );
+  });
+
   it('quotes hostile values instead of running them', async () => {
     const res = await call('POST', '/integrations/scripts/initial-create', {
       body: cluster({ username: 'x"; DROP DATABASE prod; --', password: "p'; DROP TABLE t; --" }),

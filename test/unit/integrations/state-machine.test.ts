@@ -1,7 +1,9 @@
 /**
  * The lifecycle ASL's paths through the local runner (aws-local-stepfunctions), with the task
- * states mapped to recording stubs: success, retry of a transient failure, failure → the
- * outcome recorder with the error, retries exhausted, and each operation's branch.
+ * states mapped to recording stubs: success, retry of a transient failure, a failed create or
+ * edit → its undo (Compensate) → the outcome recorder with the error (and the undo's error when
+ * that fails too), a failed teardown recorded as is, retries exhausted, each operation's branch,
+ * and the reconciler's undo-only execution.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,6 +30,7 @@ type Calls = { state: string; input: Record<string, unknown> }[];
 async function run(
   input: Record<string, unknown>,
   work: (attempt: number) => unknown,
+  undo: () => unknown = () => undefined,
 ): Promise<{ calls: Calls; status: 'SUCCEEDED' | 'FAILED'; error?: string }> {
   const calls: Calls = [];
   let attempt = 0;
@@ -50,10 +53,23 @@ async function run(
         Bootstrap: (i: unknown) => remote('Bootstrap', i as Record<string, unknown>),
         ApplyEdit: (i: unknown) => remote('ApplyEdit', i as Record<string, unknown>),
         Teardown: (i: unknown) => remote('Teardown', i as Record<string, unknown>),
+        Compensate: async (i: unknown) => {
+          calls.push({ state: 'Compensate', input: i as Record<string, unknown> });
+          return ((await undo()) ?? { undone: 1 }) as Record<string, unknown>;
+        },
         RecordSuccess: (i: unknown) => record('RecordSuccess', i as Record<string, unknown>),
         RecordFailure: (i: unknown) => record('RecordFailure', i as Record<string, unknown>),
+        RecordUndoFailure: (i: unknown) => record('RecordUndoFailure', i as Record<string, unknown>),
       } as never,
-      retryIntervalOverrides: { Bootstrap: 0, ApplyEdit: 0, Teardown: 0, RecordSuccess: 0, RecordFailure: 0 },
+      retryIntervalOverrides: {
+        Bootstrap: 0,
+        ApplyEdit: 0,
+        Teardown: 0,
+        Compensate: 0,
+        RecordSuccess: 0,
+        RecordFailure: 0,
+        RecordUndoFailure: 0,
+      },
     },
   });
   try {
@@ -97,20 +113,76 @@ describe('integration lifecycle state machine', () => {
     expect(out.calls.map((c) => c.state)).toEqual(['Bootstrap', 'Bootstrap', 'Bootstrap', 'RecordSuccess']);
   });
 
-  it('records a permanent failure without retrying, and the execution fails', async () => {
-    const out = await run(input('edit'), () => {
+  it.each([
+    ['create', 'Bootstrap'],
+    ['edit', 'ApplyEdit'],
+  ])(
+    '%s: a permanent failure is not retried, is undone, then recorded; the execution fails',
+    async (operation, state) => {
+      const out = await run(input(operation), () => {
+        throw new PlatformOperationError('role exists');
+      });
+      expect(out.status).toBe('FAILED');
+      expect(out.error).toBe('IntegrationOperationFailed');
+      expect(out.calls.map((c) => c.state)).toEqual([state, 'Compensate', 'RecordFailure']);
+      expect(out.calls[1]?.input).toMatchObject({
+        ...input(operation),
+        error: { Error: 'PlatformOperationError' },
+      });
+      expect(out.calls[2]?.input).toEqual({
+        integrationId: 5,
+        operation,
+        requestId: 'r-1',
+        outcome: 'failed',
+        error: { Error: 'PlatformOperationError', Cause: 'role exists' },
+      });
+    },
+  );
+
+  it('records both failures when the undo fails too', async () => {
+    const out = await run(
+      input('create'),
+      () => {
+        throw new PlatformOperationError('group exists');
+      },
+      () => {
+        throw new PlatformOperationError('drop refused');
+      },
+    );
+    expect(out.status).toBe('FAILED');
+    expect(out.calls.map((c) => c.state)).toEqual(['Bootstrap', 'Compensate', 'RecordUndoFailure']);
+    expect(out.calls[2]?.input).toEqual({
+      integrationId: 5,
+      operation: 'create',
+      requestId: 'r-1',
+      outcome: 'failed',
+      error: { Error: 'PlatformOperationError', Cause: 'group exists' },
+      undoError: { Error: 'PlatformOperationError', Cause: 'drop refused' },
+    });
+  });
+
+  it('a failed teardown is recorded as is (a DELETE retries it)', async () => {
+    const out = await run(input('delete'), () => {
       throw new PlatformOperationError('role exists');
     });
-    expect(out.status).toBe('FAILED');
-    expect(out.error).toBe('IntegrationOperationFailed');
-    expect(out.calls.map((c) => c.state)).toEqual(['ApplyEdit', 'RecordFailure']);
+    expect(out.calls.map((c) => c.state)).toEqual(['Teardown', 'RecordFailure']);
     expect(out.calls[1]?.input).toEqual({
       integrationId: 5,
-      operation: 'edit',
+      operation: 'delete',
       requestId: 'r-1',
       outcome: 'failed',
       error: { Error: 'PlatformOperationError', Cause: 'role exists' },
     });
+  });
+
+  it("the reconciler's undo-only execution runs Compensate, then records the failure it was given", async () => {
+    const error = {
+      Error: 'OperationAbandoned',
+      Cause: 'the workflow ended (FAILED) without recording an outcome',
+    };
+    const out = await run({ ...input('create'), compensate: true, error }, () => undefined);
+    expect(out.calls.map((c) => c.state)).toEqual(['Compensate', 'RecordFailure']);
+    expect(out.calls[1]?.input).toEqual({ ...input('create'), outcome: 'failed', error });
   });
 
   it('records a failure once transient retries are exhausted', async () => {

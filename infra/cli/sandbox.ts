@@ -1,0 +1,57 @@
+/**
+ * `sandbox` commands: the local stage's simulated platforms, as an operator uses them.
+ *
+ *   sandbox run-script --type T --host H [--file F | -]   run a script (as the script routes render
+ *                                                          it) as a privileged administrator
+ *   sandbox show --type T --host H                        what exists there, one object per line
+ *
+ * The sandbox lives in files under `STATE_DIR/sandbox` (no running cloud is needed); a deployed
+ * stage has none.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { INTEGRATION_TYPES, type IntegrationType, isSqlType, type SqlType } from '../../shared/platforms';
+
+export class SandboxUsageError extends Error {}
+
+function target(values: { type?: string; host?: string }): { type: SqlType; host: string } {
+  const sqlTypes = INTEGRATION_TYPES.filter(isSqlType);
+  const type = values.type;
+  if (!type || !isSqlType(type as IntegrationType))
+    throw new SandboxUsageError(`--type must be one of ${sqlTypes.join(', ')} (the sandbox's SQL platforms)`);
+  const host = values.host?.trim();
+  if (!host)
+    throw new SandboxUsageError("--host H is required (the integration's host, or its workspace hostname)");
+  return { type: type as SqlType, host };
+}
+
+/** Runs the command; resolves to the lines to print, rejects with the failing statement named. */
+export async function sandboxCommand(argv: string[], stdin: () => string): Promise<string[]> {
+  const [sub, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: { type: { type: 'string' }, host: { type: 'string' }, file: { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  process.env.SANDBOX_DIR ??= join(process.env.STATE_DIR || '.causeway', 'sandbox');
+  const { describeHost, parseRenderedScript, runOnSandbox } = await import(
+    '../../shared/platforms/sandbox/run-script'
+  );
+  switch (sub) {
+    case 'run-script': {
+      const { type, host } = target(values);
+      const file = values.file ?? positionals[0] ?? '-';
+      const text = file === '-' ? stdin() : readFileSync(file, 'utf8');
+      const count = await runOnSandbox(type, host, parseRenderedScript(text));
+      return [`ran ${count} statement(s) on the sandbox ${type} host ${host}`];
+    }
+    case 'show': {
+      const { type, host } = target(values);
+      return describeHost(type, host);
+    }
+    default:
+      throw new SandboxUsageError(`unknown sandbox command "${sub ?? ''}"`);
+  }
+}
