@@ -42,9 +42,8 @@ export function credentialValues(value: unknown): string[] {
 /** True the first time a trigger fires on a host (recorded in its state), false afterwards. */
 export async function fireOnce(type: SqlType, host: string, trigger: string): Promise<boolean> {
   return withState(type, host, (state) => {
-    const fired = (state.fired ??= []);
-    if (fired.includes(trigger)) return false;
-    fired.push(trigger);
+    if (state.fired?.includes(trigger)) return false;
+    state.fired = [...(state.fired ?? []), trigger];
     return true;
   });
 }
