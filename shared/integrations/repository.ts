@@ -207,14 +207,15 @@ export async function updateIntegration(
 export const PROGRESS_ATTRIBUTES = ['appliedSteps', 'undoneSteps', 'remoteFailure'] as const;
 
 /**
- * Appends a step to the request's progress list, only while the integration still belongs to the
+ * Appends steps to the request's progress list in one write (a step and the steps removed with
+ * it are recorded together or not at all), only while the integration still belongs to the
  * request (false otherwise: the caller's work is stale and must stop).
  */
 export async function recordStep(
   id: number,
   requestId: string,
   list: 'appliedSteps' | 'undoneSteps',
-  step: string,
+  steps: readonly string[],
 ): Promise<boolean> {
   return conditionalUpdate({
     TableName: tableName('integrations'),
@@ -222,7 +223,7 @@ export async function recordStep(
     UpdateExpression: 'SET #l = list_append(if_not_exists(#l, :empty), :step)',
     ConditionExpression: '#r = :r',
     ExpressionAttributeNames: { '#l': list, '#r': 'requestId' },
-    ExpressionAttributeValues: { ':empty': [], ':step': [step], ':r': requestId },
+    ExpressionAttributeValues: { ':empty': [], ':step': [...steps], ':r': requestId },
   });
 }
 

@@ -30,8 +30,8 @@ function progressOf(record: IntegrationRecord, list: 'appliedSteps' | 'undoneSte
   const requestId = record.requestId ?? '';
   return {
     done: record[list] ?? [],
-    async record(step) {
-      if (!(await recordStep(record.id, requestId, list, step)))
+    async record(...steps) {
+      if (!(await recordStep(record.id, requestId, list, steps)))
         throw new TaskFailedError('the integration no longer belongs to this request');
     },
   };

@@ -65,8 +65,11 @@ export interface ValidateRequest {
 export interface StepProgress {
   /** Steps that already ran for this request (skipped when the work runs again). */
   readonly done: readonly string[];
-  /** Called after each step ran, before the next one starts. */
-  record(step: string): Promise<void>;
+  /**
+   * Called after each step ran, before the next one starts, with the step's key (and the keys of
+   * steps it removed with it, recorded in the same write).
+   */
+  record(...steps: string[]): Promise<void>;
 }
 
 export interface BootstrapRequest {

@@ -404,13 +404,14 @@ export function sqlConnector(
         applied.has(s.key),
       );
       const undo = removalOrder(ran).map((s): RunStep => ({ ...s, statements: s.undo, undo: s.statements }));
-      // A step removed with another (a schema with its database) is undone when that one is.
+      // A step removed with another (a schema with its database) is undone when that one is: both
+      // are recorded in one write, so a crash never leaves one of them recorded without the other.
       const removedWith = (key: string): string[] =>
         ran.filter((s) => s.removedWith === key).flatMap((s) => [s.key, ...removedWith(s.key)]);
       const progress = {
         done: request.progress.done,
         async record(step: string) {
-          for (const key of [step, ...removedWith(step)]) await request.progress.record(key);
+          await request.progress.record(step, ...removedWith(step));
         },
       };
       const target = platform.serviceTarget(payload);

@@ -80,7 +80,30 @@ export function conditionalDelete(
   return unlessConditionFailed(() => documentClient.send(new DeleteCommand(input)));
 }
 
-/** Writes all items or none (TransactWriteItems). */
+/** Attempts of a transaction cancelled only by conflicts with concurrent writes of its items. */
+const CONFLICT_ATTEMPTS = 8;
+
+/** Cancelled only because another write touched one of its items at the same time (nothing applied). */
+function conflictedOnly(error: unknown): boolean {
+  if (!isTransactionCancelled(error)) return false;
+  const codes = cancellationCodes(error).filter((code) => code !== 'None');
+  return codes.length > 0 && codes.every((code) => code === 'TransactionConflict');
+}
+
+/**
+ * Writes all items or none (TransactWriteItems). A transaction cancelled only by conflicts (two
+ * requests updating one counter at once) applied nothing and runs again after a jittered backoff,
+ * as the SDK does for throttling; any other cancellation (a failed condition) is the caller's.
+ */
 export async function transactWrite(items: TransactItem[]): Promise<void> {
-  await documentClient.send(new TransactWriteCommand({ TransactItems: items }));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await documentClient.send(new TransactWriteCommand({ TransactItems: items }));
+      return;
+    } catch (error) {
+      if (!conflictedOnly(error) || attempt >= CONFLICT_ATTEMPTS) throw error;
+      const ceiling = Math.min(1000, 25 * 2 ** attempt);
+      await new Promise((resolve) => setTimeout(resolve, ceiling / 2 + Math.random() * (ceiling / 2)));
+    }
+  }
 }

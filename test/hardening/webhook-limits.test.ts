@@ -96,6 +96,21 @@ describe('webhook limits', () => {
     expect(theirs.status).toBe(201);
   });
 
+  it('creates racing webhooks of one user on different URLs, all of them (their counters conflict, nothing fails)', async () => {
+    const owner = await createKey(`racing-${randomUUID().slice(0, 8)}`);
+    const replies = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        request(baseUrl(), 'POST', '/webhooks', {
+          key: owner.apiKey,
+          body: { webhooks: [hook(`racing/${i}/${randomUUID()}`)] },
+        }),
+      ),
+    );
+    expect(replies.map((r) => r.status)).toEqual(replies.map(() => 201));
+    const mine = await request(baseUrl(), 'GET', '/webhooks', { key: owner.apiKey });
+    expect(mine.body).toHaveLength(12);
+  });
+
   it('counts the variants of one URL as that URL (issue 24, finding 5)', async () => {
     const owner = await createKey(`url-variants-${randomUUID().slice(0, 8)}`);
     const path = `variants/${randomUUID()}`;

@@ -11,15 +11,13 @@
  *   refused naming the leftovers and the cleanup script, and that script, run on the sandbox with
  *   the operator CLI, removes the leftovers and leaves the operator's accounts.
  */
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { describeHost } from '../../../shared/platforms/sandbox/run-script';
 import { useLocalCloudEnv } from '../../support/api';
+import { runCli } from '../../support/cli';
 import { deleteBodies, payloads, uid } from '../../unit/integrations/fixtures';
 import { api, settle } from './helpers';
 
-const repoRoot = join(import.meta.dirname, '..', '..', '..');
 type SqlType = 'CloudWarehouse' | 'ClusterWarehouse' | 'AnalyticsWarehouse' | 'Lakehouse';
 
 /**
@@ -55,15 +53,7 @@ function created(type: SqlType, host: string): string[] {
 }
 
 /** The operator CLI, as a separate process on the test cloud's state directory. */
-function cli(args: string[], input?: string) {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'infra/cli/main.ts', ...args], {
-    cwd: repoRoot,
-    env: { ...process.env, STATE_DIR: inject('stateDir') },
-    input,
-    encoding: 'utf8',
-  });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
-}
+const cli = (args: string[], input?: string) => runCli(inject('stateDir'), args, input);
 
 async function create(body: unknown): Promise<string> {
   const res = await api('POST', '/integrations', { body });
@@ -186,9 +176,9 @@ describe.concurrent.each(TYPES)('%s', (type) => {
     });
     expect(script.status).toBe(200);
     expect(script.text).not.toMatch(/^DROP (USER|LOGIN)/m);
-    const run = cli(['sandbox', 'run-script', '--type', type, '--host', host], script.text);
+    const run = await cli(['sandbox', 'run-script', '--type', type, '--host', host], script.text);
     expect(run.code, run.stderr).toBe(0);
-    const shown = cli(['sandbox', 'show', '--type', type, '--host', host]);
+    const shown = await cli(['sandbox', 'show', '--type', type, '--host', host]);
     expect(shown.code).toBe(0);
     expect(shown.stdout.split('\n').filter((l) => l && !l.includes('(pre-existing account)'))).toEqual([]);
     // The operator's own account is still there (automatic setup connected as it).
