@@ -67,7 +67,11 @@ export class LocalGateway {
           }),
         );
     });
-    this.server.keepAliveTimeout = 5000;
+    // Idle keep-alive connections stay open 65 s (as load balancers in front of APIs commonly do):
+    // a client closes its idle sockets first (fetch: one second before the server's advertised
+    // timeout), so the server rarely closes a socket a client is reusing at that moment — which,
+    // at 5 s and with the client's event loop slowed by a busy machine, reset requests.
+    this.server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {
       this.server?.once('error', reject);
       this.server?.listen(port, '127.0.0.1', resolve);

@@ -188,7 +188,7 @@ describe('automatic setup on PostgreSQL', () => {
       .bootstrap({
         integrationId: 3,
         payload: p,
-        progress: { done: [], record: async (s) => void applied.push(s) },
+        progress: { done: [], record: async (...s) => void applied.push(...s) },
       })
       .then(
         () => undefined,
@@ -215,7 +215,7 @@ describe('automatic setup on PostgreSQL', () => {
       operation: 'create',
       payload: p,
       applied,
-      progress: { done: [], record: async (s) => void undone.push(s) },
+      progress: { done: [], record: async (...s) => void undone.push(...s) },
     });
     expect([...undone].sort()).toEqual([...applied].sort());
     expect(
