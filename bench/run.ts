@@ -1,9 +1,9 @@
 /**
- * `npm run bench`: the six figures of the benchmark, each measured next to its baseline in one
+ * `npm run bench`: the figures of the benchmark, each measured next to its baseline in one
  * run, printed as a table and written to `bench/results/latest.json`.
  *
  * Environment: BENCH_QUICK=1 (small sizes, for a smoke run; results are then written to
- * `node_modules/.cache/causeway-bench/partial.json`, as for BENCH_ONLY), BENCH_ONLY=consoleSize,coldStart,fanOut,history,throughput,isolation,latency.
+ * `node_modules/.cache/causeway-bench/partial.json`, as for BENCH_ONLY), BENCH_ONLY=consoleSize,coldStart,fanOut,history,throughput,isolation,latency,checks.
  */
 
 import { spawn } from 'node:child_process';
@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../infra/constructs/bundles';
+import { integrationChecks } from './checks';
 import { API_BUNDLE_LIMIT_BYTES, coldStart, coldStartEnv, INIT_RATIO_LIMIT } from './cold-start';
 import { CONSOLE_BUDGET_BYTES, consoleSize } from './console-size';
 import type { FanOutResult, HistoryResult } from './cost';
@@ -143,7 +144,7 @@ async function main() {
     }
   }
 
-  const cloudFigures = ['throughput', 'isolation', 'latency'].filter(wants);
+  const cloudFigures = ['throughput', 'isolation', 'latency', 'checks'].filter(wants);
   if (cloudFigures.length > 0) {
     say('starting the local cloud');
     const bench = await startBenchCloud();
@@ -202,6 +203,24 @@ async function main() {
             met: row.non2xx === 0,
           });
         }
+      }
+
+      if (wants('checks')) {
+        say('10. periodic integration checks against the sandbox, 5 at a time');
+        const r = await integrationChecks({
+          gateway: bench.cloud.endpoints.gateway,
+          adminKey: bench.cloud.adminApiKey,
+          integrations: quick ? 20 : 200,
+        });
+        results.checks = r;
+        summary.push({
+          figure: '10. integration checks (checks/s)',
+          measured: `${r.checksPerSecond}/s; ${r.rcuPerCheck} RCU + ${r.wcuPerCheck} WCU per check`,
+          baseline: `${r.validationPerSecond}/s validation tests alone`,
+          result: `check/validation time × ${r.ratio}; ${r.notEnabled} not enabled`,
+          target: 'reported; every check passes',
+          met: r.notEnabled === 0,
+        });
       }
     } finally {
       say('stopping the local cloud');

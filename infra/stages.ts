@@ -45,6 +45,8 @@ const StageConfigSchema = z
      * believes (for the service URL it writes into snippets and the OpenAPI servers).
      */
     trustedProxyAddresses: z.array(z.union([z.ipv4(), z.ipv6()])),
+    /** Minutes between rounds of periodic integration checks (deployed stages; locally see INTEGRATION_CHECK_INTERVAL_SECONDS). */
+    integrationCheckMinutes: z.number().int().min(1).max(1440),
     /** Manual retries (`POST /webhooks/history/retry/{id}`) one user may start per window. */
     manualRetryRate: z.strictObject({
       perWindow: z.number().int().min(1).max(1000),

@@ -1,4 +1,4 @@
-import { sqsConsumer } from '../../shared/webhooks/pipeline/consumer';
+import { sqsConsumer } from '../../shared/edge/queue-consumer';
 import { processDelivery } from '../../shared/webhooks/pipeline/delivery';
 
 /**

@@ -1,4 +1,4 @@
-import { sqsConsumer } from '../../shared/webhooks/pipeline/consumer';
+import { sqsConsumer } from '../../shared/edge/queue-consumer';
 import { processNotification } from '../../shared/webhooks/pipeline/fan-out';
 
 /** Notifications queue consumer: one record failing never fails the others (partial batch response). */

@@ -11,8 +11,10 @@
  *                                       call the HTTP API with the typed client (./api.ts)
  *   history migrate [--delete-source]   move the legacy history table's records into the
  *                                       layout of ADR 0006 (idempotent; see docs/webhooks.md)
+ *   integrations check ID               run the periodic check of an integration now
  *   sandbox run-script --type T --host H [--file F | -]   run a script on the local sandbox
  *   sandbox show --type T --host H                        list what exists on a sandbox host
+ *   sandbox outage --type T --host H on|off               make a sandbox host unreachable / reachable
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -25,8 +27,10 @@ const USAGE = `usage: npm run --silent cli -- <command> [--stage NAME]
   notify --type T --text "…" [--metadata JSON] [--recipients 1,2] [--id ID]
   api me | api status --id ID | api history [--page-size N] [--include-global]   [--key KEY]
   history migrate [--delete-source]
+  integrations check ID
   sandbox run-script --type T --host H [--file F | -]     (local stage only)
-  sandbox show --type T --host H                          (local stage only)`;
+  sandbox show --type T --host H                          (local stage only)
+  sandbox outage --type T --host H on|off                 (local stage only)`;
 
 class UsageError extends Error {}
 
@@ -119,6 +123,15 @@ async function main() {
       if (sub !== 'migrate') throw new UsageError(`unknown history command "${sub ?? ''}"`);
       const { migrateLegacyHistory } = await import('../../shared/webhooks/store/history-migration');
       return print(await migrateLegacyHistory({ deleteSource: values['delete-source'] === true }));
+    }
+    case 'integrations': {
+      const { IntegrationsUsageError, integrationsCommand } = await import('./integrations');
+      try {
+        return print(await integrationsCommand(rest));
+      } catch (error) {
+        if (error instanceof IntegrationsUsageError) throw new UsageError(error.message);
+        throw error;
+      }
     }
     case 'api': {
       const { ApiUsageError, apiCommand } = await import('./api');

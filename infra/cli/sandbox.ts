@@ -4,6 +4,7 @@
  *   sandbox run-script --type T --host H [--file F | -]   run a script (as the script routes render
  *                                                          it) as a privileged administrator
  *   sandbox show --type T --host H                        what exists there, one object per line
+ *   sandbox outage --type T --host H on|off               the host becomes unreachable / reachable
  *
  * The sandbox lives in files under `STATE_DIR/sandbox` (no running cloud is needed); a deployed
  * stage has none.
@@ -50,6 +51,16 @@ export async function sandboxCommand(argv: string[], stdin: () => string): Promi
     case 'show': {
       const { type, host } = target(values);
       return describeHost(type, host);
+    }
+    case 'outage': {
+      const { type, host } = target(values);
+      const state = positionals[0];
+      if (state !== 'on' && state !== 'off') throw new SandboxUsageError('sandbox outage needs on or off');
+      const { withState } = await import('../../shared/platforms/sandbox/store');
+      await withState(type, host.toLowerCase(), (s) => {
+        s.outage = state === 'on';
+      });
+      return [`the sandbox ${type} host ${host} is ${state === 'on' ? 'unreachable' : 'reachable'}`];
     }
     default:
       throw new SandboxUsageError(`unknown sandbox command "${sub ?? ''}"`);

@@ -114,7 +114,9 @@ function scheduledFunctionsOf(
     });
     const rule = new events.Rule(scope, `${name}Schedule`, {
       description: def.description,
-      schedule: events.Schedule.rate(Duration.minutes(def.rateMinutes)),
+      schedule: events.Schedule.rate(
+        Duration.minutes(def.rateStageSetting ? context.stage.config[def.rateStageSetting] : def.rateMinutes),
+      ),
       targets: [new targets.LambdaFunction(fn, { retryAttempts: 2 })],
     });
     created.set(def.name, { fn, rule });

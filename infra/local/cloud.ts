@@ -215,7 +215,10 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
 
     const scheduler = new LocalScheduler(
       LOCAL_PREFIX,
-      () => Number(process.env.LOCAL_SCHEDULE_INTERVAL_MS ?? 5000),
+      (def) =>
+        def.localInterval
+          ? 1000 * Number(process.env[def.localInterval.env] ?? def.localInterval.defaultSeconds)
+          : Number(process.env.LOCAL_SCHEDULE_INTERVAL_MS ?? 5000),
       (name, error) => log(`schedule ${name}: ${(error as Error)?.name}: ${(error as Error)?.message}`),
     );
     scheduler.start();

@@ -32,6 +32,13 @@ export interface ScheduleDef extends FunctionAccess {
   readonly description: string;
   readonly handler: string;
   readonly rateMinutes: number;
+  /** The stage setting (minutes) that decides the rate in a deployed stage, where one does. */
+  readonly rateStageSetting?: 'integrationCheckMinutes';
+  /**
+   * The local cloud's interval: the variable giving it in seconds, and its default (a schedule
+   * without one runs every `LOCAL_SCHEDULE_INTERVAL_MS`).
+   */
+  readonly localInterval?: { readonly env: string; readonly defaultSeconds: number };
   readonly timeoutSeconds: number;
 }
 
@@ -86,6 +93,18 @@ export const schedules = [
     ],
     startsWorkflow: true,
     usesSecrets: true,
+  },
+  {
+    name: 'startIntegrationChecks',
+    capability: 'integrations',
+    description:
+      'Starts a round of periodic integration checks: one page message on the integrationChecks queue (its consumer fans out the rest).',
+    handler: 'functions/scheduled/start-integration-checks.ts',
+    rateMinutes: 60,
+    rateStageSetting: 'integrationCheckMinutes',
+    localInterval: { env: 'INTEGRATION_CHECK_INTERVAL_SECONDS', defaultSeconds: 300 },
+    timeoutSeconds: 10,
+    sendsTo: ['integrationChecks'],
   },
 ] as const satisfies readonly ScheduleDef[];
 

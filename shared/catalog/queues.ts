@@ -80,13 +80,36 @@ export const queues = [
       usesSecrets: true,
     },
   },
+  {
+    name: 'integrationChecks',
+    description:
+      'Periodic checks of integrations: a page message per page of integrations, fanned out into one check message per integration.',
+    maxReceiveCount: 5,
+    retentionSeconds: 1 * DAY,
+    consumer: {
+      handler: 'functions/consumers/check-integrations.ts',
+      batchSize: 5,
+      maxBatchingWindowSeconds: 0,
+      // One check at most (its own bound, INTEGRATION_CHECK_TIMEOUT_SECONDS, 30 s): the checks of
+      // a batch run concurrently, each on its own host.
+      timeoutSeconds: 60,
+      memoryMb: 1024,
+      tables: [
+        { table: 'integrations', access: 'readWrite' },
+        { table: 'checkLeases', access: 'readWrite' },
+      ],
+      // More pages and checks of the round, and the health notifications.
+      sendsTo: ['integrationChecks', 'notifications'],
+      usesSecrets: true,
+    },
+  },
 ] as const satisfies readonly QueueDef[];
 
 /**
  * Spelled out (not derived from `queues`) because consumers' `sendsTo` refers to queue names:
  * deriving it would make the catalogue's type circular. The check below keeps the two in step.
  */
-export type QueueName = 'notifications' | 'deliveries';
+export type QueueName = 'notifications' | 'deliveries' | 'integrationChecks';
 type CataloguedQueueName = (typeof queues)[number]['name'];
 const queueNamesInStep: [QueueName, CataloguedQueueName] extends [CataloguedQueueName, QueueName]
   ? true

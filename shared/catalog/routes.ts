@@ -150,6 +150,17 @@ export const routes = [
     tag: 'integrations',
     tables: [{ table: 'integrations', access: 'readWrite' }],
   },
+  {
+    method: 'POST',
+    path: '/integrations/{id}/repair',
+    handler: 'functions/integrations/repair.ts',
+    auth: 'admin',
+    summary:
+      'Automatic integrations in recurringValidationError: re-run the setup steps the last check found missing (status editing), then check again.',
+    tag: 'integrations',
+    tables: [{ table: 'integrations', access: 'readWrite' }],
+    startsWorkflow: true,
+  },
   // ── scripts (issue: setup scripts and connectors) ────────────────────────────────────
   {
     method: 'POST',
@@ -204,6 +215,17 @@ export const routes = [
     auth: 'admin',
     summary:
       "Removal script for a stored integration: what its failed automatic setup left behind (when undoing it failed too), else everything its setup creates; never the operator's own accounts.",
+    tag: 'scripts',
+    tables: [{ table: 'integrations', access: 'read' }],
+    usesSecrets: true,
+  },
+  {
+    method: 'POST',
+    path: '/integrations/{id}/scripts/repair',
+    handler: 'functions/integrations/scripts/repair.ts',
+    auth: 'admin',
+    summary:
+      "Script recreating exactly what the last periodic check found missing (objects and grants), in the plan's order; stored secrets shown as [REDACTED].",
     tag: 'scripts',
     tables: [{ table: 'integrations', access: 'read' }],
     usesSecrets: true,

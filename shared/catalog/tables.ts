@@ -89,6 +89,13 @@ export const tables = [
   },
   // ── webhooks ─────────────────────────────────────────────────────────────────────────
   {
+    name: 'checkLeases',
+    description:
+      'One item per remote host while a periodic check runs against it: bounds the checks per host to one at a time (expires if a check dies).',
+    partitionKey: { name: 'host', type: 'S' },
+    ttlAttribute: 'expiresAt',
+  },
+  {
     name: 'webhooks',
     description: 'Webhook subscriptions, secret encrypted; index by owner for listing.',
     partitionKey: { name: 'id', type: 'N' },

@@ -41,6 +41,14 @@ export const workflows = [
         tables: [{ table: 'integrations', access: 'readWrite' }],
         usesSecrets: true,
       },
+      RepairFunctionArn: {
+        handler: 'functions/workflow/repair.ts',
+        timeoutSeconds: 120,
+        tables: [{ table: 'integrations', access: 'readWrite' }],
+        // The check after the repair sends healthCheckResolved when it passes.
+        sendsTo: ['notifications'],
+        usesSecrets: true,
+      },
       CompensateFunctionArn: {
         handler: 'functions/workflow/compensate.ts',
         timeoutSeconds: 120,

@@ -28,7 +28,7 @@ import { startLifecycle } from './workflow';
 
 export type DryRunResult = { dryRun: true; validationResults: ValidationResults };
 export type Accepted = { dryRun: false; response: AcceptedResponse };
-type Request = 'update' | 'delete' | 'regenerate';
+type Request = 'update' | 'delete' | 'regenerate' | 'repair';
 
 export const now = () => new Date().toISOString();
 

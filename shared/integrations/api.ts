@@ -9,7 +9,7 @@ import type { ApiResult } from '../edge/handler';
 import { idParam, queryBoolean } from '../edge/validation';
 import { JSON_OR_YAML } from '../edge/yaml';
 import { IntegrationPayloadSchema, IntegrationTypeSchema, platforms } from '../platforms';
-import { ValidationResultsSchema } from '../platforms/port';
+import { AssuranceFindingSchema, ValidationResultsSchema } from '../platforms/port';
 import { IntegrationStatusSchema } from './lifecycle';
 
 export const IntegrationIdParamsSchema = z.object({ id: idParam() });
@@ -36,6 +36,13 @@ export const IntegrationResponseSchema = z
       .describe('The config in effect, defaults applied, every secret shown as [REDACTED].'),
     validationResults: ValidationResultsSchema.optional(),
     statusMessage: z.string().optional().describe('Why the last operation failed.'),
+    lastCheckedAt: z.string().optional().describe('When the last periodic check ran.'),
+    findings: z
+      .array(AssuranceFindingSchema)
+      .optional()
+      .describe(
+        'What the last periodic check found wrong: setup objects and grants missing, grants nobody planned (privilege creep).',
+      ),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -181,6 +188,18 @@ export const integrationContracts = {
       400: { description: 'The integration is not FederatedSql.' },
       404: { description: 'No integration with the id.' },
       409: conflict('The integration is not enabled.'),
+    },
+  },
+  'POST /integrations/{id}/repair': {
+    params: IntegrationIdParamsSchema,
+    responses: {
+      202: {
+        description: 'Accepted: status editing; the repair runs, then a check.',
+        schema: AcceptedResponseSchema,
+      },
+      400: { description: 'The integration was set up manually: run its repair script.' },
+      404: { description: 'No integration with the id.' },
+      409: conflict('Not in recurringValidationError, in flight, or nothing missing to recreate.'),
     },
   },
 } satisfies Record<string, RouteContract>;

@@ -4,7 +4,7 @@
  * conditional writes; nothing here touches storage.
  */
 import * as z from 'zod';
-import type { Operation } from '../platforms/port';
+import { OperationSchema } from '../platforms/port';
 
 export const INTEGRATION_STATUSES = [
   'creating',
@@ -16,11 +16,20 @@ export const INTEGRATION_STATUSES = [
   'deleteError',
   'deleted',
   'disabled',
+  'recurringValidationError',
 ] as const;
 export const IntegrationStatusSchema = z.enum(INTEGRATION_STATUSES);
 export type IntegrationStatus = z.infer<typeof IntegrationStatusSchema>;
 
-export type LifecycleOperation = Operation;
+/**
+ * The workflow's operations: the validation operations (create, edit, delete) and `repair`, which
+ * re-runs the setup steps a periodic check found missing (status `editing` while it runs).
+ */
+export const LifecycleOperationSchema = z.enum([...OperationSchema.options, 'repair']);
+export type LifecycleOperation = z.infer<typeof LifecycleOperationSchema>;
+
+/** Statuses a periodic check runs on (and may move between). */
+export const CHECKED_STATUSES: readonly IntegrationStatus[] = ['enabled', 'recurringValidationError'];
 export type InFlightStatus = 'creating' | 'editing' | 'deleting';
 
 /** Statuses with a workflow under way: no PUT or DELETE is accepted until it finishes. */
@@ -34,6 +43,7 @@ export const IN_FLIGHT_OF: Record<LifecycleOperation, InFlightStatus> = {
   create: 'creating',
   edit: 'editing',
   delete: 'deleting',
+  repair: 'editing',
 };
 
 /**
@@ -51,6 +61,7 @@ const OUTCOME: Record<LifecycleOperation, { succeeded: IntegrationStatus; failed
   create: { succeeded: 'enabled', failed: 'createError' },
   edit: { succeeded: 'enabled', failed: 'editError' },
   delete: { succeeded: 'deleted', failed: 'deleteError' },
+  repair: { succeeded: 'enabled', failed: 'recurringValidationError' },
 };
 
 export function outcomeStatus(
@@ -63,20 +74,20 @@ export function outcomeStatus(
 /** Statuses a PUT may start from, and the operation it then runs. */
 export function updateOperation(status: IntegrationStatus): LifecycleOperation | undefined {
   if (status === 'createError') return 'create'; // the PUT retries the creation with the new config
-  if (status === 'enabled' || status === 'editError') return 'edit';
+  if (status === 'enabled' || status === 'editError' || status === 'recurringValidationError') return 'edit';
   return undefined;
 }
 
 /** Statuses a DELETE (or a force-disable) may start from. */
 export function canDelete(status: IntegrationStatus): boolean {
-  return ['enabled', 'createError', 'editError', 'deleteError'].includes(status);
+  return ['enabled', 'createError', 'editError', 'deleteError', 'recurringValidationError'].includes(status);
 }
 
 /** The 409 message for a PUT or DELETE an integration's status refuses (undefined: allowed). */
 export function refusalMessage(
   id: number,
   status: IntegrationStatus,
-  request: 'update' | 'delete' | 'regenerate',
+  request: 'update' | 'delete' | 'regenerate' | 'repair',
 ): string | undefined {
   if (isInFlight(status)) {
     return `integration ${id} is currently ${status}; wait until GET /integrations/${id}/status shows the work has finished`;
@@ -93,6 +104,8 @@ export function refusalMessage(
     return `integration ${id} cannot be deleted in status ${status}`;
   if (request === 'regenerate' && status !== 'enabled')
     return `integration ${id} is ${status}; a new API key can be issued only while it is enabled`;
+  if (request === 'repair' && status !== 'recurringValidationError')
+    return `integration ${id} is ${status}; only an integration whose periodic check failed (recurringValidationError) can be repaired`;
   return undefined;
 }
 

@@ -5,7 +5,7 @@
  */
 
 import type { IntegrationType } from '../platforms';
-import type { PlatformPayload, ValidationResults } from '../platforms/port';
+import type { AssuranceFinding, PlatformPayload, ValidationResults } from '../platforms/port';
 import type { InFlightStatus, IntegrationStatus, LifecycleOperation } from './lifecycle';
 
 export type StoredConfig = Record<string, unknown>;
@@ -42,6 +42,15 @@ export interface IntegrationRecord {
   undoneSteps?: string[];
   /** Why the remote work failed, kept while its undo is pending (a re-run task resumes the undo). */
   remoteFailure?: string;
+  /** When the last periodic check ran, and what it found wrong (missing steps, privilege creep). */
+  lastCheckedAt?: string;
+  /** The round of the schedule (its start time) the last check belonged to. */
+  lastCheckRound?: string;
+  findings?: AssuranceFinding[];
+  /** When the periodic checks started failing (cleared by the first passing check). */
+  healthFailedSince?: string;
+  /** A health notification to send (it was not sent yet when the check recorded the change). */
+  pendingHealthNotice?: 'healthCheckFailed' | 'healthCheckResolved';
   /** Why the last operation failed (safe to show: never contains secrets). */
   statusMessage?: string;
   /** FederatedSql: SHA-256 of the cluster's API key (the key itself is shown once). */
@@ -64,6 +73,11 @@ export function payloadOf(
 /** Execution names allow 80 characters of [A-Za-z0-9-_]; a uuid request id keeps it unique. */
 export function executionName(integrationId: number, requestId: string): string {
   return `integration-${integrationId}-${requestId}`.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 80);
+}
+
+/** The setup steps the last periodic check found missing (a repair re-runs them). */
+export function missingStepsOf(record: Pick<IntegrationRecord, 'findings'>): string[] {
+  return (record.findings ?? []).flatMap((f) => (f.kind === 'missing' && f.step ? [f.step] : []));
 }
 
 /** Steps a failed create or edit carried out that its undo did not take back. */

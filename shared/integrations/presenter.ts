@@ -16,6 +16,8 @@ export async function presentIntegration(record: IntegrationRecord): Promise<Int
     ...(record.config ? { config: await redactSecrets(record.type, record.config) } : {}),
     ...(record.validationResults ? { validationResults: record.validationResults } : {}),
     ...(record.statusMessage ? { statusMessage: record.statusMessage } : {}),
+    ...(record.lastCheckedAt ? { lastCheckedAt: record.lastCheckedAt } : {}),
+    ...(record.findings ? { findings: record.findings } : {}),
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   };

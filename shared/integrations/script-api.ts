@@ -77,6 +77,15 @@ export const scriptContracts = {
     params: IntegrationIdParamsSchema,
     responses: { 200: SCRIPT, ...SCRIPT_ERRORS, ...storedIntegration },
   },
+  'POST /integrations/{id}/scripts/repair': {
+    params: IntegrationIdParamsSchema,
+    responses: {
+      200: SCRIPT,
+      ...SCRIPT_ERRORS,
+      ...storedIntegration,
+      409: { description: 'The integration has been deleted, or is not in recurringValidationError.' },
+    },
+  },
   'POST /integrations/scripts/cleanup': {
     ...scriptBody('cleanup'),
     responses: { 200: SCRIPT, ...SCRIPT_ERRORS },

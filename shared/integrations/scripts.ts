@@ -15,15 +15,16 @@ import {
   type SqlPayload,
 } from '../platforms';
 import { getPath } from '../platforms/module';
-import { leftoverScriptFor, scriptFor } from '../platforms/scripts';
+import { leftoverScriptFor, repairScriptFor, scriptFor } from '../platforms/scripts';
 import { UnsafeSqlValueError } from '../platforms/sql/quote';
 import { renderScript, type Script, ScriptInputError, statementsOf } from '../platforms/sql/script';
 import { describeIssues } from '../validation';
-import { leftoverSteps, type StoredConfig } from './model';
+import { refusalMessage } from './lifecycle';
+import { leftoverSteps, missingStepsOf, type StoredConfig } from './model';
 import { getIntegration } from './repository';
 import type { ScriptResponse } from './script-api';
 import { scriptBodySchema } from './script-requests';
-import { decryptSecrets, restorePlaceholders } from './secrets';
+import { decryptSecrets, restorePlaceholders, scrubSecrets, secretValuesOf } from './secrets';
 
 /** A script as JSON `{script, statements}`, or as text/plain when the caller's Accept prefers it. */
 export function scriptResult(script: Script): ApiResult {
@@ -155,6 +156,41 @@ export async function cleanupScript(id: number): Promise<Script> {
     throw error;
   }
   return build('delete', payload);
+}
+
+/**
+ * The repair script of an integration in `recurringValidationError`: the statements that recreate
+ * exactly what its last check found missing, in plan order. A stored secret a statement needs is
+ * shown as the redaction placeholder, for the operator to put back.
+ */
+export async function repairScript(id: number): Promise<Script> {
+  const record = await storedIntegration(id);
+  const refused = refusalMessage(id, record.status, 'repair');
+  if (refused) throw new ConflictError(refused, { status: record.status });
+  const payload = await storedPayload(record.type, record.autoBootstrap ?? false, record.config);
+  const script = await repairScriptFor(payload, missingStepsOf(record));
+  const secrets = await secretValuesOf(record.type, record.config);
+  const sections = script.sections.map((section) => {
+    const statements = section.statements.map((s) => scrubLiterals(s, secrets));
+    const redacted = statements.some((s, i) => s !== section.statements[i]);
+    return redacted
+      ? {
+          ...section,
+          statements,
+          note: `${section.note} Put the integration's stored credential where ${REDACTED} stands.`,
+        }
+      : section;
+  });
+  return { ...script, sections };
+}
+
+/**
+ * A statement with every stored secret inside its string literals (passwords, keys) replaced by
+ * the placeholder; identifiers — the account names the operator's scripts name, as the setup and
+ * removal scripts do — stay.
+ */
+function scrubLiterals(statement: string, secrets: readonly string[]): string {
+  return statement.replace(/'(?:[^']|'')*'/g, (literal) => scrubSecrets(literal, secrets));
 }
 
 /** The delete script of a stored integration. */

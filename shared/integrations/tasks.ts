@@ -10,8 +10,9 @@ import { describeError, logger } from '../observability/logger';
 import { isRemoteType } from '../platforms';
 import { connectorFor } from '../platforms/connectors';
 import { PlatformOperationError, type StepProgress, TransientPlatformError } from '../platforms/port';
+import { recordCheck } from './assurance';
 import { isCurrentRequest } from './lifecycle';
-import { type IntegrationRecord, payloadOf, type WorkflowInput } from './model';
+import { type IntegrationRecord, missingStepsOf, payloadOf, type WorkflowInput } from './model';
 import { getIntegration, getTransientSecret, recordRemoteFailure, recordStep } from './repository';
 import { decryptedPayload, openCredentials } from './secrets';
 
@@ -158,7 +159,8 @@ export async function compensateTask(input: WorkflowInput): Promise<TaskResult &
   const operation = input.operation;
   const applied = record.appliedSteps ?? [];
   const pending = applied.filter((s) => !(record.undoneSteps ?? []).includes(s));
-  if (operation === 'delete' || !isRemoteType(record.type) || pending.length === 0)
+  // A teardown is retried by a DELETE, and a repair only re-creates what was missing: neither is undone.
+  if (operation === 'delete' || operation === 'repair' || !isRemoteType(record.type) || pending.length === 0)
     return { integrationId: record.id, skipped: false, undone: 0 };
   const connector = await connectorFor(record.type);
   if (!connector.compensate) return { integrationId: record.id, skipped: false, undone: 0 };
@@ -172,4 +174,30 @@ export async function compensateTask(input: WorkflowInput): Promise<TaskResult &
     progress: progressOf(record, 'undoneSteps'),
   });
   return { integrationId: record.id, skipped: false, undone: pending.length };
+}
+
+/**
+ * A repair: re-runs the setup steps the last check found missing, then checks again and records
+ * that check. A check that still fails makes the repair fail (`recurringValidationError`).
+ */
+export async function repairTask(input: WorkflowInput): Promise<TaskResult> {
+  const record = await current(input);
+  if (!record) return { integrationId: input.integrationId, skipped: true };
+  if (!isRemoteType(record.type)) return { integrationId: record.id, skipped: false };
+  const connector = await connectorFor(record.type);
+  if (!connector.repair || !connector.assure)
+    throw new PlatformOperationError(`${record.type} integrations have no setup plan to repair`);
+  const payload = await decryptedPayload(payloadOf(record));
+  await connector.repair({ integrationId: record.id, payload, steps: missingStepsOf(record) });
+  const result = await connector.assure({ integrationId: record.id, payload });
+  await recordCheck(record, payload, result, new Date().toISOString(), {
+    requestId: record.requestId,
+    status: record.status,
+  });
+  const failing = result.tests.filter((t) => t.status === 'failed');
+  if (failing.length > 0)
+    throw new PlatformOperationError(
+      `after the repair the check still fails: ${failing.map((t) => `${t.name}${t.message ? ` (${t.message})` : ''}`).join('; ')}`,
+    );
+  return { integrationId: record.id, skipped: false };
 }

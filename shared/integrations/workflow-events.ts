@@ -1,13 +1,13 @@
 /** Shapes of the lifecycle workflow's task inputs (validated at each task's edge). */
 import * as z from 'zod';
-import { OperationSchema } from '../platforms/port';
+import { LifecycleOperationSchema } from './lifecycle';
 
 /** An error a Catch captured (Step Functions `{Error, Cause}`). */
 const TaskErrorSchema = z.object({ Error: z.string().optional(), Cause: z.string().optional() });
 
 export const WorkflowInputSchema = z.object({
   integrationId: z.number().int().positive(),
-  operation: OperationSchema,
+  operation: LifecycleOperationSchema,
   requestId: z.string().min(1).max(64),
   credentialsRef: z.string().min(1).max(128).optional(),
   /**

@@ -125,6 +125,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/integrations/{id}/repair": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Automatic integrations in recurringValidationError: re-run the setup steps the last check found missing (status editing), then check again. */
+        post: operations["postIntegrationsIdRepair"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/integrations/scripts/initial-create": {
         parameters: {
             query?: never;
@@ -221,6 +238,23 @@ export interface paths {
         put?: never;
         /** Removal script for a stored integration: what its failed automatic setup left behind (when undoing it failed too), else everything its setup creates; never the operator's own accounts. */
         post: operations["postIntegrationsIdScriptsCleanup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/{id}/scripts/repair": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Script recreating exactly what the last periodic check found missing (objects and grants), in the plan's order; stored secrets shown as [REDACTED]. */
+        post: operations["postIntegrationsIdScriptsRepair"];
         delete?: never;
         options?: never;
         head?: never;
@@ -356,7 +390,7 @@ export interface components {
         Integration: {
             id: string;
             /** @enum {string} */
-            status: "creating" | "enabled" | "createError" | "editing" | "editError" | "deleting" | "deleteError" | "deleted" | "disabled";
+            status: "creating" | "enabled" | "createError" | "editing" | "editError" | "deleting" | "deleteError" | "deleted" | "disabled" | "recurringValidationError";
             /** @enum {string} */
             type: "ObjectStore" | "AnalyticsWarehouse" | "Lakehouse" | "DatasetWarehouse" | "ClusterWarehouse" | "CloudWarehouse" | "FederatedSql";
             autoBootstrap?: boolean;
@@ -377,6 +411,17 @@ export interface components {
             };
             /** @description Why the last operation failed. */
             statusMessage?: string;
+            /** @description When the last periodic check ran. */
+            lastCheckedAt?: string;
+            /** @description What the last periodic check found wrong: setup objects and grants missing, grants nobody planned (privilege creep). */
+            findings?: {
+                /** @enum {string} */
+                kind: "missing" | "unplanned";
+                step?: string;
+                object: string;
+                expected: string;
+                found: string;
+            }[];
             createdAt: string;
             updatedAt: string;
         };
@@ -396,7 +441,7 @@ export interface components {
         IntegrationAccepted: {
             id: string;
             /** @enum {string} */
-            status: "creating" | "enabled" | "createError" | "editing" | "editError" | "deleting" | "deleteError" | "deleted" | "disabled";
+            status: "creating" | "enabled" | "createError" | "editing" | "editError" | "deleting" | "deleteError" | "deleted" | "disabled" | "recurringValidationError";
             validationResults: {
                 /** @enum {string} */
                 status: "passed" | "failed" | "warning";
@@ -416,7 +461,7 @@ export interface components {
         IntegrationStatus: {
             id: number;
             /** @enum {string} */
-            status: "creating" | "enabled" | "createError" | "editing" | "editError" | "deleting" | "deleteError" | "deleted" | "disabled";
+            status: "creating" | "enabled" | "createError" | "editing" | "editError" | "deleting" | "deleteError" | "deleted" | "disabled" | "recurringValidationError";
             statusMessage?: string;
         };
         FederatedSqlKey: {
@@ -1740,7 +1785,7 @@ export interface operations {
                         error: string;
                         message: string;
                         /** @enum {string} */
-                        status?: "creating" | "enabled" | "createError" | "editing" | "editError" | "deleting" | "deleteError" | "deleted" | "disabled";
+                        status?: "creating" | "enabled" | "createError" | "editing" | "editError" | "deleting" | "deleteError" | "deleted" | "disabled" | "recurringValidationError";
                     } & {
                         [key: string]: unknown;
                     };
@@ -2932,7 +2977,7 @@ export interface operations {
                         error: string;
                         message: string;
                         /** @enum {string} */
-                        status?: "creating" | "enabled" | "createError" | "editing" | "editError" | "deleting" | "deleteError" | "deleted" | "disabled";
+                        status?: "creating" | "enabled" | "createError" | "editing" | "editError" | "deleting" | "deleteError" | "deleted" | "disabled" | "recurringValidationError";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3205,7 +3250,7 @@ export interface operations {
                         error: string;
                         message: string;
                         /** @enum {string} */
-                        status?: "creating" | "enabled" | "createError" | "editing" | "editError" | "deleting" | "deleteError" | "deleted" | "disabled";
+                        status?: "creating" | "enabled" | "createError" | "editing" | "editError" | "deleting" | "deleteError" | "deleted" | "disabled" | "recurringValidationError";
                     } & {
                         [key: string]: unknown;
                     };
@@ -3436,7 +3481,109 @@ export interface operations {
                         error: string;
                         message: string;
                         /** @enum {string} */
-                        status?: "creating" | "enabled" | "createError" | "editing" | "editError" | "deleting" | "deleteError" | "deleted" | "disabled";
+                        status?: "creating" | "enabled" | "createError" | "editing" | "editError" | "deleting" | "deleteError" | "deleted" | "disabled" | "recurringValidationError";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The request body exceeds the payload limit (6 MiB; 1 MiB for YAML). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the details are logged, never returned. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The function did not answer in time, or a remote platform is unavailable; retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postIntegrationsIdRepair: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: status editing; the repair runs, then a check. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationAccepted"];
+                };
+            };
+            /** @description The integration was set up manually: run its repair script. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid API key in the Authorization header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key’s principal lacks APPLICATION_ADMIN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No integration with the id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in recurringValidationError, in flight, or nothing missing to recreate. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                        /** @enum {string} */
+                        status?: "creating" | "enabled" | "createError" | "editing" | "editError" | "deleting" | "deleteError" | "deleted" | "disabled" | "recurringValidationError";
                     } & {
                         [key: string]: unknown;
                     };
@@ -4000,6 +4147,101 @@ export interface operations {
                 };
             };
             /** @description The integration has been deleted. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body exceeds the payload limit (6 MiB; 1 MiB for YAML). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the details are logged, never returned. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The function did not answer in time, or a remote platform is unavailable; retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postIntegrationsIdScriptsRepair: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script: JSON `{script, statements}` by default; the script alone as text/plain when the Accept header prefers text/plain. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Script"];
+                    "text/plain": components["schemas"]["Script"];
+                };
+            };
+            /** @description Invalid body, a type this endpoint does not accept, autoBootstrap true for a setup script, or a value no script can carry safely. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No or an invalid API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller lacks APPLICATION_ADMIN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No integration with the id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The integration has been deleted, or is not in recurringValidationError. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -4,6 +4,7 @@
  * tests can say what went wrong without quoting the driver's raw error.
  */
 import { optionalEnv } from '../config/env';
+import type { Grantee, PlanObject } from './sql/plan';
 
 export type FailureReason =
   | 'unreachable'
@@ -60,7 +61,26 @@ export interface ConnectTarget {
 export interface PlatformSession {
   run(statement: string): Promise<void>;
   exists(object: RemoteObject): Promise<boolean>;
+  /**
+   * Assurance: whether a setup step's effect is still in place — its object exists, its grant or
+   * membership holds. Undefined (or absent): the driver cannot tell for this kind of step.
+   */
+  inPlace?(step: AssuredStep): Promise<boolean | undefined>;
+  /**
+   * Assurance: the grants and memberships `principal` holds that none of the `planned` steps
+   * made (privilege creep), described for people. Undefined (or absent): the driver cannot list
+   * them.
+   */
+  unplannedGrants?(principal: Grantee, planned: readonly AssuredStep[]): Promise<string[] | undefined>;
   close(): Promise<void>;
+}
+
+/** A setup step as assurance checks it: what it makes and the statements that make it. */
+export interface AssuredStep {
+  object: PlanObject;
+  statements: readonly string[];
+  /** The database its statements run in (the session is connected to it). */
+  database?: string;
 }
 
 export interface PlatformDriver<S extends PlatformSession = PlatformSession> {

@@ -105,6 +105,29 @@ export interface TeardownRequest {
   privilegedCredentials?: Record<string, unknown>;
 }
 
+/** A periodic check of an integration: is everything its setup made still as the plan says? */
+export interface AssureRequest {
+  integrationId: number;
+  payload: PlatformPayload;
+}
+
+/** One thing a check found wrong: the object, what was expected, what was found. */
+export const AssuranceFindingSchema = z.object({
+  kind: z.enum(['missing', 'unplanned']),
+  /** The setup step that makes it (missing objects and grants). */
+  step: z.string().optional(),
+  object: z.string(),
+  expected: z.string(),
+  found: z.string(),
+});
+export type AssuranceFinding = z.infer<typeof AssuranceFindingSchema>;
+
+export interface AssuranceResult {
+  /** The connection test and the assurance tests, as validation results show them. */
+  tests: ValidationTest[];
+  findings: AssuranceFinding[];
+}
+
 export interface PlatformConnector {
   readonly type: RemoteType;
   /** Runs the type's validation tests; never throws for remote failures (they are failed tests). */
@@ -120,6 +143,20 @@ export interface PlatformConnector {
    * that either happened or not, so a failure leaves nothing to undo.
    */
   compensate?(request: CompensateRequest): Promise<void>;
+  /**
+   * Checks that every object and grant the setup plan made is still in place and lists the
+   * grants nobody planned. Never throws for remote failures (a failed connection is a failed
+   * test). Absent: the type has no plan; its validation tests are its check.
+   */
+  assure?(request: AssureRequest): Promise<AssuranceResult>;
+  /** Re-runs the steps of the setup plan whose effect is missing (`steps`: their keys). */
+  repair?(request: RepairRequest): Promise<void>;
+}
+
+export interface RepairRequest {
+  integrationId: number;
+  payload: PlatformPayload;
+  steps: readonly string[];
 }
 
 /** A failure worth retrying (network blip, throttling): the workflow's Retry matches this name. */

@@ -109,3 +109,28 @@ export async function leftoverScriptFor(payload: SqlPayload, steps: readonly str
   }
   return script(title, sections);
 }
+
+/**
+ * Recreates exactly the given steps of a setup (what a periodic check found missing), in plan
+ * order, one section per connection.
+ */
+export async function repairScriptFor(payload: SqlPayload, steps: readonly string[]): Promise<Script> {
+  const platform = await sqlPlatformOf(payload.type);
+  const plan = platform.plan(payload);
+  const chosen = plan.steps.filter((s) => steps.includes(s.key));
+  const title = `${payload.type} repair: recreate what the last check found missing`;
+  if (chosen.length === 0) return noScript(title, 'nothing is missing');
+  const sections: ScriptSection[] = [];
+  for (const step of chosen) {
+    const database = plan.phases[step.phase]?.database;
+    const last = sections.at(-1);
+    if (last && last.database === database) last.statements.push(...step.create);
+    else
+      sections.push({
+        ...(database === undefined ? {} : { database }),
+        note: 'Run with the privileged account used for the setup.',
+        statements: [...step.create],
+      });
+  }
+  return script(title, sections);
+}

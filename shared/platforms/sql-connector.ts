@@ -3,10 +3,14 @@
  * type: the type's SQL half (`sqlPlatformOf`) says where to connect, which checks to run and
  * what the setup plan creates; validation, automatic setup, edits and teardown run that plan's
  * statements through a `PlatformDriver`.
+ *
+ * Over 400 lines: one connector with five operations (validate, bootstrap, edit, compensate,
+ * teardown) plus assurance and repair, all driving the same step runner; each is short.
  */
 
 import { platformOf, type SqlPayload, type SqlType } from '.';
 import {
+  type AssuredStep,
   ConnectionFailure,
   type ConnectTarget,
   failureMessage,
@@ -14,11 +18,15 @@ import {
   type PlatformSession,
 } from './driver';
 import {
+  type AssuranceFinding,
+  type AssuranceResult,
+  type AssureRequest,
   type BootstrapRequest,
   type CompensateRequest,
   type EditRequest,
   type PlatformConnector,
   PlatformOperationError,
+  type RepairRequest,
   type StepProgress,
   type TeardownRequest,
   TransientPlatformError,
@@ -40,7 +48,7 @@ import {
 import type { SqlPlatform } from './sql/platform';
 import type { Script } from './sql/script';
 import { sqlPlatformOf } from './sql-platforms';
-import { failed, passed, skipped, TEST } from './validation-tests';
+import { failed, passed, skipped, TEST, warning } from './validation-tests';
 
 /**
  * Where and as whom removal connects: with the privileged DELETE credentials, or as the service
@@ -272,6 +280,45 @@ async function freshObjectTests(
   return tests;
 }
 
+const SETTING_KINDS = new Set(['setting']);
+
+/** What a missing step's effect is called in a finding. */
+function missingFinding(step: RunStep & { object: PlanObject }): AssuranceFinding {
+  const kind = step.object.kind;
+  const [expected, found] =
+    kind === 'grant'
+      ? step.object.revoked
+        ? ['revoked by the setup', 'granted']
+        : ['granted by the setup', 'not granted']
+      : kind === 'membership'
+        ? ['a member, made by the setup', 'not a member']
+        : ['exists, made by the setup', 'absent'];
+  return { kind: 'missing', step: step.key, object: describeObject(step.object), expected, found };
+}
+
+/**
+ * Checks every step of the plan on open sessions (one per database): the type's session says
+ * whether the effect is in place, an object's existence is the fallback. Steps it cannot judge
+ * (settings on an account the operator owns, grants a driver cannot read) are left out.
+ */
+async function missingSteps(
+  steps: readonly RunStep[],
+  sessionFor: (database: string | undefined) => Promise<PlatformSession>,
+): Promise<AssuranceFinding[]> {
+  const findings: AssuranceFinding[] = [];
+  for (const step of steps) {
+    const object = step.object;
+    if (!object || SETTING_KINDS.has(object.kind)) continue;
+    const session = await sessionFor(step.database);
+    const assured: AssuredStep = { object, statements: step.statements, database: step.database };
+    let present = await session.inPlace?.(assured);
+    if (present === undefined && createsObject({ object } as never))
+      present = await session.exists(object as never);
+    if (present === false) findings.push(missingFinding({ ...step, object }));
+  }
+  return findings;
+}
+
 export interface SqlConnectorHooks {
   /**
    * Sandbox triggers: how many steps (statements, for teardown) to run before the platform
@@ -393,6 +440,98 @@ export function sqlConnector(
         ...optional('progress', request.progress),
         ...optional('failAt', await hooks.failAfter?.('edit', target, steps.length)),
       });
+    },
+    async assure(request: AssureRequest): Promise<AssuranceResult> {
+      const platform = await platformFor();
+      const payload = request.payload as SqlPayload;
+      const target = platform.serviceTarget(payload);
+      const testName = platform.connectionTest.name;
+      const { session: first, test } = await tryConnect(driver, target, testName);
+      if (!first) {
+        return {
+          tests: [
+            test,
+            skipped(TEST.setupInPlace, 'skipped: the connection test failed'),
+            skipped(TEST.noUnplannedPrivileges, 'skipped: the connection test failed'),
+          ],
+          findings: [],
+        };
+      }
+      const sessions = new Map<string | undefined, PlatformSession>([[target.database, first]]);
+      const sessionFor = async (database: string | undefined) => {
+        const key = database ?? target.database;
+        const open = sessions.get(key);
+        if (open) return open;
+        const session = await connectForOperation(driver, { ...target, database: key });
+        sessions.set(key, session);
+        return session;
+      };
+      try {
+        const plan = platform.plan(payload);
+        const steps = setupRunSteps(plan);
+        const missing = await missingSteps(steps, sessionFor);
+        const tests: ValidationTest[] = [test];
+        tests.push(
+          missing.length === 0
+            ? passed(TEST.setupInPlace)
+            : failed(
+                TEST.setupInPlace,
+                missing.map((f) => `${f.object}: expected ${f.expected}, found ${f.found}`).join('; '),
+              ),
+        );
+        // Privilege creep: grants on the principals the plan itself creates that no step made.
+        const planned = steps.flatMap((s): AssuredStep[] =>
+          s.object ? [{ object: s.object, statements: s.statements, database: s.database }] : [],
+        );
+        const principals = plan.steps.filter(
+          (s) => ['role', 'group', 'user', 'login'].includes(s.object.kind) && createsObject(s),
+        );
+        const unplanned: AssuranceFinding[] = [];
+        let listed = principals.length > 0;
+        // Each database the plan works in is looked at (schema grants live in their database).
+        const databases = [...new Set(steps.map((s) => s.database ?? target.database))];
+        for (const principal of principals) {
+          if (!('name' in principal.object)) continue;
+          const grantee = { kind: principal.object.kind as 'role', name: principal.object.name };
+          const extra = new Set<string>();
+          for (const database of databases) {
+            const held = await (await sessionFor(database)).unplannedGrants?.(grantee, planned);
+            if (held === undefined) listed = false;
+            for (const grant of held ?? []) extra.add(grant);
+          }
+          for (const grant of extra)
+            unplanned.push({
+              kind: 'unplanned',
+              object: `${grant} to ${grantee.kind} ${grantee.name}`,
+              expected: 'not granted by the setup',
+              found: 'granted',
+            });
+        }
+        tests.push(
+          unplanned.length > 0
+            ? warning(
+                TEST.noUnplannedPrivileges,
+                `privilege creep (reported, never revoked): ${unplanned.map((f) => f.object).join('; ')}`,
+              )
+            : listed
+              ? passed(TEST.noUnplannedPrivileges)
+              : skipped(TEST.noUnplannedPrivileges, 'this platform driver does not list grants'),
+        );
+        return { tests, findings: [...missing, ...unplanned] };
+      } catch (error) {
+        if (error instanceof PlatformOperationError || error instanceof TransientPlatformError)
+          return { tests: [test, failed(TEST.setupInPlace, error.message)], findings: [] };
+        throw error;
+      } finally {
+        for (const session of sessions.values()) await session.close();
+      }
+    },
+    async repair(request: RepairRequest) {
+      const platform = await platformFor();
+      const payload = request.payload as SqlPayload;
+      const wanted = new Set(request.steps);
+      const steps = setupRunSteps(platform.plan(payload)).filter((s) => wanted.has(s.key));
+      await runSteps(driver, platform.serviceTarget(payload), steps);
     },
     async compensate(request: CompensateRequest) {
       const platform = await platformFor();

@@ -15,6 +15,8 @@ export const TEST = {
   catalogDoesNotExist: 'Validate Automatic: Catalog Does Not Exist',
   impersonationRoleDoesNotExist: 'Validate Automatic: Impersonation Role Does Not Exist',
   setupObjectsDoNotExist: 'Validate Automatic: Setup Objects Do Not Exist',
+  setupInPlace: 'Assurance: Setup Objects And Grants In Place',
+  noUnplannedPrivileges: 'Assurance: No Unplanned Privileges',
   bootstrapUserGrants: 'Validate Automatic Bootstrap User Grants',
   manualSetup: 'Validate Manual: Setup Objects Exist',
   lakehouseBasicConnection: 'Basic Connection Test',

@@ -126,6 +126,48 @@ describe('the operator console', () => {
     await page.close();
   });
 
+  it('a drifted integration: the last check, its findings, the repair script and Repair now (issue 21)', async () => {
+    const body = payloads(uid()).ClusterWarehouse as { config: Record<string, string> };
+    const created = await call('POST', '/integrations', { body });
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    const id = Number(created.body.id);
+    await eventually(
+      () => call('GET', `/integrations/${id}`),
+      (r) => r.body.status === 'enabled',
+      60_000,
+    );
+    // Out of band, a DBA drops the group the setup created; the next check finds it.
+    useLocalCloudEnv();
+    const { runOnSandbox, parseRenderedScript } = await import('../../shared/platforms/sandbox/run-script');
+    await runOnSandbox(
+      'ClusterWarehouse',
+      body.config.host as string,
+      parseRenderedScript('DROP GROUP "service_system";'),
+    );
+    const { integrationsCommand } = await import('../../infra/cli/integrations');
+    await integrationsCommand(['check', String(id)]);
+
+    const page = await signedIn(adminKey());
+    await page.goto(`${baseUrl()}/console/#/integrations`);
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: `#${id}` }) });
+    await expect.poll(() => row.textContent()).toContain('1 finding');
+    await page.getByRole('link', { name: `#${id}` }).click();
+    const check = page.getByRole('region', { name: 'Periodic check' });
+    await expect
+      .poll(() => page.locator('.badge').first().textContent())
+      .toContain('recurringValidationError');
+    const findings = check.getByRole('table', { name: 'Findings' });
+    await expect.poll(() => findings.textContent()).toContain('group service_system');
+    await check.getByRole('button', { name: 'Generate repair' }).click();
+    await expect.poll(() => check.locator('pre').textContent()).toContain('CREATE GROUP "service_system"');
+    await page.screenshot({ path: join(shots, 'integration-drift.png'), fullPage: true });
+    await check.getByRole('button', { name: 'Repair now' }).click();
+    await expect
+      .poll(() => page.locator('.badge').first().textContent(), { timeout: 60_000 })
+      .toBe('enabled');
+    await page.close();
+  });
+
   it('manual flow: generate the scripts, run them on the sandbox, create, see it enabled', async () => {
     const id0 = uid();
     const payload = payloads(id0).CloudWarehouse as Payload;

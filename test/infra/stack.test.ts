@@ -1,6 +1,7 @@
 /**
  * Template assertions on the synthesized stacks. Every expectation is derived from the
  * catalogues, so adding a route, table, queue, workflow task or function keeps this file right.
+ * Over 400 lines: one synthesis per stage shared by every assertion (synthesis is the slow part).
  */
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
@@ -347,11 +348,15 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
     for (const [, key] of resources(stage, 'AWS::KMS::Key'))
       expect(key.Properties.EnableKeyRotation).toBe(true);
     template.resourceCountIs('AWS::Events::Rule', scheduleList.length);
+    const config = synth.config(stage);
     for (const def of scheduleList) {
+      // A schedule with a stage setting runs at the stage's rate (the periodic integration checks).
+      const minutes = def.rateStageSetting ? config[def.rateStageSetting] : def.rateMinutes;
       template.hasResourceProperties('AWS::Events::Rule', {
-        ScheduleExpression: `rate(${def.rateMinutes} minute${def.rateMinutes === 1 ? '' : 's'})`,
+        ScheduleExpression: `rate(${minutes} minute${minutes === 1 ? '' : 's'})`,
       });
     }
+    expect(config.integrationCheckMinutes).toBe(stage === 'prod' ? 60 : 5);
   });
 
   it('builds the integration functions in their own construct, keeping the logical ids a deployed stack has', () => {

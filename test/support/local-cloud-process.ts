@@ -24,11 +24,16 @@ export interface RunningCloud {
   kill(): Promise<void>;
 }
 
-/** Settings the integration suite runs with: short timeouts and retry schedule for speed. */
+/**
+ * Settings the integration suite runs with: short timeouts and retry schedule for speed, and no
+ * periodic integration checks during a run (files that test them start a cloud of their own with
+ * a short interval; a check round over every file's integrations would only add load).
+ */
 const TEST_CLOUD_ENV: Record<string, string> = {
   WEBHOOK_TIMEOUT_MS: '1500',
   WEBHOOK_RETRY_SCHEDULE: '1,1,2',
   LOG_LEVEL: 'INFO',
+  INTEGRATION_CHECK_INTERVAL_SECONDS: '86400',
 };
 
 export async function startCloudProcess(

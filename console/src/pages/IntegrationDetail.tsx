@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../../shared/openapi/api-types';
 import { type ApiError, api, asApiError, pastedBody, rawCall } from '../api';
+import { PeriodicCheck } from '../assurance';
 import { ErrorBanner, fieldErrors } from '../errors';
 import { typeSchemas } from '../openapi';
 import { navigate } from '../router';
@@ -117,6 +118,7 @@ export function IntegrationDetail({ id }: { id: number }) {
       </p>
       <ErrorBanner error={error} />
       <ValidationResults results={item.validationResults} />
+      <PeriodicCheck item={item} onChange={() => setTick((t) => t + 1)} />
       {editing && schema ? (
         <form onSubmit={(e) => e.preventDefault()}>
           <h2>Edit</h2>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../../shared/openapi/api-types';
 import { type ApiError, api, asApiError } from '../api';
+import { LastCheck } from '../assurance';
 import { ErrorBanner } from '../errors';
 import { failureReason, isMoving, StatusBadge } from '../status';
 
@@ -42,6 +43,7 @@ export function Integrations() {
                 <th scope="col">Type</th>
                 <th scope="col">Setup</th>
                 <th scope="col">Status</th>
+                <th scope="col">Last check</th>
                 <th scope="col">Updated</th>
               </tr>
             </thead>
@@ -55,6 +57,9 @@ export function Integrations() {
                   <td>{i.autoBootstrap ? 'automatic' : 'manual'}</td>
                   <td>
                     <StatusBadge status={i.status} reason={failureReason(i)} />
+                  </td>
+                  <td>
+                    <LastCheck item={i} />
                   </td>
                   <td>{new Date(i.updatedAt).toLocaleString()}</td>
                 </tr>

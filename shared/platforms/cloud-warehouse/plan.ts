@@ -1,6 +1,9 @@
 /**
  * CloudWarehouse (Snowflake-like): what the service creates, as a setup plan.
  *
+ * Over 400 lines: one plan, read top to bottom as the platform applies it; splitting its steps
+ * over files would hide their order, which is the point of a plan.
+ *
  * Objects the service creates:
  * - the role `SERVICE_SYSTEM_ROLE` (the system role), granted to the system user;
  * - the system user (manual setup with password or key-pair authentication: the config's user;

@@ -16,6 +16,7 @@ import {
   withTimeout,
 } from '../driver';
 import { normalizeIdentifier } from '../sql/quote';
+import { type CatalogQuery, clusterInPlace, clusterUnplannedGrants } from './assurance';
 import type { AccessKeyCredentials, ClusterAuthOptions, DatabaseLogin, IdpCredentials } from './iam-auth';
 import type { ClusterSession } from './sql-platform';
 
@@ -94,10 +95,13 @@ async function connectCluster(target: ConnectTarget, options: ClusterAuthOptions
   }
   const one = async (sql: string, value: string) => ((await client.query(sql, [value])).rowCount ?? 0) > 0;
   const norm = (v: string) => normalizeIdentifier('cluster', v);
+  const catalog: CatalogQuery = async (sql, params) => (await client.query(sql, params)).rows;
   return {
     async run(statement) {
       await client.query(statement);
     },
+    inPlace: (step) => clusterInPlace(catalog, step, norm),
+    unplannedGrants: (principal, planned) => clusterUnplannedGrants(catalog, principal, planned, norm),
     async exists(object) {
       switch (object.kind) {
         case 'database':

@@ -67,6 +67,8 @@ export function parseRenderedScript(text: string): ScriptSection[] {
       pending = '';
     }
   }
+  // A last statement without its semicolon still runs (never silently skipped).
+  if (pending.trim() !== '') current.statements.push(pending.trim());
   if (current.statements.length > 0) sections.push(current);
   return sections;
 }

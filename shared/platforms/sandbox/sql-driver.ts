@@ -12,12 +12,14 @@ import { intEnv } from '../../config/env';
 import { publicKeyOf } from '../../crypto/public-key';
 import type { SqlType } from '..';
 import {
+  type AssuredStep,
   ConnectionFailure,
   type ConnectTarget,
   type PlatformDriver,
   type PlatformSession,
   type RemoteObject,
 } from '../driver';
+import type { Grantee } from '../sql/plan';
 import type { SandboxProbe, SqlPlatform } from '../sql/platform';
 import { normalizeIdentifier } from '../sql/quote';
 import { sqlPlatformOf } from '../sql-platforms';
@@ -133,11 +135,70 @@ function probe(
   };
 }
 
+type Session = { dialect: SqlPlatform['dialect']; user: string; database?: string; privileged: boolean };
+
+/** The state a step's statements would leave, run as an administrator on a copy (or the error). */
+function rehearse(state: SandboxState, session: Session, step: AssuredStep): SandboxState | SandboxSqlError {
+  const copy = structuredClone(state);
+  const database =
+    step.database === undefined ? session.database : normalizeIdentifier(session.dialect, step.database);
+  const db = new SandboxDb(copy, { ...session, user: 'assurance', database, privileged: true });
+  try {
+    for (const statement of step.statements) db.execute(statement);
+  } catch (error) {
+    if (error instanceof SandboxSqlError) return error;
+    throw error;
+  }
+  return copy;
+}
+
+/**
+ * A step is in place when running it again would change nothing: its object already exists, its
+ * grant or membership is already there (its revoke already done). An object it needs being gone
+ * means it is not.
+ */
+function inPlace(state: SandboxState, session: Session, step: AssuredStep): boolean | undefined {
+  const after = rehearse(state, session, step);
+  if (after instanceof SandboxSqlError)
+    return after.code === 'exists' ? true : after.code === 'missing' ? false : undefined;
+  return JSON.stringify(after) === JSON.stringify(state);
+}
+
+/** The grants and memberships of `principal` that none of the planned steps makes. */
+function unplannedGrants(
+  state: SandboxState,
+  session: Session,
+  principal: Grantee,
+  planned: readonly AssuredStep[],
+): string[] {
+  const db = new SandboxDb(state, { ...session, privileged: true });
+  const me = db.keyOf(principal.kind, normalizeIdentifier(session.dialect, principal.name));
+  const held = [
+    ...state.grants.filter((g) => g.split('|')[2] === me),
+    ...state.members.filter((m) => m.endsWith(`|${me}`)),
+  ];
+  // What the plan's grants and memberships make, rehearsed on the host without any grant.
+  let made: SandboxState = { ...structuredClone(state), grants: [], members: [] };
+  for (const step of planned) {
+    if (step.object.kind !== 'grant' && step.object.kind !== 'membership') continue;
+    const after = rehearse(made, session, step);
+    if (!(after instanceof SandboxSqlError)) made = after;
+  }
+  const expected = new Set([...made.grants, ...made.members]);
+  const described = (entry: string) => {
+    const parts = entry.split('|');
+    if (parts.length === 2) return `membership in ${(parts[0] ?? '').replace(':', ' ')}`;
+    return `grant ${parts[0]} on ${(parts[1] ?? '').replace(':', ' ')}${parts[3] ? ' with grant option' : ''}`;
+  };
+  return held.filter((e) => !expected.has(e)).map(described);
+}
+
 export function sandboxDriver(type: SqlType): PlatformDriver {
   return {
     isMissingObjectError: (error) => error instanceof SandboxSqlError && error.code === 'missing',
     async connect(target: ConnectTarget): Promise<PlatformSession> {
-      if (isUnreachable(target.host)) throw new ConnectionFailure('unreachable', 'unreachable');
+      if (isUnreachable(target.host) || readState(type, target.host).outage === true)
+        throw new ConnectionFailure('unreachable', 'unreachable');
       if (credentialValues(target.credentials).includes(TRIGGER.invalidCredentials))
         throw new ConnectionFailure('authentication', 'authentication');
       const platform = await sqlPlatformOf(type);
@@ -159,6 +220,12 @@ export function sandboxDriver(type: SqlType): PlatformDriver {
           if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
           if (privileged && user !== '') await registerAccount(platform, type, target.host, user);
           await withState(type, target.host, (s) => new SandboxDb(s, session).execute(statement));
+        },
+        async inPlace(step) {
+          return inPlace(readState(type, target.host), session, step);
+        },
+        async unplannedGrants(principal, planned) {
+          return unplannedGrants(readState(type, target.host), session, principal, planned);
         },
         async exists(object: RemoteObject) {
           const parent =

@@ -31,6 +31,8 @@ export interface SandboxState {
   members: string[];
   /** Once-only triggers that already fired on this host (`fail-teardown`). */
   fired?: string[];
+  /** Set by `sandbox outage on`: every connection fails as unreachable until `off`. */
+  outage?: boolean;
 }
 
 const LOCK_STALE_MS = 10_000;

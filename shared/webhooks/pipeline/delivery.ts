@@ -14,6 +14,7 @@
  * depend on it — a write failure never brings the message back for another POST.
  */
 import type { Context, SQSRecord } from 'aws-lambda';
+import { parseOrDeadLetter, RetryScheduledError } from '../../edge/queue-consumer';
 import { NotFoundError } from '../../errors';
 import { describeError, logger } from '../../observability/logger';
 import { sleep } from '../../store/read';
@@ -31,7 +32,6 @@ import {
 } from '../store/history';
 import { historyView, requestView, type StoredHistoryRecord } from '../store/history-keys';
 import { getWebhookItem } from '../store/webhooks';
-import { parseOrDeadLetter, RetryScheduledError } from './consumer';
 import { DeliveryMessageSchema } from './message';
 import { delayRetry, sendToDeadLetter } from './queue';
 import { nextStep } from './retry';

@@ -12,6 +12,7 @@
  */
 import type { Context, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
+import { parseOrDeadLetter } from '../../edge/queue-consumer';
 import { ALL_NOTIFICATIONS } from '../../notifications/catalogue';
 import { type NotificationMessage, NotificationMessageSchema, pertainsTo } from '../../notifications/message';
 import { logger } from '../../observability/logger';
@@ -20,7 +21,6 @@ import { fanOutChunk } from '../config';
 import { claim, exists } from '../store/dedup';
 import { notificationSubscriptionKeys, sameAudienceKey } from '../store/subscriptions';
 import { alsoSubscribed, subscriptionPage } from '../store/webhooks';
-import { parseOrDeadLetter } from './consumer';
 import { activityIdFor, type DeliveryMessage, deliveryIdFor, notificationDigest } from './message';
 import { sendAll } from './queue';
 import { notificationOrigin } from './telemetry';

@@ -30,7 +30,15 @@ export async function statusOf(id: string | number): Promise<string | undefined>
   return r.body?.status;
 }
 
-const SETTLED = new Set(['enabled', 'createError', 'editError', 'deleteError', 'deleted', 'disabled']);
+const SETTLED = new Set([
+  'enabled',
+  'recurringValidationError',
+  'createError',
+  'editError',
+  'deleteError',
+  'deleted',
+  'disabled',
+]);
 
 /** Waits until the integration leaves its in-flight status, then returns the status it reached. */
 export async function settle(id: string | number, timeoutMs = 10_000): Promise<string | undefined> {

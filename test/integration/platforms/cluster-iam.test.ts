@@ -4,6 +4,8 @@
  * HTTP servers that verify what they receive, including the SigV4 signatures), then a REAL
  * PostgreSQL server (started by this file) into which the driver logs in as the user the fake
  * credential API returned, with the password it generated.
+ *
+ * Over 400 lines: the fake identity provider and cloud APIs are this file's fixtures and only its.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';

@@ -7,6 +7,9 @@
  * Redshift-only syntax has no PostgreSQL equivalent for one statement the builders emit:
  * `CREATE USER … PASSWORD DISABLED` (access-key and idp users). Those variants are covered by
  * the golden and sandbox tests; everything else runs here.
+ *
+ * Over 400 lines: one PostgreSQL server per file is started once (seconds) and shared by setup,
+ * edit, teardown, the manual flow and assurance.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +17,7 @@ import { IntegrationPayloadSchema } from '../../../shared/platforms';
 import { driver as clusterDriver } from '../../../shared/platforms/cluster-warehouse/driver';
 import { realConnector } from '../../../shared/platforms/connectors';
 import type { PlatformConnector } from '../../../shared/platforms/port';
-import { type SqlPayload, scriptFor } from '../../../shared/platforms/scripts';
+import { repairScriptFor, type SqlPayload, scriptFor } from '../../../shared/platforms/scripts';
 import { runScript } from '../../../shared/platforms/sql-connector';
 import { startPostgres, type TestPostgres } from '../../support/postgres';
 
@@ -321,5 +324,132 @@ describe('connection failures on PostgreSQL', () => {
       payload: payload(true, { ...base(), initialDatabase: 'no_such_db' }),
     });
     expect(tests[0]).toMatchObject({ status: 'failed', message: expect.stringMatching(/does not exist/) });
+  });
+});
+
+describe('assurance on PostgreSQL', () => {
+  const setup = () =>
+    payload(true, {
+      database: 'svc_assured',
+      initialDatabase: 'postgres',
+      username: server.superuser,
+      password: server.password,
+      impersonation: { enabled: true, role: 'assured_readers' },
+    });
+  const assure = (p: SqlPayload) => {
+    if (!connector.assure) throw new Error('the ClusterWarehouse connector has no assurance');
+    return connector.assure({ integrationId: 10, payload: p });
+  };
+  const status = (tests: { name: string; status: string }[], name: string) =>
+    tests.find((t) => t.name === name)?.status;
+
+  it('finds what was dropped or revoked out of band, repairs it, and reports extra grants without revoking them', async () => {
+    const p = setup();
+    await connector.bootstrap({ integrationId: 10, payload: p });
+
+    const clean = await assure(p);
+    expect(clean.findings).toEqual([]);
+    expect(status(clean.tests, 'Assurance: Setup Objects And Grants In Place')).toBe('passed');
+    expect(status(clean.tests, 'Assurance: No Unplanned Privileges')).toBe('passed');
+
+    // A DBA drops the impersonation group, revokes a schema grant and reopens the database.
+    await admin('svc_assured', (c) =>
+      c.query('REVOKE ALL ON SCHEMA service_metadata FROM GROUP service_system'),
+    );
+    await admin('svc_assured', (c) =>
+      c.query('REVOKE USAGE ON SCHEMA service_policies FROM assured_readers'),
+    );
+    await admin('svc_assured', (c) => c.query('DROP GROUP assured_readers'));
+    await admin('postgres', (c) => c.query('GRANT CONNECT ON DATABASE svc_assured TO PUBLIC'));
+    const drifted = await assure(p);
+    expect(drifted.findings.map((f) => f.step).sort()).toEqual(
+      [
+        'database-closed',
+        'impersonation-grant',
+        'impersonation-group',
+        'schema-grant:service_metadata',
+      ].sort(),
+    );
+    expect(drifted.findings.find((f) => f.step === 'impersonation-group')).toMatchObject({
+      kind: 'missing',
+      object: 'group assured_readers',
+      expected: 'exists, made by the setup',
+      found: 'absent',
+    });
+    expect(
+      drifted.tests.find((t) => t.name === 'Assurance: Setup Objects And Grants In Place'),
+    ).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining(
+        'group assured_readers: expected exists, made by the setup, found absent',
+      ),
+    });
+
+    // The repair script recreates exactly those, in plan order; run by the operator it heals.
+    const script = await repairScriptFor(
+      p,
+      drifted.findings.flatMap((f) => f.step ?? []),
+    );
+    const statements = script.sections.flatMap((s) => s.statements);
+    expect(statements).toEqual([
+      'REVOKE ALL ON DATABASE "svc_assured" FROM PUBLIC',
+      'CREATE GROUP "assured_readers"',
+      'GRANT ALL ON SCHEMA "service_metadata" TO GROUP "service_system"',
+      'GRANT USAGE ON SCHEMA "service_policies" TO GROUP "assured_readers"',
+    ]);
+    for (const section of script.sections)
+      await runScript(
+        clusterDriver,
+        {
+          host: server.host,
+          port: server.port,
+          database: section.database ?? 'postgres',
+          connectArgs: 'sslmode=disable',
+          credentials: privileged(),
+        },
+        { title: script.title, sections: [section] },
+      );
+    expect((await assure(p)).findings).toEqual([]);
+
+    // Automatic repair runs the same steps through the connector.
+    await admin('postgres', (c) => c.query('ALTER GROUP service_system DROP USER cw_admin'));
+    const lost = await assure(p);
+    expect(lost.findings.map((f) => f.step)).toEqual(['system-group-member']);
+    await connector.repair?.({ integrationId: 10, payload: p, steps: ['system-group-member'] });
+    expect((await assure(p)).findings).toEqual([]);
+
+    // Privilege creep: reported as a warning naming the grant, never revoked.
+    await admin('postgres', (c) => c.query('GRANT CREATE ON DATABASE postgres TO service_system'));
+    await admin('svc_assured', (c) => c.query('GRANT CREATE ON SCHEMA public TO assured_readers'));
+    const crept = await assure(p);
+    expect(crept.findings.filter((f) => f.kind === 'missing')).toEqual([]);
+    expect(crept.findings.map((f) => f.object).sort()).toEqual([
+      'grant CREATE on database postgres to group service_system',
+      'grant CREATE on schema public to group assured_readers',
+    ]);
+    expect(crept.tests.find((t) => t.name === 'Assurance: No Unplanned Privileges')).toMatchObject({
+      status: 'warning',
+      message: expect.stringContaining('grant CREATE on database postgres to group service_system'),
+    });
+    expect(
+      await exists(
+        'postgres',
+        "SELECT 1 WHERE has_database_privilege('service_system', 'postgres', 'CREATE')",
+      ),
+    ).toBe(true);
+
+    // The service never removes a grant it did not make: the operator takes it back first.
+    await admin('postgres', (c) => c.query('REVOKE CREATE ON DATABASE postgres FROM service_system'));
+    await connector.teardown({ integrationId: 10, payload: p, privilegedCredentials: privileged() });
+  });
+
+  it('an unreachable server is one failed check naming the reason', async () => {
+    const result = await assure(payload(true, { ...setup().config, port: 1 }));
+    expect(result.findings).toEqual([]);
+    expect(result.tests[0]).toMatchObject({
+      status: 'failed',
+      message: expect.stringMatching(/refused|unreachable/),
+    });
+    expect(result.tests.slice(1).map((t) => t.status)).toEqual(['skipped', 'skipped']);
   });
 });

@@ -1,3 +1,7 @@
+/**
+ * The payload schemas of every type: defaults, required fields, unknown fields, secrets.
+ * Over 400 lines: one table of cases per type, kept together so the types can be compared.
+ */
 import { describe, expect, it } from 'vitest';
 import { IntegrationPayloadSchema } from '../../../shared/platforms';
 import { type Payload, payloads, serviceAccount } from './fixtures';

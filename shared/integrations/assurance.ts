@@ -1,0 +1,277 @@
+/**
+ * Continuous connection assurance: a periodic check of every `enabled` and
+ * `recurringValidationError` integration. A schedule starts a round with one message on the
+ * `integrationChecks` queue; its consumer reads the integrations a page at a time (each page a
+ * message of its own, so no function walks them all) and fans out one message per integration.
+ * A check re-runs the connection test and the assurance checks of the type's setup plan (every
+ * object and grant still in place, no unplanned grant on the service's own principals), at most
+ * one check per remote host at a time. A failed check moves the integration to
+ * `recurringValidationError`, a passing one back to `enabled`; entering and leaving that status
+ * sends `healthCheckFailed` and `healthCheckResolved` through the notifications queue.
+ */
+import { randomUUID } from 'node:crypto';
+import type { SQSRecord } from 'aws-lambda';
+import * as z from 'zod';
+import { intEnv } from '../config/env';
+import { parseOrDeadLetter, RetryScheduledError } from '../edge/queue-consumer';
+import { publishNotification } from '../notifications/publisher';
+import { logger } from '../observability/logger';
+import { hostOf, isRemoteType, type RemotePayload } from '../platforms';
+import { connectorFor } from '../platforms/connectors';
+import {
+  type AssuranceFinding,
+  type AssuranceResult,
+  summarize,
+  type ValidationTest,
+} from '../platforms/port';
+import { failed } from '../platforms/validation-tests';
+import { delayRetry, sendAll } from '../store/queues';
+import { CHECKED_STATUSES, type IntegrationStatus } from './lifecycle';
+import { type IntegrationRecord, payloadOf } from './model';
+import {
+  checkablePage,
+  clearHealthNotice,
+  getIntegration,
+  releaseCheckLease,
+  takeCheckLease,
+  updateIntegration,
+  type WriteCondition,
+} from './repository';
+import { decryptedPayload } from './secrets';
+
+/** Integrations read per page of a round. */
+const PAGE_SIZE = 100;
+
+export const CheckMessageSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('page'),
+    /** When the round started (the schedule's time): every check of the round carries it. */
+    round: z.string(),
+    cursor: z.record(z.string(), z.unknown()).optional(),
+  }),
+  z.object({
+    kind: z.literal('check'),
+    round: z.string(),
+    integrationId: z.number().int().positive(),
+  }),
+]);
+export type CheckMessage = z.infer<typeof CheckMessageSchema>;
+
+/** How long one check may run: a remote that does not answer is a failed check naming it. */
+export const checkTimeoutSeconds = () => intEnv('INTEGRATION_CHECK_TIMEOUT_SECONDS', 30);
+
+/** A round: one page message (the schedule's only work, however many integrations there are). */
+export async function startRound(at = new Date()): Promise<string> {
+  const round = at.toISOString();
+  await sendAll('integrationChecks', [JSON.stringify({ kind: 'page', round } satisfies CheckMessage)]);
+  return round;
+}
+
+/** A check now, outside the schedule (the CLI's `integrations check`). */
+export async function requestCheck(integrationId: number): Promise<string> {
+  const round = new Date().toISOString();
+  await sendAll('integrationChecks', [
+    JSON.stringify({ kind: 'check', round, integrationId } satisfies CheckMessage),
+  ]);
+  return round;
+}
+
+/** One page of a round: a check message per integration on it, and the next page's message. */
+export async function expandPage(message: Extract<CheckMessage, { kind: 'page' }>): Promise<number> {
+  const { ids, next } = await checkablePage(CHECKED_STATUSES, message.cursor, PAGE_SIZE);
+  const bodies = ids.map((integrationId) =>
+    JSON.stringify({ kind: 'check', round: message.round, integrationId } satisfies CheckMessage),
+  );
+  if (next)
+    bodies.push(JSON.stringify({ kind: 'page', round: message.round, cursor: next } satisfies CheckMessage));
+  if (bodies.length > 0) await sendAll('integrationChecks', bodies);
+  return ids.length;
+}
+
+export type CheckOutcome =
+  | { checked: false; reason: 'gone' | 'not checked in its status' | 'host busy' | 'changed meanwhile' }
+  | { checked: true; status: IntegrationStatus; durationMs: number };
+
+/** Thrown when the host's lease is held: the message is checked again after a short delay. */
+export class HostBusyError extends Error {
+  override name = 'HostBusyError';
+}
+
+/**
+ * Checks one integration and records the result, unless it is in flight or changed while the
+ * check ran (a PUT, DELETE or repair is newer than the check: the check never overwrites it).
+ */
+export async function checkIntegration(integrationId: number, round: string): Promise<CheckOutcome> {
+  const record = await getIntegration(integrationId);
+  if (!record) return { checked: false, reason: 'gone' };
+  if (!CHECKED_STATUSES.includes(record.status))
+    return { checked: false, reason: 'not checked in its status' };
+  const started = Date.now();
+  const payload = (await decryptedPayload(payloadOf(record))) as RemotePayload;
+  const host = isRemoteType(record.type) ? hostOf(payload) : `integration-${record.id}`;
+  const holder = randomUUID();
+  if (!(await takeCheckLease(host, holder, checkTimeoutSeconds() + 30)))
+    throw new HostBusyError(`host ${host} is being checked`);
+  let result: AssuranceResult;
+  try {
+    result = await withCheckTimeout(() => assure(record, payload));
+  } finally {
+    await releaseCheckLease(host, holder);
+  }
+  const recorded = await recordCheck(record, payload, result, round, {
+    version: record.version,
+    status: record.status,
+  });
+  if (!recorded) return { checked: false, reason: 'changed meanwhile' };
+  const durationMs = Date.now() - started;
+  logger.info('integration checked', {
+    integrationId: record.id,
+    status: recorded.status,
+    durationMs,
+    findings: result.findings.length,
+  });
+  return { checked: true, status: recorded.status, durationMs };
+}
+
+/**
+ * Records a check's result on the integration, if it still matches `condition`: the status
+ * (`enabled` when no test failed, else `recurringValidationError`, unless the integration is in
+ * flight — a repair records its own check), the time, the findings and the tests. The integration
+ * becomes failing (`healthFailedSince`) at its first failed check and healthy again at the first
+ * passing one; each change sends its notification once.
+ */
+export async function recordCheck(
+  record: IntegrationRecord,
+  payload: RemotePayload,
+  result: AssuranceResult,
+  round: string,
+  condition: WriteCondition,
+): Promise<{ status: IntegrationStatus } | undefined> {
+  const healthy = result.tests.every((t) => t.status !== 'failed');
+  const status: IntegrationStatus = CHECKED_STATUSES.includes(record.status)
+    ? healthy
+      ? 'enabled'
+      : 'recurringValidationError'
+    : record.status;
+  const at = new Date().toISOString();
+  const notice =
+    !healthy && !record.healthFailedSince
+      ? 'healthCheckFailed'
+      : healthy && record.healthFailedSince
+        ? 'healthCheckResolved'
+        : record.pendingHealthNotice;
+  const failedNames = result.tests.filter((t) => t.status === 'failed').map((t) => t.name);
+  const written = await updateIntegration(record.id, condition, {
+    set: {
+      status,
+      lastCheckedAt: at,
+      lastCheckRound: round,
+      findings: result.findings,
+      validationResults: summarize(result.tests),
+      ...(healthy ? {} : { healthFailedSince: record.healthFailedSince ?? at }),
+      ...(healthy || status !== 'recurringValidationError'
+        ? {}
+        : { statusMessage: `the periodic check failed: ${failedNames.join('; ')}` }),
+      ...(notice ? { pendingHealthNotice: notice } : {}),
+    },
+    remove: [
+      ...(healthy ? (['healthFailedSince'] as const) : []),
+      ...(healthy && record.status === 'recurringValidationError' ? (['statusMessage'] as const) : []),
+    ],
+  });
+  if (!written) return undefined;
+  if (notice)
+    await sendHealthNotice({ ...record, version: record.version + 1 }, notice, status, payload, result);
+  return { status };
+}
+
+/** The type's assurance checks, or its validation tests for a type without a setup plan. */
+async function assure(record: IntegrationRecord, payload: RemotePayload): Promise<AssuranceResult> {
+  if (!isRemoteType(record.type)) return { tests: [], findings: [] };
+  const connector = await connectorFor(record.type);
+  if (connector.assure) return connector.assure({ integrationId: record.id, payload });
+  const tests = await connector.validate({
+    operation: 'edit',
+    payload,
+    previous: payload,
+    integrationId: record.id,
+  });
+  return { tests, findings: [] };
+}
+
+async function withCheckTimeout(run: () => Promise<AssuranceResult>): Promise<AssuranceResult> {
+  const seconds = checkTimeoutSeconds();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<AssuranceResult>((resolve) => {
+    timer = setTimeout(
+      () =>
+        resolve({
+          tests: [
+            failed(
+              'Assurance: Check Completed',
+              `the check did not finish within ${seconds} s (the remote did not answer)`,
+            ),
+          ],
+          findings: [],
+        }),
+      seconds * 1000,
+    );
+  });
+  try {
+    return await Promise.race([run(), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Sends the health notification the check recorded, then clears it. Its id is the integration's
+ * version, so a notification sent twice (a retried message) is delivered once.
+ */
+async function sendHealthNotice(
+  record: IntegrationRecord,
+  notice: NonNullable<IntegrationRecord['pendingHealthNotice']>,
+  status: IntegrationStatus,
+  payload: RemotePayload,
+  result: AssuranceResult,
+): Promise<void> {
+  const failedTests = result.tests.filter((t) => t.status === 'failed');
+  await publishNotification({
+    id: `integration-${record.id}-health-${record.version}`,
+    notificationType: notice,
+    text:
+      notice === 'healthCheckFailed'
+        ? `The periodic check of integration ${record.id} (${record.type}) failed: ${failedTests.map(describeTest).join('; ')}`
+        : `The periodic check of integration ${record.id} (${record.type}) passes again.`,
+    metadata: {
+      modelId: record.id,
+      modelType: 'integration',
+      integrationId: record.id,
+      integrationType: record.type,
+      host: isRemoteType(record.type) ? hostOf(payload) : null,
+      status,
+      failedChecks: failedTests.map((t) => ({ name: t.name, message: t.message ?? '' })),
+      findings: result.findings.map((f: AssuranceFinding) => ({ ...f })),
+    },
+  });
+  await clearHealthNotice(record.id, notice);
+}
+
+const describeTest = (t: ValidationTest) => (t.message ? `${t.name} (${t.message})` : t.name);
+
+/** Seconds a check waits before trying a host another check holds. */
+const BUSY_HOST_DELAY_SECONDS = 10;
+
+/** One message of the `integrationChecks` queue: a page of a round, or one integration's check. */
+export async function processCheckMessage(record: SQSRecord): Promise<unknown> {
+  const message = await parseOrDeadLetter('integrationChecks', record, CheckMessageSchema, 'check message');
+  if (!message) return undefined;
+  if (message.kind === 'page') return { page: true, checks: await expandPage(message) };
+  try {
+    return await checkIntegration(message.integrationId, message.round);
+  } catch (error) {
+    if (!(error instanceof HostBusyError)) throw error;
+    await delayRetry('integrationChecks', record.receiptHandle, BUSY_HOST_DELAY_SECONDS);
+    throw new RetryScheduledError(error.message);
+  }
+}
