@@ -133,14 +133,17 @@ describe('periodic checks on their schedule', () => {
           { progress: (s) => s.status, what: `integration ${i.id} failing` },
         );
         expect(failing.status).toBe('recurringValidationError');
-        // The first check that started after the outage failed: no check after it passed.
+        // Every check that started once the outage was on failed (one may have seen it even
+        // while the CLI was still exiting); wait for such a check to be logged.
+        await afterChecks(i, 1);
         const checksAfter = logLines(cloud, 'integration checked').filter(
           (l) => l.integrationId === i.id && Date.parse(l.timestamp) - l.durationMs > outageAt,
         );
-        expect(checksAfter[0]?.status).toBe('recurringValidationError');
+        expect(checksAfter.length).toBeGreaterThan(0);
+        expect(checksAfter.map((l) => l.status)).toEqual(checksAfter.map(() => 'recurringValidationError'));
 
         // More failing checks, still one notification.
-        expect((await afterChecks(i, 2)).status).toBe('recurringValidationError');
+        expect((await afterChecks(i, 1)).status).toBe('recurringValidationError');
         await untilDone(
           async () => noticesOf(i.id, 'healthCheckFailed'),
           (n) => n.length > 0,
@@ -176,20 +179,17 @@ describe('periodic checks on their schedule', () => {
       }),
     );
     await cloud.stop();
-  });
+  }, 600_000);
 
   it('1,001 integrations in one round: every one checked, no invocation longer than one check', async () => {
     const cloud = await startCloudProcess({ env: { LOG_LEVEL: 'INFO' } });
     clouds.push(cloud);
-    const t0 = Date.now();
     const first = await createEnabled(cloud, 'ClusterWarehouse');
-    console.log('first', Date.now() - t0);
     useCloud(cloud);
     const { seedIntegrationFleet } = await import('../support/integration-fleet');
     const { getIntegration } = await import('../../shared/integrations/repository');
     const { startRound, checkTimeoutSeconds } = await import('../../shared/integrations/assurance');
     const seeded = await seedIntegrationFleet(first.id, 1000);
-    console.log('seeded', Date.now() - t0);
     const round = await startRound();
     const all = [first.id, ...seeded];
     // Progress from the cloud's log (none of them was checked before this round).
@@ -199,7 +199,6 @@ describe('periodic checks on their schedule', () => {
       (unchecked) => unchecked === 0,
       { intervalMs: 1_000, what: 'the round over 1,001 integrations' },
     );
-    console.log('round', Date.now() - t0);
     for (const id of [first.id, seeded[0], seeded[999]]) {
       const record = await getIntegration(id as number);
       expect(record).toMatchObject({ status: 'enabled', lastCheckRound: round, findings: [] });
@@ -213,5 +212,5 @@ describe('periodic checks on their schedule', () => {
     expect(Math.max(...batches.map((b) => b.messages))).toBeLessThanOrEqual(5);
     expect(Math.max(...batches.map((b) => b.durationMs))).toBeLessThan(checkTimeoutSeconds() * 1000);
     await cloud.stop();
-  });
+  }, 900_000);
 });

@@ -3,8 +3,9 @@
  * catalogues, so adding a route, table, queue, workflow task or function keeps this file right.
  * Over 400 lines: one synthesis per stage shared by every assertion (synthesis is the slow part).
  */
-import type { CfnElement } from 'aws-cdk-lib';
+import { type CfnElement, Duration } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
+import { Schedule } from 'aws-cdk-lib/aws-events';
 import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -352,11 +353,13 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
     for (const def of scheduleList) {
       // A schedule with a stage setting runs at the stage's rate (the periodic integration checks).
       const minutes = def.rateStageSetting ? config[def.rateStageSetting] : def.rateMinutes;
+      // As EventBridge spells it (CDK writes whole hours as hours).
       template.hasResourceProperties('AWS::Events::Rule', {
-        ScheduleExpression: `rate(${minutes} minute${minutes === 1 ? '' : 's'})`,
+        ScheduleExpression: Schedule.rate(Duration.minutes(minutes)).expressionString,
       });
     }
-    expect(config.integrationCheckMinutes).toBe(stage === 'prod' ? 60 : 5);
+    // Hourly in every deployed stage (issue 21).
+    expect(config.integrationCheckMinutes).toBe(60);
   });
 
   it('builds the integration functions in their own construct, keeping the logical ids a deployed stack has', () => {
