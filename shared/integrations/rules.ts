@@ -3,7 +3,8 @@
  * PUT may not change, and the delete payload each type and bootstrap mode accepts.
  */
 import { InvalidInputError } from '../errors';
-import { type IntegrationPayload, platformOf, REDACTED } from '../platforms';
+import { type IntegrationPayload, type IntegrationType, platformOf, REDACTED } from '../platforms';
+import { connectionChanges } from '../platforms/connection';
 import { getPath } from '../platforms/module';
 import { parseWith } from '../validation';
 import type { IntegrationRecord } from './model';
@@ -24,9 +25,33 @@ export function assertNoPlaceholders(payload: IntegrationPayload): void {
   if (left.length > 0) {
     throw new InvalidInputError(
       `invalid integration: ${left.map((p) => `config.${p}`).join(', ')}: the redaction placeholder ${REDACTED} ` +
-        'keeps a stored secret only where one is stored and the endpoint it is sent to is unchanged; send the secret itself',
+        'keeps a stored secret only where one is stored; send the secret itself',
     );
   }
+}
+
+/**
+ * The one rule for reusing stored secrets: the placeholder keeps a stored secret only while the
+ * type's connection identity (host, port, URLs, connection and TLS arguments: see
+ * `shared/platforms/connection.ts`) is unchanged. A change to it needs every secret again, so a
+ * stored secret is never sent somewhere new or over a weakened connection. `restored` are the
+ * secret paths whose placeholder was replaced by the stored value; `stored` and `next` are
+ * configs as stored (defaults applied).
+ */
+export function assertSecretsResent(
+  type: IntegrationType,
+  stored: unknown,
+  next: unknown,
+  restored: readonly string[],
+): void {
+  if (restored.length === 0) return;
+  const changed = connectionChanges(platformOf(type), stored, next);
+  if (changed.length === 0) return;
+  const config = (paths: readonly string[]) => paths.map((p) => `config.${p}`).join(', ');
+  throw new InvalidInputError(
+    `invalid integration: ${config(restored)}: sent as the redaction placeholder ${REDACTED}, but the connection changed ` +
+      `(${config(changed)}); a stored secret is never reused over a changed connection: send every secret again`,
+  );
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);

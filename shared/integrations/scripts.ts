@@ -22,6 +22,7 @@ import { describeIssues } from '../validation';
 import { refusalMessage } from './lifecycle';
 import { leftoverSteps, missingStepsOf, type StoredConfig } from './model';
 import { getIntegration } from './repository';
+import { assertSecretsResent } from './rules';
 import type { ScriptResponse } from './script-api';
 import { scriptBodySchema } from './script-requests';
 import { decryptSecrets, restorePlaceholders, scrubSecrets, secretValuesOf } from './secrets';
@@ -84,8 +85,8 @@ export async function editScript(id: number, body: SqlPayload): Promise<Script> 
     );
   const previous = await storedPayload(record.type, auto, record.config);
   const sent = body.config as StoredConfig;
-  const restored = await restorePlaceholders(record.type, sent, record.config);
-  const parsed = scriptBodySchema('edit').safeParse({ ...body, config: restored });
+  const { config, restored } = await restorePlaceholders(record.type, sent, record.config);
+  const parsed = scriptBodySchema('edit').safeParse({ ...body, config });
   if (!parsed.success)
     throw new InvalidInputError(`invalid script request: ${describeIssues(parsed.error.issues)}`);
   const next = parsed.data;
@@ -94,29 +95,18 @@ export async function editScript(id: number, body: SqlPayload): Promise<Script> 
   );
   if (changed.length > 0)
     throw new InvalidInputError(`these attributes cannot be edited: ${changed.join(', ')}`);
+  assertSecretsResent(record.type, record.config, next.config, restored);
   // The script follows how the integration was set up.
   const script = await build('edit', { ...next, autoBootstrap: auto } as SqlPayload, previous);
-  assertNoRestoredSecret(script, restoredSecrets(record.type, sent, next.config));
+  assertNoRestoredSecret(script, restoredSecrets(restored, next.config));
   return script;
 }
 
-/**
- * Credentials (user names aside) the caller sent as the redaction placeholder, with the stored
- * values that were put back for them.
- */
-function restoredSecrets(
-  type: IntegrationType,
-  sent: StoredConfig,
-  restored: object,
-): { path: string; value: string }[] {
-  const out: { path: string; value: string }[] = [];
-  for (const path of platformOf(type).secretPaths) {
-    if (path === 'username' || path.endsWith('.username')) continue;
-    const value = getPath(restored, path);
-    if (getPath(sent, path) === REDACTED && typeof value === 'string' && value !== REDACTED)
-      out.push({ path, value });
-  }
-  return out;
+/** Credentials (user names aside) put back for the placeholder, with their stored values. */
+function restoredSecrets(restored: readonly string[], config: object): { path: string; value: string }[] {
+  return restored
+    .filter((path) => path !== 'username' && !path.endsWith('.username'))
+    .map((path) => ({ path, value: String(getPath(config, path)) }));
 }
 
 /**

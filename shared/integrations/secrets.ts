@@ -54,35 +54,35 @@ export function redactSecrets(type: IntegrationType, config: Json | undefined): 
   return mapSecrets(type, config, () => REDACTED);
 }
 
-/** Endpoint values compare as the schemas normalise hostnames (trimmed, case-insensitive). */
-const endpointValue = (value: unknown) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
+/** A config with the placeholders put back, and the secret paths that were. */
+export interface RestoredConfig {
+  config: Json | undefined;
+  /** Secret paths where the caller sent the placeholder and the stored value was put back. */
+  restored: string[];
+}
 
 /**
- * For a PUT: wherever the incoming config holds the placeholder, put back the stored value
- * (decrypted), so callers can send a read config back unchanged. A secret whose endpoint
- * (`platformOf(type).secretEndpoints`) changed keeps the placeholder, which the caller's
- * validation then refuses: a stored secret is never sent somewhere new.
+ * For a PUT (or an edit script): wherever the incoming config holds the placeholder, put back
+ * the stored value (decrypted), so callers can send a read config back unchanged. Whether the
+ * stored values may be reused is the caller's next check (`assertSecretsResent`, once the body
+ * is parsed): never over a changed connection.
  */
 export async function restorePlaceholders(
   type: IntegrationType,
   incoming: Json | undefined,
   stored: Json | undefined,
-): Promise<Json | undefined> {
-  if (!incoming) return incoming;
+): Promise<RestoredConfig> {
+  if (!incoming) return { config: incoming, restored: [] };
   const copy = structuredClone(incoming);
-  const endpoints = platformOf(type).secretEndpoints ?? {};
+  const restored: string[] = [];
   for (const path of platformOf(type).secretPaths) {
-    const moved = (endpoints[path] ?? []).some(
-      (p) => endpointValue(getPath(copy, p)) !== endpointValue(stored ? getPath(stored, p) : undefined),
-    );
-    if (moved) continue;
-    if (getPath(copy, path) === REDACTED) {
-      const previous = stored ? getPath(stored, path) : undefined;
-      if (typeof previous === 'string')
-        setPath(copy, path, SecretBox.isCiphertext(previous) ? await box.decrypt(previous) : previous);
-    }
+    if (getPath(copy, path) !== REDACTED) continue;
+    const previous = stored ? getPath(stored, path) : undefined;
+    if (typeof previous !== 'string') continue;
+    setPath(copy, path, SecretBox.isCiphertext(previous) ? await box.decrypt(previous) : previous);
+    restored.push(path);
   }
-  return copy;
+  return { config: copy, restored };
 }
 
 /** Encrypts an arbitrary credential object (delete payloads) as one opaque string. */

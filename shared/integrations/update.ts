@@ -20,7 +20,7 @@ import {
 import { IN_FLIGHT_OF, type LifecycleOperation, updateOperation } from './lifecycle';
 import { type IntegrationRecord, leftoverSteps, payloadOf, type StoredConfig } from './model';
 import { PROGRESS_ATTRIBUTES, updateIntegration as writeIntegration } from './repository';
-import { assertNoPlaceholders, nonEditableChanges } from './rules';
+import { assertNoPlaceholders, assertSecretsResent, nonEditableChanges } from './rules';
 import { encryptedPayload, restorePlaceholders, secretValuesOf } from './secrets';
 
 /** What a failed creation left behind, with the config it used (validation names them as such). */
@@ -49,15 +49,14 @@ export async function updateIntegration(
       `${record.type} integrations cannot be updated (only a failed creation can be retried with PUT); delete and re-create it`,
     );
   }
-  // Put stored secrets back where the caller sent the placeholder, then validate as usual.
-  const restored =
+  // Put stored secrets back where the caller sent the placeholder, then validate as usual; the
+  // stored secrets count only while the connection is unchanged.
+  const { config, restored } =
     body.config !== null && typeof body.config === 'object'
-      ? {
-          ...body,
-          config: await restorePlaceholders(record.type, body.config as StoredConfig, record.config),
-        }
-      : body;
-  const payload = parseWith(payloadSchemaFor(restored), restored, 'integration');
+      ? await restorePlaceholders(record.type, body.config as StoredConfig, record.config)
+      : { config: body.config, restored: [] };
+  const restoredBody = { ...body, config };
+  const payload = parseWith(payloadSchemaFor(restoredBody), restoredBody, 'integration');
   assertNoPlaceholders(payload);
   const claims = uniquenessClaims(payload).map((c) => c.claim);
   const changed = nonEditableChanges(record, payload, claims, creationRetry);
@@ -66,6 +65,7 @@ export async function updateIntegration(
       attributes: changed,
     });
   }
+  assertSecretsResent(record.type, record.config, 'config' in payload ? payload.config : undefined, restored);
   if (!isRemotePayload(payload)) {
     throw new InvalidInputError(`${payload.type} integrations have no configuration to update`);
   }

@@ -79,11 +79,13 @@ export interface PlatformModule<P extends AnyPayload = AnyPayload> {
    */
   readonly secretPaths: readonly string[];
   /**
-   * Secret path → the editable config paths naming where that secret is sent. A PUT (or an edit
-   * script request) that sends the placeholder keeps the stored secret only while these are
-   * unchanged; otherwise a caller could point the stored secret at a server of their own.
+   * Config paths (leaves, or objects covering their leaves) that do not change where or how the
+   * service connects: names of remote objects, flags, patterns, the authentication branch. Every
+   * other non-secret config field is the type's connection identity (`./connection.ts`): a change
+   * to it requires every secret again, and ciphertext is bound to it. A field missing here is
+   * treated as connection identity, the safe side.
    */
-  readonly secretEndpoints?: Readonly<Record<string, readonly string[]>>;
+  readonly settings: readonly string[];
   /** Config paths a PUT may not change. */
   readonly nonEditable: readonly string[];
   /** The attributes a change of the uniqueness claims is reported as. */

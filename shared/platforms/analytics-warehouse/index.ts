@@ -13,6 +13,7 @@ export const analyticsWarehouse = definePlatform<AnalyticsWarehousePayload>()({
   type: 'AnalyticsWarehouse',
   payloadSchema: AnalyticsWarehousePayloadSchema,
   secretPaths: ['username', 'password'],
+  settings: ['database', 'schema', 'metadataDelimiters', 'impersonation'],
   nonEditable: ['host', 'database', 'schema'],
   identityAttributes: ['config.host'],
   supportsAutoBootstrap: true,

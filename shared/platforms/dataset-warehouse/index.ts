@@ -19,6 +19,7 @@ export const datasetWarehouse = definePlatform<DatasetWarehousePayload>()({
   type: 'DatasetWarehouse',
   payloadSchema: DatasetWarehousePayloadSchema,
   secretPaths: ['credential'],
+  settings: ['role', 'datasetSuffix', 'dataset', 'location'],
   nonEditable: ['dataset', 'location'],
   identityAttributes: ['config.credential (its project_id)'],
   supportsAutoBootstrap: false,

@@ -12,6 +12,7 @@ export const federatedSql = definePlatform<FederatedSqlPayload>()({
   type: 'FederatedSql',
   payloadSchema: FederatedSqlPayloadSchema,
   secretPaths: [],
+  settings: [],
   nonEditable: [],
   identityAttributes: [],
   supportsAutoBootstrap: false,

@@ -15,6 +15,7 @@ export const objectStore = definePlatform<ObjectStorePayload>()({
   type: 'ObjectStore',
   payloadSchema: ObjectStorePayloadSchema,
   secretPaths: ['cloudAccessKeyId', 'cloudSecretAccessKey'],
+  settings: ['name', 'cloudLocationRole', 'cloudLocationPath', 'cloudRoleToAssume', 'authenticationType'],
   nonEditable: ['name', 'cloudLocationPath'],
   identityAttributes: ['config.name', 'config.cloudLocationPath'],
   supportsAutoBootstrap: false,

@@ -17,13 +17,20 @@ const DEFAULT_PORT: Record<string, number> = {
   CloudWarehouse: 443,
 };
 
-/** One editable change per updatable type, and how to see it in a read. */
+/**
+ * One editable change per updatable type that keeps the connection (a setting): the read config goes
+ * back with its placeholders, which keep the stored secrets. Connection changes need every
+ * secret again (secret-reuse.test.ts).
+ */
 const EDITS: Record<string, [string, unknown]> = {
-  AnalyticsWarehouse: ['connectArgs', 'encrypt=true'],
-  Lakehouse: ['httpPath', '/sql/1.0/warehouses/other'],
+  AnalyticsWarehouse: [
+    'metadataDelimiters',
+    { hashDelimiter: '#', hashKeyDelimiter: ':', arrayDelimiter: ';' },
+  ],
+  Lakehouse: ['groupPattern', { deny: 'other_exemption_group' }],
   DatasetWarehouse: ['datasetSuffix', '_v2'],
-  ClusterWarehouse: ['port', 5440],
-  CloudWarehouse: ['connectArgs', 'CLIENT_SESSION_KEEP_ALIVE=true'],
+  ClusterWarehouse: ['initialDatabase', 'postgres'],
+  CloudWarehouse: ['userRolePattern', { exclude: ['AUDITOR'] }],
 };
 
 /**

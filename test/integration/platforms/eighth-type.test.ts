@@ -68,6 +68,7 @@ const columnStore = definePlatform<Payload>()({
   type: 'ColumnStore',
   payloadSchema: PayloadSchema,
   secretPaths: ['username', 'password'],
+  settings: ['database', 'initialDatabase', 'readers'],
   nonEditable: ['host', 'database'],
   identityAttributes: ['config.host'],
   supportsAutoBootstrap: true,
