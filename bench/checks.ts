@@ -58,21 +58,29 @@ export async function integrationChecks(options: {
   const concurrency = 5;
   const first = await createEnabled(options.gateway, options.adminKey);
   const ids = await seedIntegrationFleet(first, options.integrations);
-  const [{ checkIntegration }, { getIntegration }, { payloadOf }, { decryptedPayload }, { connectorFor }] =
-    await Promise.all([
-      import('../shared/integrations/assurance'),
-      import('../shared/integrations/repository'),
-      import('../shared/integrations/model'),
-      import('../shared/integrations/secrets'),
-      import('../shared/platforms/connectors'),
-    ]);
+  const [
+    { checkIntegration },
+    { getIntegration },
+    { payloadOf },
+    { decryptedPayload, integrationOwner },
+    { connectorFor },
+  ] = await Promise.all([
+    import('../shared/integrations/assurance'),
+    import('../shared/integrations/repository'),
+    import('../shared/integrations/model'),
+    import('../shared/integrations/secrets'),
+    import('../shared/platforms/connectors'),
+  ]);
   const connector = await connectorFor('ClusterWarehouse');
 
   const validationStarted = performance.now();
   await runPool(ids.length, concurrency, async (i) => {
     const record = await getIntegration(ids[i] as number);
     if (!record) throw new Error(`integration ${ids[i]} is gone`);
-    const payload = (await decryptedPayload(payloadOf(record))) as PlatformPayload;
+    const payload = (await decryptedPayload(
+      payloadOf(record),
+      integrationOwner(record.id),
+    )) as PlatformPayload;
     await connector.validate({
       operation: 'edit',
       payload,

@@ -5,7 +5,7 @@
  * validation. Configs and credentials are never logged.
  */
 import type { Context } from 'aws-lambda';
-import { decryptedPayload, openCredentials } from '../../shared/integrations/secrets';
+import { decryptedPayload, openCredentials, type SecretOwner } from '../../shared/integrations/secrets';
 import { describeError, logger } from '../../shared/observability/logger';
 import { connectorFor } from '../../shared/platforms/connectors';
 import type { ValidateRequest } from '../../shared/platforms/port';
@@ -14,12 +14,19 @@ import type { ConnectorInvocation, ConnectorResponse } from '../../shared/platfo
 async function validate(event: ConnectorInvocation, context?: Context): Promise<ConnectorResponse> {
   if (event?.action !== 'validate') throw new Error('unsupported connector action');
   const sealed = event.request;
+  const owner = sealed.sealedFor as SecretOwner;
   const request: ValidateRequest = {
     operation: sealed.operation,
-    payload: await decryptedPayload(sealed.payload),
-    ...(sealed.previous ? { previous: await decryptedPayload(sealed.previous) } : {}),
-    ...(sealed.sealedCredentials
-      ? { privilegedCredentials: await openCredentials(sealed.sealedCredentials) }
+    payload: await decryptedPayload(sealed.payload, owner),
+    ...(sealed.previous ? { previous: await decryptedPayload(sealed.previous, owner) } : {}),
+    ...(sealed.sealedCredentials && sealed.integrationId !== undefined
+      ? {
+          privilegedCredentials: await openCredentials(sealed.sealedCredentials, {
+            id: sealed.integrationId,
+            type: sealed.payload.type,
+            config: sealed.payload.config,
+          }),
+        }
       : {}),
     ...(sealed.integrationId !== undefined ? { integrationId: sealed.integrationId } : {}),
     ...(sealed.leftovers ? { leftovers: sealed.leftovers } : {}),

@@ -12,6 +12,8 @@
  *   history migrate [--delete-source]   move the legacy history table's records into the
  *                                       layout of ADR 0006 (idempotent; see docs/webhooks.md)
  *   integrations check ID               run the periodic check of an integration now
+ *   secrets reseal                      seal again, bound to their record, the secrets stored
+ *                                       before ADR 0008 (idempotent; see docs/integrations.md)
  *   sandbox run-script --type T --host H [--file F | -]   run a script on the local sandbox
  *   sandbox show --type T --host H                        list what exists on a sandbox host
  *   sandbox outage --type T --host H on|off               make a sandbox host unreachable / reachable
@@ -28,6 +30,7 @@ const USAGE = `usage: npm run --silent cli -- <command> [--stage NAME]
   api me | api status --id ID | api history [--page-size N] [--include-global]   [--key KEY]
   history migrate [--delete-source]
   integrations check ID
+  secrets reseal
   sandbox run-script --type T --host H [--file F | -]     (local stage only)
   sandbox show --type T --host H                          (local stage only)
   sandbox outage --type T --host H on|off                 (local stage only)`;
@@ -132,6 +135,13 @@ async function main() {
         if (error instanceof IntegrationsUsageError) throw new UsageError(error.message);
         throw error;
       }
+    }
+    case 'secrets': {
+      const [sub, ...flags] = rest;
+      if (sub !== 'reseal' || flags.length > 0)
+        throw new UsageError(`unknown secrets command "${rest.join(' ')}"`);
+      const { resealSecrets } = await import('../../shared/service/secrets-reseal');
+      return print(await resealSecrets());
     }
     case 'api': {
       const { ApiUsageError, apiCommand } = await import('./api');

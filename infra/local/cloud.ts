@@ -144,6 +144,12 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       if (value !== undefined && value !== '') env[name] = value;
     }
     Object.assign(process.env, env);
+    // State from before ADR 0008 keeps working: its secrets are sealed again, bound, once (before
+    // any execution resumes and reads them).
+    const { resealSecrets } = await import('../../shared/service/secrets-reseal');
+    const resealed = await resealSecrets();
+    if (resealed.integrations.resealed + resealed.webhooks.resealed > 0)
+      log(`secrets sealed again, bound to their records (ADR 0008): ${JSON.stringify(resealed)}`);
     // Executions interrupted by a crash resume only now that handlers have their environment.
     sfn.resumeInterrupted();
 

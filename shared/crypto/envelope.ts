@@ -1,11 +1,18 @@
 /**
  * Envelope encryption for secrets at rest (integration credentials, webhook secrets, transient
- * workflow credentials). Each container asks its key provider for one data key, caches it, and
- * encrypts every secret with AES-256-GCM under it; the wrapped data key travels with the
- * ciphertext. In AWS the provider is KMS (`SECRETS_KMS_KEY_ID`); in the local cloud it is a
- * master key file in the state directory (`LOCAL_MASTER_KEY_FILE`).
+ * workflow credentials). A data key from the key provider encrypts values with AES-256-GCM; the
+ * wrapped data key travels with the ciphertext. In AWS the provider is KMS (`SECRETS_KMS_KEY_ID`);
+ * in the local cloud it is a master key file in the state directory (`LOCAL_MASTER_KEY_FILE`).
  *
- * Ciphertext format: `enc:v1:<wrapped data key, base64>:<iv|tag|ciphertext, base64>`.
+ * Every envelope is bound to its context: the service, the box's purpose and the caller's
+ * binding (for integration secrets: the record, the field and the connection it is sent over).
+ * The context is the KMS encryption context of the data key and the AES-GCM additional data of
+ * the value, so a ciphertext moved anywhere else fails to open (docs/adr/0008).
+ *
+ * Ciphertext format: `enc:v2:<wrapped data key, base64>:<iv|tag|ciphertext, base64>`. `enc:v1:`
+ * values (written before bindings existed: one data key per purpose, no binding) open only in a
+ * box that names the purpose they were sealed under (`legacyPurpose`), until the one-off reseal
+ * (`npm run cli -- secrets reseal`) rewrites them bound.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -21,7 +28,32 @@ export interface KeyProvider {
   unwrapDataKey(wrapped: Buffer, context: Record<string, string>): Promise<Buffer>;
 }
 
-const PREFIX = 'enc:v1:';
+const PREFIX = 'enc:v2:';
+const LEGACY_PREFIX = 'enc:v1:';
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+/** IV (12 bytes) and GCM tag (16 bytes) precede the ciphertext. */
+const SEALED_OVERHEAD = 28;
+
+/** Where an envelope belongs, beyond its purpose (e.g. record, field, connection). */
+export type Binding = Readonly<Record<string, string>>;
+
+/**
+ * A value the box cannot open: not an envelope of the expected shape (`malformed`), an `enc:v1:`
+ * envelope in a box that reads none (`legacy`), or one sealed for another context or key, or
+ * altered (`unopened`). Never carries the value.
+ */
+export class UnreadableCiphertextError extends Error {
+  override name = 'UnreadableCiphertextError';
+  constructor(readonly reason: 'malformed' | 'legacy' | 'unopened') {
+    super(
+      {
+        malformed: 'the value is not a well-formed Causeway ciphertext',
+        legacy: 'the value was sealed without a binding (enc:v1) and must be re-sealed',
+        unopened: 'the ciphertext does not open in this context (moved, altered, or another key)',
+      }[reason],
+    );
+  }
+}
 
 function aad(context: Record<string, string>): Buffer {
   return Buffer.from(JSON.stringify(Object.entries(context).sort(([a], [b]) => a.localeCompare(b))), 'utf8');
@@ -43,7 +75,12 @@ export class LocalKeyProvider implements KeyProvider {
   }
 
   async unwrapDataKey(wrapped: Buffer, context: Record<string, string>): Promise<Buffer> {
-    return open(this.masterKey, wrapped, aad(context));
+    if (wrapped.length < SEALED_OVERHEAD) throw new UnreadableCiphertextError('malformed');
+    try {
+      return open(this.masterKey, wrapped, aad(context));
+    } catch {
+      throw new UnreadableCiphertextError('unopened');
+    }
   }
 }
 
@@ -62,9 +99,14 @@ export class KmsKeyProvider implements KeyProvider {
 
   async unwrapDataKey(wrapped: Buffer, context: Record<string, string>): Promise<Buffer> {
     const { KMSClient, DecryptCommand } = await import('@aws-sdk/client-kms');
-    const out = await kms(KMSClient).send(
-      new DecryptCommand({ CiphertextBlob: wrapped, EncryptionContext: context, KeyId: this.keyId }),
-    );
+    const out = await kms(KMSClient)
+      .send(new DecryptCommand({ CiphertextBlob: wrapped, EncryptionContext: context, KeyId: this.keyId }))
+      .catch((error: unknown) => {
+        // Another encryption context (a moved value) or not a data key of this key.
+        if ((error as Error)?.name === 'InvalidCiphertextException')
+          throw new UnreadableCiphertextError('unopened');
+        throw error;
+      });
     if (!out.Plaintext) throw new Error('KMS returned no plaintext');
     return Buffer.from(out.Plaintext);
   }
@@ -99,49 +141,106 @@ export function defaultKeyProvider(): KeyProvider {
   throw new Error('no key provider: set SECRETS_KMS_KEY_ID (AWS) or LOCAL_MASTER_KEY_FILE (local cloud)');
 }
 
+/** Entries the per-context key caches keep (a container serves a few integrations at a time). */
+const CACHE_ENTRIES = 256;
+
+function remember<V>(cache: Map<string, V>, key: string, value: V): V {
+  cache.set(key, value);
+  if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+  return value;
+}
+
 /**
- * Encrypts and decrypts strings. One instance per purpose: the purpose is bound into the
- * encryption context, so a webhook secret cannot be decrypted as an integration credential.
+ * Encrypts and decrypts strings. One instance per purpose; each call names its binding, and the
+ * purpose and binding together are the envelope's context (KMS encryption context and AES-GCM
+ * additional data): a webhook secret cannot be opened as an integration credential, nor an
+ * integration's password as another integration's, another field's, or over another connection.
+ * One data key per context is generated and cached (a KMS call per new context).
  */
 export class SecretBox {
-  private dataKey: Promise<DataKey> | undefined;
+  private readonly dataKeys = new Map<string, Promise<DataKey>>();
   private readonly unwrapped = new Map<string, Promise<Buffer>>();
-  private readonly context: Record<string, string>;
 
   constructor(
-    purpose: string,
+    private readonly purpose: string,
     private readonly provider: () => KeyProvider = defaultKeyProvider,
-  ) {
-    this.context = { service: 'causeway', purpose };
-  }
+    /**
+     * The purpose this box's `enc:v1:` values were sealed under (before bindings existed): they
+     * open under that purpose alone, whatever the binding. Without it, `enc:v1:` is refused.
+     */
+    private readonly options: { legacyPurpose?: string } = {},
+  ) {}
 
+  /** Whether a stored value has the shape of an envelope (any version). */
   static isCiphertext(value: unknown): value is string {
-    return typeof value === 'string' && value.startsWith(PREFIX);
+    return typeof value === 'string' && (value.startsWith(PREFIX) || value.startsWith(LEGACY_PREFIX));
   }
 
-  async encrypt(plaintext: string): Promise<string> {
-    this.dataKey ??= this.provider().generateDataKey(this.context);
+  /** Whether a stored value is an `enc:v1:` envelope (sealed without a binding; see `reseal`). */
+  static isLegacy(value: unknown): value is string {
+    return typeof value === 'string' && value.startsWith(LEGACY_PREFIX);
+  }
+
+  private context(binding: Binding): Record<string, string> {
+    if ('service' in binding || 'purpose' in binding)
+      throw new Error('a binding cannot name the service or the purpose');
+    return { ...binding, service: 'causeway', purpose: this.purpose };
+  }
+
+  async encrypt(plaintext: string, binding: Binding = {}): Promise<string> {
+    const context = this.context(binding);
+    const contextKey = aad(context).toString('base64');
+    const pending =
+      this.dataKeys.get(contextKey) ??
+      remember(this.dataKeys, contextKey, this.provider().generateDataKey(context));
     let key: DataKey;
     try {
-      key = await this.dataKey;
+      key = await pending;
     } catch (error) {
-      this.dataKey = undefined;
+      this.dataKeys.delete(contextKey);
       throw error;
     }
-    const sealed = seal(key.plaintext, Buffer.from(plaintext, 'utf8'), aad(this.context));
+    const sealed = seal(key.plaintext, Buffer.from(plaintext, 'utf8'), aad(context));
     return `${PREFIX}${key.wrapped.toString('base64')}:${sealed.toString('base64')}`;
   }
 
-  async decrypt(ciphertext: string): Promise<string> {
-    if (!SecretBox.isCiphertext(ciphertext)) throw new Error('value is not a Causeway ciphertext');
-    const [wrappedB64, sealedB64] = ciphertext.slice(PREFIX.length).split(':');
-    if (!wrappedB64 || !sealedB64) throw new Error('malformed ciphertext');
-    let key = this.unwrapped.get(wrappedB64);
+  /** The plaintext; `UnreadableCiphertextError` when the value does not open in this context. */
+  async decrypt(ciphertext: string, binding: Binding = {}): Promise<string> {
+    const legacy = SecretBox.isLegacy(ciphertext);
+    const { legacyPurpose } = this.options;
+    if (legacy && legacyPurpose === undefined) throw new UnreadableCiphertextError('legacy');
+    if (!SecretBox.isCiphertext(ciphertext)) throw new UnreadableCiphertextError('malformed');
+    const parts = ciphertext.slice(PREFIX.length).split(':');
+    const [wrappedB64, sealedB64] = parts;
+    if (
+      parts.length !== 2 ||
+      !wrappedB64 ||
+      !sealedB64 ||
+      !BASE64.test(wrappedB64) ||
+      !BASE64.test(sealedB64)
+    )
+      throw new UnreadableCiphertextError('malformed');
+    const sealed = Buffer.from(sealedB64, 'base64');
+    if (sealed.length < SEALED_OVERHEAD) throw new UnreadableCiphertextError('malformed');
+    // A v1 envelope was sealed under its purpose alone, before bindings existed.
+    const context = legacy
+      ? { service: 'causeway', purpose: legacyPurpose as string }
+      : this.context(binding);
+    const cacheKey = `${aad(context).toString('base64')}|${wrappedB64}`;
+    let key = this.unwrapped.get(cacheKey);
     if (!key) {
-      key = this.provider().unwrapDataKey(Buffer.from(wrappedB64, 'base64'), this.context);
-      this.unwrapped.set(wrappedB64, key);
-      key.catch(() => this.unwrapped.delete(wrappedB64));
+      key = remember(
+        this.unwrapped,
+        cacheKey,
+        this.provider().unwrapDataKey(Buffer.from(wrappedB64, 'base64'), context),
+      );
+      key.catch(() => this.unwrapped.delete(cacheKey));
     }
-    return open(await key, Buffer.from(sealedB64, 'base64'), aad(this.context)).toString('utf8');
+    const dataKey = await key;
+    try {
+      return open(dataKey, sealed, aad(context)).toString('utf8');
+    } catch {
+      throw new UnreadableCiphertextError('unopened');
+    }
   }
 }

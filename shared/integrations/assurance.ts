@@ -37,7 +37,7 @@ import {
   updateIntegration,
   type WriteCondition,
 } from './repository';
-import { decryptedPayload } from './secrets';
+import { decryptedPayload, integrationOwner } from './secrets';
 
 /** Integrations read per page of a round. */
 const PAGE_SIZE = 100;
@@ -107,7 +107,7 @@ export async function checkIntegration(integrationId: number, round: string): Pr
   if (!CHECKED_STATUSES.includes(record.status))
     return { checked: false, reason: 'not checked in its status' };
   const started = Date.now();
-  const payload = (await decryptedPayload(payloadOf(record))) as RemotePayload;
+  const payload = (await decryptedPayload(payloadOf(record), integrationOwner(record.id))) as RemotePayload;
   const host = isRemoteType(record.type) ? hostOf(payload) : `integration-${record.id}`;
   const holder = randomUUID();
   if (!(await takeCheckLease(host, holder, checkTimeoutSeconds() + 30)))

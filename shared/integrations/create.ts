@@ -8,10 +8,16 @@ import { type IntegrationPayload, isRemotePayload, platformOf, uniquenessClaims 
 import { nextId } from '../store/counters';
 import { type Accepted, acceptOperation, assertClaimsFree, type DryRunResult, now } from './accept';
 import { configurationSnippet, issueClusterKey } from './federated-sql';
-import type { IntegrationRecord, StoredConfig } from './model';
+import type { IntegrationRecord } from './model';
 import { ClaimTakenError, insertWithClaims } from './repository';
 import { assertNoPlaceholders } from './rules';
-import { encryptedPayload, secretValuesOf } from './secrets';
+import {
+  encryptedPayload,
+  encryptSecrets,
+  integrationOwner,
+  plaintextSecretsOf,
+  requestOwner,
+} from './secrets';
 
 export async function createIntegration(
   payload: IntegrationPayload,
@@ -19,22 +25,26 @@ export async function createIntegration(
 ): Promise<DryRunResult | Accepted> {
   assertNoPlaceholders(payload);
   await assertClaimsFree(payload);
-  const sealed = isRemotePayload(payload) ? await encryptedPayload(payload) : undefined;
+  const remote = isRemotePayload(payload) ? payload : undefined;
+  // Sealed for this request while it validates; for the integration once it has an id.
+  const owner = requestOwner();
+  const sealed = remote && (await encryptedPayload(remote, owner));
   const key = platformOf(payload.type).issuesApiKey ? issueClusterKey() : undefined;
   const accepted = await acceptOperation({
     operation: 'create',
     dryRun: options.dryRun,
-    validation: sealed && { operation: 'create', payload: sealed },
-    secrets: isRemotePayload(payload) ? await secretValuesOf(payload.type, payload.config) : [],
+    validation: sealed && { operation: 'create', payload: sealed, sealedFor: owner },
+    secrets: remote ? plaintextSecretsOf(remote.type, remote.config) : [],
     // A racing request may create the host's objects while this one validates: the conflict wins.
     beforeFailing: () => assertClaimsFree(payload),
     async write(requestId, validationResults) {
       const id = await nextId('integrations');
+      const config = remote && (await encryptSecrets(remote.type, remote.config, integrationOwner(id)));
       const at = now();
       const record: IntegrationRecord = {
         id,
         type: payload.type,
-        ...(sealed ? { autoBootstrap: sealed.autoBootstrap, config: sealed.config as StoredConfig } : {}),
+        ...(remote && config ? { autoBootstrap: remote.autoBootstrap, config } : {}),
         status: 'creating',
         version: 1,
         claims: uniquenessClaims(payload).map((c) => c.claim),

@@ -20,7 +20,7 @@ import {
 import { payloadOf } from './model';
 import { PROGRESS_ATTRIBUTES, putTransientSecret, updateIntegration as writeIntegration } from './repository';
 import { deleteCredentials } from './rules';
-import { sealCredentials, secretValuesOf, stringValues } from './secrets';
+import { integrationOwner, sealCredentials, storedSecretsOf, stringValues } from './secrets';
 
 /** Sealed delete credentials live this long; a teardown that starts later fails (deleteError). */
 export const CREDENTIALS_TTL_SECONDS = () => intEnv('INTEGRATION_CREDENTIALS_TTL_SECONDS', 900);
@@ -37,6 +37,9 @@ export async function deleteIntegration(
     return forceDisable(id, record.version, record.status, record.claims, options.dryRun);
 
   const credentialsRefOf = (requestId: string) => (credentials ? `${id}-${requestId}` : undefined);
+  const owner = integrationOwner(id);
+  // Read first: a stored secret that no longer opens is a clear 409 before any remote work.
+  const storedSecrets = await storedSecretsOf(record.type, record.config, owner);
   const accepted = await acceptOperation({
     operation: 'delete',
     dryRun: options.dryRun,
@@ -46,9 +49,10 @@ export async function deleteIntegration(
           operation: 'delete',
           payload: payloadOf(record),
           integrationId: id,
-          ...(credentials ? { sealedCredentials: await sealCredentials(credentials) } : {}),
+          sealedFor: owner,
+          ...(credentials ? { sealedCredentials: await sealCredentials(credentials, record) } : {}),
         },
-    secrets: [...(await secretValuesOf(record.type, record.config)), ...stringValues(credentials)],
+    secrets: [...storedSecrets, ...stringValues(credentials)],
     beforeFailing: () => assertUnchanged(record, 'delete'),
     async write(requestId, validationResults) {
       const credentialsRef = credentialsRefOf(requestId);
@@ -84,7 +88,7 @@ export async function deleteIntegration(
       if (!credentials || !credentialsRef) return {};
       await putTransientSecret(
         credentialsRef,
-        await sealCredentials(credentials),
+        await sealCredentials(credentials, record),
         id,
         CREDENTIALS_TTL_SECONDS(),
       );

@@ -22,7 +22,7 @@ import {
   type IntegrationChange,
   updateIntegration,
 } from './repository';
-import { scrubSecrets, secretValuesOf } from './secrets';
+import { integrationOwner, scrubSecrets, storedSecretsOf } from './secrets';
 
 export interface TaskError {
   Error?: string;
@@ -80,9 +80,11 @@ interface Failure {
  * if undoing failed too.
  */
 async function failure(record: IntegrationRecord, input: OutcomeInput): Promise<Failure> {
+  // A secret that does not open cannot have reached a connector, so it cannot be in the reason.
+  const owner = integrationOwner(record.id);
   const secrets = [
-    ...(await secretValuesOf(record.type, record.config)),
-    ...(await secretValuesOf(record.type, record.pendingConfig)),
+    ...(await storedSecretsOf(record.type, record.config, owner, { skipUnreadable: true })),
+    ...(await storedSecretsOf(record.type, record.pendingConfig, owner, { skipUnreadable: true })),
   ];
   const reason = scrubSecrets(input.reason ?? failureReason(input.error), secrets);
   const ran = record.appliedSteps ?? [];

@@ -25,7 +25,13 @@ import { getIntegration } from './repository';
 import { assertSecretsResent } from './rules';
 import type { ScriptResponse } from './script-api';
 import { scriptBodySchema } from './script-requests';
-import { decryptSecrets, restorePlaceholders, scrubSecrets, secretValuesOf } from './secrets';
+import {
+  decryptSecrets,
+  integrationOwner,
+  restorePlaceholders,
+  scrubSecrets,
+  storedSecretsOf,
+} from './secrets';
 
 /** A script as JSON `{script, statements}`, or as text/plain when the caller's Accept prefers it. */
 export function scriptResult(script: Script): ApiResult {
@@ -62,11 +68,15 @@ async function storedIntegration(id: number) {
 
 /** The stored config as a validated payload, its secrets decrypted (scripts may need them). */
 async function storedPayload(
-  type: IntegrationType,
+  record: { id: number; type: IntegrationType; config?: StoredConfig },
   autoBootstrap: boolean,
-  config: StoredConfig | undefined,
 ) {
-  const body = { type, autoBootstrap, config: await decryptSecrets(type, config) };
+  const { type } = record;
+  const body = {
+    type,
+    autoBootstrap,
+    config: await decryptSecrets(type, record.config, integrationOwner(record.id)),
+  };
   const parsed = payloadSchemaFor(body).safeParse(body);
   if (!parsed.success) throw new Error('the stored configuration is not valid');
   return parsed.data as SqlPayload;
@@ -83,9 +93,14 @@ export async function editScript(id: number, body: SqlPayload): Promise<Script> 
     throw new InvalidInputError(
       `autoBootstrap cannot change: integration ${id} was set up manually (autoBootstrap false)`,
     );
-  const previous = await storedPayload(record.type, auto, record.config);
+  const previous = await storedPayload(record, auto);
   const sent = body.config as StoredConfig;
-  const { config, restored } = await restorePlaceholders(record.type, sent, record.config);
+  const { config, restored } = await restorePlaceholders(
+    record.type,
+    sent,
+    record.config,
+    integrationOwner(record.id),
+  );
   const parsed = scriptBodySchema('edit').safeParse({ ...body, config });
   if (!parsed.success)
     throw new InvalidInputError(`invalid script request: ${describeIssues(parsed.error.issues)}`);
@@ -137,7 +152,7 @@ function assertNoRestoredSecret(script: Script, restored: readonly { path: strin
  */
 export async function cleanupScript(id: number): Promise<Script> {
   const record = await storedIntegration(id);
-  const payload = await storedPayload(record.type, record.autoBootstrap ?? false, record.config);
+  const payload = await storedPayload(record, record.autoBootstrap ?? false);
   try {
     if (record.appliedSteps) return await leftoverScriptFor(payload, leftoverSteps(record));
   } catch (error) {
@@ -157,9 +172,9 @@ export async function repairScript(id: number): Promise<Script> {
   const record = await storedIntegration(id);
   const refused = refusalMessage(id, record.status, 'repair');
   if (refused) throw new ConflictError(refused, { status: record.status });
-  const payload = await storedPayload(record.type, record.autoBootstrap ?? false, record.config);
+  const payload = await storedPayload(record, record.autoBootstrap ?? false);
   const script = await repairScriptFor(payload, missingStepsOf(record));
-  const secrets = await secretValuesOf(record.type, record.config);
+  const secrets = await storedSecretsOf(record.type, record.config, integrationOwner(record.id));
   const sections = script.sections.map((section) => {
     const statements = section.statements.map((s) => scrubLiterals(s, secrets));
     const redacted = statements.some((s, i) => s !== section.statements[i]);
@@ -186,5 +201,5 @@ function scrubLiterals(statement: string, secrets: readonly string[]): string {
 /** The delete script of a stored integration. */
 export async function deleteScript(id: number): Promise<Script> {
   const record = await storedIntegration(id);
-  return build('delete', await storedPayload(record.type, record.autoBootstrap ?? false, record.config));
+  return build('delete', await storedPayload(record, record.autoBootstrap ?? false));
 }

@@ -2,51 +2,137 @@
  * Secrets inside integration configs: which fields they are (`platformOf(type).secretPaths`),
  * encrypting them for storage and transport, decrypting them for connectors, redacting them
  * for responses, and keeping stored values when a PUT sends the placeholder back.
+ *
+ * Every secret is sealed for its place (docs/adr/0008): its owner (the integration, or the create
+ * request whose integration does not exist yet), its field, and the connection it is sent over
+ * (a digest of the type's connection identity, `shared/platforms/connection.ts`). A value a caller
+ * sends is always plaintext, whatever it looks like: it is sealed like any other, never opened.
  */
-import { SecretBox } from '../crypto/envelope';
+import { createHash, randomUUID } from 'node:crypto';
+import { type Binding, SecretBox, UnreadableCiphertextError } from '../crypto/envelope';
+import { ConflictError } from '../errors';
 import { type IntegrationType, platformOf, REDACTED } from '../platforms';
+import { connectionIdentity } from '../platforms/connection';
 import { getPath, setPath } from '../platforms/module';
 
-const box = new SecretBox('integration-config');
+/**
+ * Config secrets. `enc:v1:` values (sealed under the old purpose, unbound) still open until the
+ * one-off reseal (`./reseal.ts`) rewrites them bound; callers can no longer produce them.
+ */
+export const LEGACY_CONFIG_PURPOSE = 'integration-config';
+const box = new SecretBox('integration-secret', undefined, { legacyPurpose: LEGACY_CONFIG_PURPOSE });
+/** Privileged delete credentials: their own purpose, bound to the integration and its connection. */
+const credentialsBox = new SecretBox('integration-delete-credentials');
 
 type Json = Record<string, unknown>;
+
+/** Whose secrets a sealed config holds: a stored integration's, or a create request's. */
+export type SecretOwner = `integration-${number}` | `request-${string}`;
+
+/** The owner of a stored integration's secrets (its config and pending config). */
+export const integrationOwner = (id: number): SecretOwner => `integration-${id}`;
+
+/** A fresh owner for a create request's payload, sealed before its integration has an id. */
+export const requestOwner = (): SecretOwner => `request-${randomUUID()}`;
+
+/** The digest of a config's connection identity: what its secrets are bound to besides owner and field. */
+function connectionDigest(type: IntegrationType, config: unknown): string {
+  return createHash('sha256')
+    .update(connectionIdentity(platformOf(type), config))
+    .digest('base64url');
+}
+
+function bindingOf(owner: SecretOwner, field: string, type: IntegrationType, config: unknown): Binding {
+  return { owner, field, connection: connectionDigest(type, config) };
+}
+
+/** A stored secret that does not open here: a clear 409 naming the field, never the value. */
+export class UnreadableSecretError extends ConflictError {
+  override name = 'UnreadableSecretError';
+}
+
+function whose(owner: SecretOwner): string {
+  return owner.startsWith('integration-')
+    ? `integration ${owner.slice('integration-'.length)}`
+    : 'the request';
+}
+
+const SEND_SECRETS_AGAIN =
+  'it was not sealed for this integration, field and connection, or is damaged: send every secret again with PUT';
+
+async function opened<T>(
+  owner: SecretOwner,
+  field: string,
+  open: () => Promise<T>,
+  remedy = SEND_SECRETS_AGAIN,
+): Promise<T> {
+  try {
+    return await open();
+  } catch (error) {
+    if (!(error instanceof UnreadableCiphertextError)) throw error;
+    throw new UnreadableSecretError(
+      `the stored secret ${field} of ${whose(owner)} cannot be decrypted; ${remedy}`,
+    );
+  }
+}
 
 async function mapSecrets(
   type: IntegrationType,
   config: Json | undefined,
-  fn: (value: string) => string | Promise<string>,
+  fn: (value: string, path: string) => string | Promise<string>,
 ): Promise<Json | undefined> {
   if (!config) return config;
   const copy = structuredClone(config);
   for (const path of platformOf(type).secretPaths) {
     const value = getPath(copy, path);
-    if (typeof value === 'string') setPath(copy, path, await fn(value));
+    if (typeof value === 'string') setPath(copy, path, await fn(value, path));
   }
   return copy;
 }
 
-/** Every secret field replaced by its ciphertext (for DynamoDB and for in-flight payloads). */
-export function encryptSecrets(type: IntegrationType, config: Json | undefined): Promise<Json | undefined> {
-  return mapSecrets(type, config, (v) => (SecretBox.isCiphertext(v) ? v : box.encrypt(v)));
+/**
+ * Every secret field of a plaintext config sealed for `owner` (for DynamoDB and for in-flight
+ * payloads). Values that look like ciphertext are sealed too: they are whatever the caller sent.
+ */
+export function encryptSecrets(
+  type: IntegrationType,
+  config: Json | undefined,
+  owner: SecretOwner,
+): Promise<Json | undefined> {
+  return mapSecrets(type, config, (value, path) => box.encrypt(value, bindingOf(owner, path, type, config)));
 }
 
-/** Every ciphertext secret field decrypted (connectors only; never log the result). */
-export function decryptSecrets(type: IntegrationType, config: Json | undefined): Promise<Json | undefined> {
-  return mapSecrets(type, config, (v) => (SecretBox.isCiphertext(v) ? box.decrypt(v) : v));
+/** Every secret field of a config sealed for `owner` opened (connectors and scripts only; never log it). */
+export function decryptSecrets(
+  type: IntegrationType,
+  config: Json | undefined,
+  owner: SecretOwner,
+): Promise<Json | undefined> {
+  return mapSecrets(type, config, (value, path) =>
+    opened(owner, `config.${path}`, () => box.decrypt(value, bindingOf(owner, path, type, config))),
+  );
 }
 
-/** A payload whose config's secrets are encrypted (to store it, or send it to the connector function). */
+/** A payload whose config's secrets are sealed for `owner` (to store it, or send it to the connector function). */
 export async function encryptedPayload<P extends { type: IntegrationType; config?: unknown }>(
   payload: P,
+  owner: SecretOwner,
 ): Promise<P> {
-  return { ...payload, config: await encryptSecrets(payload.type, payload.config as Json | undefined) };
+  return {
+    ...payload,
+    config: await encryptSecrets(payload.type, payload.config as Json | undefined, owner),
+  };
 }
 
-/** A payload whose config's secrets are decrypted (connectors and scripts only; never log it). */
+/** A payload whose config's secrets (sealed for `owner`) are decrypted (connectors and scripts only; never log it). */
 export async function decryptedPayload<P extends { type: IntegrationType; config?: unknown }>(
   payload: P,
+  owner: SecretOwner,
 ): Promise<P> {
-  return { ...payload, config: await decryptSecrets(payload.type, payload.config as Json | undefined) };
+  return {
+    ...payload,
+    config: await decryptSecrets(payload.type, payload.config as Json | undefined, owner),
+  };
 }
 
 /** Every secret field replaced by the redaction placeholder (for responses). */
@@ -71,6 +157,7 @@ export async function restorePlaceholders(
   type: IntegrationType,
   incoming: Json | undefined,
   stored: Json | undefined,
+  owner: SecretOwner,
 ): Promise<RestoredConfig> {
   if (!incoming) return { config: incoming, restored: [] };
   const copy = structuredClone(incoming);
@@ -79,29 +166,68 @@ export async function restorePlaceholders(
     if (getPath(copy, path) !== REDACTED) continue;
     const previous = stored ? getPath(stored, path) : undefined;
     if (typeof previous !== 'string') continue;
-    setPath(copy, path, SecretBox.isCiphertext(previous) ? await box.decrypt(previous) : previous);
+    const binding = bindingOf(owner, path, type, stored);
+    setPath(copy, path, await opened(owner, `config.${path}`, () => box.decrypt(previous, binding)));
     restored.push(path);
   }
   return { config: copy, restored };
 }
 
-/** Encrypts an arbitrary credential object (delete payloads) as one opaque string. */
-export function sealCredentials(credentials: Json): Promise<string> {
-  return box.encrypt(JSON.stringify(credentials));
+/** The integration a delete's credentials are sealed for (as stored: its config's secrets sealed). */
+export interface CredentialsScope {
+  id: number;
+  type: IntegrationType;
+  config?: unknown;
 }
 
-export async function openCredentials(sealed: string): Promise<Json> {
-  return JSON.parse(await box.decrypt(sealed)) as Json;
+function credentialsBinding(scope: CredentialsScope): Binding {
+  return bindingOf(integrationOwner(scope.id), 'deleteCredentials', scope.type, scope.config);
 }
 
-/** The plaintext of every secret field of a config (stored ciphertext is decrypted). */
-export async function secretValuesOf(type: IntegrationType, config: Json | undefined): Promise<string[]> {
+/** Encrypts a delete's privileged credentials as one opaque string, for this integration only. */
+export function sealCredentials(credentials: Json, scope: CredentialsScope): Promise<string> {
+  return credentialsBox.encrypt(JSON.stringify(credentials), credentialsBinding(scope));
+}
+
+export async function openCredentials(sealed: string, scope: CredentialsScope): Promise<Json> {
+  const owner = integrationOwner(scope.id);
+  const text = await opened(
+    owner,
+    'delete credentials',
+    () => credentialsBox.decrypt(sealed, credentialsBinding(scope)),
+    'they were sealed for another integration or connection, or before this release: send the DELETE again',
+  );
+  return JSON.parse(text) as Json;
+}
+
+/** The values of every secret field of a request's plaintext config (nothing is decrypted). */
+export function plaintextSecretsOf(type: IntegrationType, config: Json | undefined): string[] {
+  return platformOf(type)
+    .secretPaths.map((path) => getPath(config, path))
+    .filter((value): value is string => typeof value === 'string');
+}
+
+/**
+ * The plaintext of every secret field of a stored config (sealed for `owner`). `skipUnreadable`
+ * leaves out values that do not open (for scrubbing a message: a secret nobody could decrypt
+ * cannot be in it); otherwise they are an `UnreadableSecretError`.
+ */
+export async function storedSecretsOf(
+  type: IntegrationType,
+  config: Json | undefined,
+  owner: SecretOwner,
+  options: { skipUnreadable?: boolean } = {},
+): Promise<string[]> {
   const values: string[] = [];
-  if (!config) return values;
-  for (const path of platformOf(type).secretPaths) {
-    const value = getPath(config, path);
-    if (typeof value === 'string')
-      values.push(SecretBox.isCiphertext(value) ? await box.decrypt(value) : value);
+  for (const [path, value] of platformOf(type).secretPaths.map((p) => [p, getPath(config, p)] as const)) {
+    if (typeof value !== 'string') continue;
+    try {
+      values.push(
+        await opened(owner, `config.${path}`, () => box.decrypt(value, bindingOf(owner, path, type, config))),
+      );
+    } catch (error) {
+      if (!(options.skipUnreadable && error instanceof UnreadableSecretError)) throw error;
+    }
   }
   return values;
 }
@@ -127,4 +253,24 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
     if (secret.length >= MIN_SCRUBBED && secret !== REDACTED) out = out.split(secret).join(REDACTED);
   }
   return out;
+}
+
+/**
+ * A stored config with every `enc:v1:` secret (sealed before bindings) opened and sealed again
+ * for `owner`, its field and the config's connection; `resealed` counts them (0: unchanged).
+ */
+export async function resealLegacySecrets(
+  type: IntegrationType,
+  config: Json,
+  owner: SecretOwner,
+): Promise<{ config: Json; resealed: number }> {
+  let resealed = 0;
+  const next = (await mapSecrets(type, config, async (value, path) => {
+    if (!SecretBox.isLegacy(value)) return value;
+    const binding = bindingOf(owner, path, type, config);
+    const plaintext = await opened(owner, `config.${path}`, () => box.decrypt(value, binding));
+    resealed++;
+    return box.encrypt(plaintext, binding);
+  })) as Json;
+  return { config: resealed > 0 ? next : config, resealed };
 }

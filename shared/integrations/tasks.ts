@@ -14,7 +14,7 @@ import { recordCheck } from './assurance';
 import { isCurrentRequest } from './lifecycle';
 import { type IntegrationRecord, missingStepsOf, payloadOf, type WorkflowInput } from './model';
 import { getIntegration, getTransientSecret, recordRemoteFailure, recordStep } from './repository';
-import { decryptedPayload, openCredentials } from './secrets';
+import { decryptedPayload, integrationOwner, openCredentials, UnreadableSecretError } from './secrets';
 
 export interface TaskResult {
   integrationId: number;
@@ -77,6 +77,8 @@ export async function guardTask<T>(run: () => Promise<T>): Promise<T> {
     return await run();
   } catch (error) {
     if (error instanceof PlatformOperationError || error instanceof TransientPlatformError) throw error;
+    // Written to be shown: which stored secret does not open, and what to do about it.
+    if (error instanceof UnreadableSecretError) throw new PlatformOperationError(error.message);
     logger.error('workflow task failed', describeError(error));
     const name = error instanceof Error ? error.name : 'Error';
     if ((error as { $retryable?: unknown })?.$retryable) {
@@ -92,7 +94,7 @@ export async function bootstrapTask(input: WorkflowInput): Promise<TaskResult> {
   // Types without remote objects (FederatedSql: its cluster is configured with the snippet) skip this.
   if (isRemoteType(record.type)) {
     const connector = await connectorFor(record.type);
-    const payload = await decryptedPayload(payloadOf(record));
+    const payload = await decryptedPayload(payloadOf(record), integrationOwner(record.id));
     await remoteWork(record, () =>
       connector.bootstrap({
         integrationId: record.id,
@@ -110,8 +112,11 @@ export async function applyEditTask(input: WorkflowInput): Promise<TaskResult> {
   if (isRemoteType(record.type)) {
     if (!record.pendingConfig) throw new PlatformOperationError('the edit has no pending configuration');
     const connector = await connectorFor(record.type);
-    const previous = await decryptedPayload(payloadOf(record));
-    const payload = await decryptedPayload(payloadOf(record, record.pendingConfig));
+    const previous = await decryptedPayload(payloadOf(record), integrationOwner(record.id));
+    const payload = await decryptedPayload(
+      payloadOf(record, record.pendingConfig),
+      integrationOwner(record.id),
+    );
     await remoteWork(record, () =>
       connector.applyEdit({
         integrationId: record.id,
@@ -136,12 +141,12 @@ export async function teardownTask(input: WorkflowInput): Promise<TaskResult> {
           'the privileged credentials of this delete expired before the teardown ran; send the DELETE again',
         );
       }
-      privilegedCredentials = await openCredentials(sealed);
+      privilegedCredentials = await openCredentials(sealed, record);
     }
     const connector = await connectorFor(record.type);
     await connector.teardown({
       integrationId: record.id,
-      payload: await decryptedPayload(payloadOf(record)),
+      payload: await decryptedPayload(payloadOf(record), integrationOwner(record.id)),
       ...(privilegedCredentials ? { privilegedCredentials } : {}),
     });
   }
@@ -168,8 +173,11 @@ export async function compensateTask(input: WorkflowInput): Promise<TaskResult &
   await connector.compensate({
     integrationId: record.id,
     operation,
-    payload: await decryptedPayload(payloadOf(record, edit ? record.pendingConfig : record.config)),
-    ...(edit ? { previous: await decryptedPayload(payloadOf(record)) } : {}),
+    payload: await decryptedPayload(
+      payloadOf(record, edit ? record.pendingConfig : record.config),
+      integrationOwner(record.id),
+    ),
+    ...(edit ? { previous: await decryptedPayload(payloadOf(record), integrationOwner(record.id)) } : {}),
     applied,
     progress: progressOf(record, 'undoneSteps'),
   });
@@ -187,7 +195,7 @@ export async function repairTask(input: WorkflowInput): Promise<TaskResult> {
   const connector = await connectorFor(record.type);
   if (!connector.repair || !connector.assure)
     throw new PlatformOperationError(`${record.type} integrations have no setup plan to repair`);
-  const payload = await decryptedPayload(payloadOf(record));
+  const payload = await decryptedPayload(payloadOf(record), integrationOwner(record.id));
   await connector.repair({ integrationId: record.id, payload, steps: missingStepsOf(record) });
   const result = await connector.assure({ integrationId: record.id, payload });
   await recordCheck(record, payload, result, new Date().toISOString(), {

@@ -21,7 +21,13 @@ import { IN_FLIGHT_OF, type LifecycleOperation, updateOperation } from './lifecy
 import { type IntegrationRecord, leftoverSteps, payloadOf, type StoredConfig } from './model';
 import { PROGRESS_ATTRIBUTES, updateIntegration as writeIntegration } from './repository';
 import { assertNoPlaceholders, assertSecretsResent, nonEditableChanges } from './rules';
-import { encryptedPayload, restorePlaceholders, secretValuesOf } from './secrets';
+import {
+  encryptedPayload,
+  integrationOwner,
+  plaintextSecretsOf,
+  restorePlaceholders,
+  storedSecretsOf,
+} from './secrets';
 
 /** What a failed creation left behind, with the config it used (validation names them as such). */
 function leftoversOf(record: IntegrationRecord) {
@@ -37,6 +43,7 @@ export async function updateIntegration(
   const record = await loadIntegration(id);
   refuse(record, 'update');
   const operation = updateOperation(record.status) as LifecycleOperation;
+  const owner = integrationOwner(id);
   const creationRetry = operation === 'create';
 
   if (body.type !== undefined && body.type !== record.type) {
@@ -53,7 +60,7 @@ export async function updateIntegration(
   // stored secrets count only while the connection is unchanged.
   const { config, restored } =
     body.config !== null && typeof body.config === 'object'
-      ? await restorePlaceholders(record.type, body.config as StoredConfig, record.config)
+      ? await restorePlaceholders(record.type, body.config as StoredConfig, record.config, owner)
       : { config: body.config, restored: [] };
   const restoredBody = { ...body, config };
   const payload = parseWith(payloadSchemaFor(restoredBody), restoredBody, 'integration');
@@ -70,17 +77,24 @@ export async function updateIntegration(
     throw new InvalidInputError(`${payload.type} integrations have no configuration to update`);
   }
 
-  const sealed = await encryptedPayload(payload);
+  const sealed = await encryptedPayload(payload, owner);
   const status = IN_FLIGHT_OF[operation];
   const accepted = await acceptOperation({
     operation,
     dryRun: options.dryRun,
     validation: creationRetry
-      ? { operation: 'create', payload: sealed, integrationId: id, ...leftoversOf(record) }
-      : { operation: 'edit', payload: sealed, previous: payloadOf(record), integrationId: id },
+      ? { operation: 'create', payload: sealed, integrationId: id, sealedFor: owner, ...leftoversOf(record) }
+      : {
+          operation: 'edit',
+          payload: sealed,
+          previous: payloadOf(record),
+          integrationId: id,
+          sealedFor: owner,
+        },
+    // A stored secret that no longer opens is being replaced: it cannot be in any message.
     secrets: [
-      ...(await secretValuesOf(payload.type, payload.config)),
-      ...(await secretValuesOf(record.type, record.config)),
+      ...plaintextSecretsOf(payload.type, payload.config),
+      ...(await storedSecretsOf(record.type, record.config, owner, { skipUnreadable: true })),
     ],
     beforeFailing: () => assertUnchanged(record, 'update'),
     async write(requestId, validationResults) {

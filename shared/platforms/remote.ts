@@ -2,7 +2,8 @@
  * Calling the platform connector function from API functions. Validation needs the platform
  * drivers, which are too heavy for API bundles, so API functions invoke the `platformConnector`
  * internal function synchronously (Lambda Invoke; the local cloud serves the same API).
- * Payloads travel with their secrets encrypted (`encryptSecrets`, `sealCredentials`); only the
+ * Payloads travel with their secrets encrypted (`encryptSecrets`, `sealCredentials`), sealed for
+ * their owner and connection; only the
  * connector function decrypts them.
  */
 import { InternalInvocationError, invokeInternal } from '../store/internal-functions';
@@ -10,6 +11,11 @@ import type { ValidateRequest, ValidationTest } from './port';
 
 /** A ValidateRequest whose configs hold ciphertext secrets and whose credentials are sealed. */
 export interface SealedValidateRequest extends Omit<ValidateRequest, 'privilegedCredentials'> {
+  /**
+   * Whom the configs' secrets are sealed for (`shared/integrations/secrets.ts`): the integration,
+   * or a create request's own owner before the integration exists.
+   */
+  sealedFor: string;
   sealedCredentials?: string;
 }
 

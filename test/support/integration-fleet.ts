@@ -10,7 +10,7 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { IntegrationRecord } from '../../shared/integrations/model';
 import { payloadOf } from '../../shared/integrations/model';
 import { getIntegration } from '../../shared/integrations/repository';
-import { decryptedPayload, encryptedPayload } from '../../shared/integrations/secrets';
+import { decryptedPayload, encryptedPayload, integrationOwner } from '../../shared/integrations/secrets';
 import { readState, withState } from '../../shared/platforms/sandbox/store';
 import { documentClient } from '../../shared/store/clients';
 import { tableName } from '../../shared/store/tables';
@@ -25,7 +25,7 @@ export async function seedIntegrationFleet(
 ): Promise<number[]> {
   const original = await getIntegration(originalId);
   if (!original) throw new Error(`integration ${originalId} not found`);
-  const plain = await decryptedPayload(payloadOf(original));
+  const plain = await decryptedPayload(payloadOf(original), integrationOwner(original.id));
   const config = plain.config as Record<string, unknown>;
   const remote = readState(original.type, String(config.host));
   const firstId = options.firstId ?? FIRST_COPY_ID;
@@ -40,8 +40,12 @@ export async function seedIntegrationFleet(
           await withState(original.type, host, (state) => {
             Object.assign(state, structuredClone(remote), { host });
           });
-          const sealed = await encryptedPayload({ ...plain, config: { ...config, host } });
-          return { ...original, ...sealed, id: firstId + n, version: 1, claims: [] } as IntegrationRecord;
+          const id = firstId + n;
+          const sealed = await encryptedPayload(
+            { ...plain, config: { ...config, host } },
+            integrationOwner(id),
+          );
+          return { ...original, ...sealed, id, version: 1, claims: [] } as IntegrationRecord;
         }),
       )),
     );

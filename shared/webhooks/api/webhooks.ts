@@ -26,7 +26,7 @@ import {
 } from '../model';
 import { isPublicAddress, literalIp } from '../pipeline/addresses';
 import { secretProblem } from '../pipeline/signing';
-import { webhookSecrets } from '../secrets';
+import { sealWebhookSecret } from '../secrets';
 import {
   deleteWebhookItem,
   getWebhookItem,
@@ -98,8 +98,9 @@ export async function createWebhooks(
   const createdWebhooks: WebhookView[] = [];
   for (const { index, input } of accepted) {
     const now = new Date().toISOString();
+    const id = await nextId('webhooks');
     const item: WebhookItem = {
-      id: await nextId('webhooks'),
+      id,
       name: input.name,
       url: input.url,
       global: input.global,
@@ -108,7 +109,7 @@ export async function createWebhooks(
       createdBy: caller.userId,
       createdAt: now,
       updatedAt: now,
-      ...(input.secret !== undefined ? { secret: await webhookSecrets.encrypt(input.secret) } : {}),
+      ...(input.secret !== undefined ? { secret: await sealWebhookSecret(id, input.secret) } : {}),
     };
     const outcome = await putWebhook(item, { total: quota, sameUrl: limits.perUrl });
     if (outcome === 'created') createdWebhooks.push(webhookView(item));

@@ -20,7 +20,7 @@ import { describeError, logger } from '../../observability/logger';
 import { sleep } from '../../store/read';
 import { retrySchedule } from '../config';
 import type { DeliveryPayload, HistoryRecord, WebhookItem } from '../model';
-import { webhookSecrets } from '../secrets';
+import { openWebhookSecret } from '../secrets';
 import { claim } from '../store/dedup';
 import {
   getHistoryItem,
@@ -49,7 +49,7 @@ async function post(
   traceparent: string,
 ): Promise<AttemptOutcome> {
   const body = JSON.stringify(payload);
-  const secret = webhook.secret ? await webhookSecrets.decrypt(webhook.secret) : undefined;
+  const secret = webhook.secret ? await openWebhookSecret(webhook.id, webhook.secret) : undefined;
   return postWebhook(webhook.url, body, { ...webhookHeaders(deliveryId, body, secret), traceparent });
 }
 

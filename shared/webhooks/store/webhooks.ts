@@ -14,7 +14,13 @@ import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../store/clients';
 import { batchGetAll, queryAll, scanAll } from '../../store/read';
 import { tableName } from '../../store/tables';
-import { cancellationCodes, isTransactionCancelled, putIfAbsent, transactWrite } from '../../store/write';
+import {
+  cancellationCodes,
+  conditionalUpdate,
+  isTransactionCancelled,
+  putIfAbsent,
+  transactWrite,
+} from '../../store/write';
 import { canonicalUrl } from '../canonical-url';
 import type { WebhookItem } from '../model';
 import { webhookSubscriptionKeys } from './subscriptions';
@@ -154,6 +160,18 @@ export async function pageWebhooks(
     items: (out.Items ?? []) as WebhookItem[],
     ...(out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {}),
   };
+}
+
+/** Replaces a webhook's sealed secret if it is still `before`; false when it changed or is gone. */
+export function replaceWebhookSecret(id: number, before: string, after: string): Promise<boolean> {
+  return conditionalUpdate({
+    TableName: tableName('webhooks'),
+    Key: { id },
+    UpdateExpression: 'SET #secret = :after',
+    ConditionExpression: '#secret = :before',
+    ExpressionAttributeNames: { '#secret': 'secret' },
+    ExpressionAttributeValues: { ':before': before, ':after': after },
+  });
 }
 
 /** Deletes the webhook and its subscriptions; false when it was already gone. */

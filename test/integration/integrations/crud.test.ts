@@ -115,7 +115,7 @@ describe.each(['json', 'yaml'] as const)('integration CRUD (%s bodies)', (format
       await expectSettles(id, 'enabled');
       const after = await api('GET', `/integrations/${id}`);
       expect(after.body.config[edit[0]]).toEqual(edit[1]);
-      expect(await (await store()).rawItemText(Number(id))).toContain('enc:v1:');
+      expect(await (await store()).rawItemText(Number(id))).toContain('enc:v2:');
     } else {
       const refused = await api('PUT', `/integrations/${id}`, send(format, payload));
       expect(refused.status).toBe(400);

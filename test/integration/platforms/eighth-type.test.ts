@@ -23,7 +23,7 @@ import {
 } from '../../../shared/integrations/repository';
 import { scriptBodySchema } from '../../../shared/integrations/script-requests';
 import { deleteScript, editScript, generateScript } from '../../../shared/integrations/scripts';
-import { encryptedPayload, sealCredentials } from '../../../shared/integrations/secrets';
+import { encryptedPayload, integrationOwner, sealCredentials } from '../../../shared/integrations/secrets';
 import { applyEditTask, bootstrapTask, teardownTask } from '../../../shared/integrations/tasks';
 import {
   type IntegrationType,
@@ -244,7 +244,7 @@ describe('a fake eighth SQL type, through generic code only', () => {
 
   it('goes create → enabled → edit → enabled → delete → deleted on the sandbox, and its stored scripts follow', async () => {
     const integrationId = await nextId('integrations');
-    const sealed = await encryptedPayload(payload(true));
+    const sealed = await encryptedPayload(payload(true), integrationOwner(integrationId));
     const at = new Date().toISOString();
     const first = randomUUID();
     const record: IntegrationRecord = {
@@ -276,7 +276,10 @@ describe('a fake eighth SQL type, through generic code only', () => {
     expect(statementsOf(await deleteScript(integrationId))).toEqual(['DROP DATABASE "columns"']);
 
     const second = randomUUID();
-    const pending = await encryptedPayload(payload(true, { readers: { enabled: true } }));
+    const pending = await encryptedPayload(
+      payload(true, { readers: { enabled: true } }),
+      integrationOwner(integrationId),
+    );
     const current = await getIntegration(integrationId);
     expect(
       await updateIntegration(
@@ -300,7 +303,8 @@ describe('a fake eighth SQL type, through generic code only', () => {
 
     const third = randomUUID();
     const credentialsRef = `${integrationId}-${third}`;
-    await putTransientSecret(credentialsRef, await sealCredentials(ADMIN), integrationId, 300);
+    const stored = (await getIntegration(integrationId)) as IntegrationRecord;
+    await putTransientSecret(credentialsRef, await sealCredentials(ADMIN, stored), integrationId, 300);
     expect(
       await updateIntegration(
         integrationId,
