@@ -31,6 +31,11 @@ const StageConfigSchema = z
     platformMode: z.enum(['sandbox', 'real']),
     allowPrivateWebhookTargets: z.boolean(),
     /**
+     * Whether integrations may connect to loopback and private addresses (warehouses inside a
+     * private network). Link-local and metadata addresses are refused whatever it says.
+     */
+    allowPrivateIntegrationHosts: z.boolean(),
+    /**
      * Bounds on what one user can make one notification fan out to: webhooks per user (admins
      * have their own quota) and webhooks of one user with the same URL.
      */
@@ -101,6 +106,7 @@ export function stageEnvironment(stageName: string, stage: StageConfig): Record<
     HISTORY_RETENTION_DAYS: String(stage.historyRetentionDays),
     HISTORY_WRITE_SHARDS: String(stage.historyWriteShards),
     ALLOW_PRIVATE_TARGETS: String(stage.allowPrivateWebhookTargets),
+    ALLOW_PRIVATE_INTEGRATION_HOSTS: String(stage.allowPrivateIntegrationHosts),
     CONNECT_TIMEOUT_MS: String(stage.connectTimeoutMs),
     WEBHOOK_QUOTA_USER: String(stage.webhookLimits.perUser),
     WEBHOOK_QUOTA_ADMIN: String(stage.webhookLimits.perAdmin),

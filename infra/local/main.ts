@@ -4,7 +4,7 @@
  *
  * Environment: STATE_DIR (default .causeway), PORT (default 3000; 0 picks a free port),
  * ADMIN_API_KEY (register this key as the admin), WEBHOOK_TIMEOUT_MS, WEBHOOK_RETRY_SCHEDULE,
- * ALLOW_PRIVATE_TARGETS, LOG_LEVEL.
+ * ALLOW_PRIVATE_TARGETS, ALLOW_PRIVATE_INTEGRATION_HOSTS, LOG_LEVEL.
  */
 import { join } from 'node:path';
 import { startLocalCloud } from './cloud';

@@ -8,6 +8,8 @@
  *
  * Sandbox triggers (documented in docs/platforms.md):
  * - host or workspace hostname ending in `.unreachable.example` → Basic Connection Test fails;
+ * - a host that is a literal address (or `localhost`) the address guard refuses → Basic
+ *   Connection Test fails as a refused host, as the real drivers' connect-time guard does;
  * - any credential value `invalid-credentials` → Basic Connection Test fails (authentication);
  * - any credential value `fail-bootstrap` → bootstrap / applyEdit fail half-way (and are undone);
  * - any credential value `fail-compensation` → bootstrap / applyEdit fail half-way, and undoing
@@ -17,8 +19,10 @@
 import { platformMode } from '../config/env';
 import { type RemoteType, remoteOf, type SqlType } from '.';
 import type { PlatformDriver } from './driver';
+import { guardEgress } from './egress';
+import { outsideEgressGuard } from './egress-scope';
 import { folderOf } from './module';
-import type { PlatformConnector } from './port';
+import type { PlatformConnector, StepProgress } from './port';
 import { credentialValues, fireOnce, sandboxDriver, TRIGGER } from './sandbox/sql-driver';
 import { sqlConnector } from './sql-connector';
 
@@ -62,6 +66,29 @@ export async function sandboxConnector(type: RemoteType): Promise<PlatformConnec
   });
 }
 
+/**
+ * A request whose step recorder (the service's own write to its table, called from inside the
+ * operation) runs outside the guard: its connections go to the service's endpoints.
+ */
+function withServiceCallbacks(request: unknown): unknown {
+  const progress = (request as { progress?: StepProgress } | undefined)?.progress;
+  if (!progress) return request;
+  const record: StepProgress['record'] = (...steps) => outsideEgressGuard(() => progress.record(...steps));
+  return { ...(request as object), progress: { ...progress, record } };
+}
+
+/** A connector whose every operation runs under the integration address guard (`./egress.ts`). */
+function guarded(connector: PlatformConnector): PlatformConnector {
+  return new Proxy(connector, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === 'function'
+        ? (...args: unknown[]) => guardEgress(() => value.apply(target, args.map(withServiceCallbacks)))
+        : value;
+    },
+  });
+}
+
 export async function connectorFor(type: RemoteType): Promise<PlatformConnector> {
-  return platformMode() === 'sandbox' ? sandboxConnector(type) : realConnector(type);
+  return guarded(platformMode() === 'sandbox' ? await sandboxConnector(type) : await realConnector(type));
 }

@@ -4,6 +4,7 @@
  * tests can say what went wrong without quoting the driver's raw error.
  */
 import { optionalEnv } from '../config/env';
+import { refusedInScope } from './egress-scope';
 import type { Grantee, PlanObject } from './sql/plan';
 
 export type FailureReason =
@@ -14,6 +15,8 @@ export type FailureReason =
   | 'authentication'
   | 'database'
   | 'permission'
+  /** The address guard refused the host (`./egress.ts`): no connection was made. */
+  | 'blocked'
   | 'other';
 
 export class ConnectionFailure extends Error {
@@ -95,8 +98,19 @@ export function connectTimeoutMs(): number {
   return Number.isInteger(raw) && raw > 0 ? raw : 5000;
 }
 
-/** Plain-language message for a classified failure; names the host, never credentials. */
+/** The message of a refused host: the same for every address class, never naming the address. */
+export function blockedHostMessage(host: string): string {
+  return `${host} is not an address integrations may connect to (never link-local or metadata addresses; loopback and private addresses only where the stage allows them)`;
+}
+
+/**
+ * Plain-language message for a classified failure; names the host, never credentials. When the
+ * address guard refused a connection of this operation, that is the failure, whatever the driver
+ * made of the refusal (libraries wrap socket errors their own way), and it names the configured
+ * host, never the address it resolved to.
+ */
 export function describeFailure(reason: FailureReason, host: string, port: number): string {
+  if (refusedInScope()) return blockedHostMessage(host);
   switch (reason) {
     case 'unreachable':
       return `could not reach ${host}:${port} (unknown host or network unreachable)`;
@@ -112,6 +126,8 @@ export function describeFailure(reason: FailureReason, host: string, port: numbe
       return `the database or warehouse named in the configuration does not exist on ${host}`;
     case 'permission':
       return `the configured user lacks the permission to connect on ${host}`;
+    case 'blocked':
+      return blockedHostMessage(host);
     case 'other':
       return `connecting to ${host}:${port} failed`;
   }
@@ -126,6 +142,7 @@ export function failureMessage(failure: ConnectionFailure, host: string, port: n
 export function classifyNetworkError(error: unknown): FailureReason | undefined {
   const code = (error as { code?: string })?.code ?? '';
   const message = String((error as Error)?.message ?? '');
+  if (code === 'ETARGETBLOCKED' || /ETARGETBLOCKED/.test(message)) return 'blocked';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
     return 'unreachable';
   if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) return 'refused';

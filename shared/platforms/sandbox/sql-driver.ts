@@ -19,6 +19,7 @@ import {
   type PlatformSession,
   type RemoteObject,
 } from '../driver';
+import { literalHostAllowed } from '../egress';
 import type { Grantee } from '../sql/plan';
 import type { SandboxProbe, SqlPlatform } from '../sql/platform';
 import { normalizeIdentifier } from '../sql/quote';
@@ -197,6 +198,7 @@ export function sandboxDriver(type: SqlType): PlatformDriver {
   return {
     isMissingObjectError: (error) => error instanceof SandboxSqlError && error.code === 'missing',
     async connect(target: ConnectTarget): Promise<PlatformSession> {
+      if (!literalHostAllowed(target.host)) throw new ConnectionFailure('blocked', 'blocked');
       if (isUnreachable(target.host) || readState(type, target.host).outage === true)
         throw new ConnectionFailure('unreachable', 'unreachable');
       if (credentialValues(target.credentials).includes(TRIGGER.invalidCredentials))

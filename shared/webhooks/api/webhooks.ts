@@ -7,6 +7,7 @@
  */
 import { isAdmin, type Principal } from '../../auth/permissions';
 import { InvalidInputError, NotFoundError, UnprocessableError } from '../../errors';
+import { isPublicAddress, literalIp } from '../../net/addresses';
 import { requiresAdmin } from '../../notifications/catalogue';
 import { nextId } from '../../store/counters';
 import { describeIssues } from '../../validation';
@@ -24,7 +25,6 @@ import {
   type WebhookView,
   webhookView,
 } from '../model';
-import { isPublicAddress, literalIp } from '../pipeline/addresses';
 import { secretProblem } from '../pipeline/signing';
 import { sealWebhookSecret } from '../secrets';
 import {

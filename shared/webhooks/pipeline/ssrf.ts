@@ -8,12 +8,13 @@
  * A name that resolves to a public address when the webhook is created and to 127.0.0.1 when
  * it is delivered (DNS rebinding) is therefore still refused, and no connection is made.
  */
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { buildConnector } from 'undici';
+import { isPublicAddress, literalIp } from '../../net/addresses';
+import { guardedLookup, type LookupFunction } from '../../net/guarded-lookup';
 import { logger } from '../../observability/logger';
-import { isPublicAddress, literalIp } from './addresses';
 
-export { isPublicAddress } from './addresses';
+export { isPublicAddress } from '../../net/addresses';
+export type { LookupFunction } from '../../net/guarded-lookup';
 
 /**
  * A refused target. The message (which the history stores and the webhook's owner reads) never
@@ -34,35 +35,6 @@ function blockedTarget(host: string, address: string): BlockedTargetError {
   return new BlockedTargetError();
 }
 
-type LookupCallback = (
-  error: NodeJS.ErrnoException | null,
-  address: string | LookupAddress[],
-  family?: number,
-) => void;
-
-export type LookupFunction = (
-  hostname: string,
-  options: { all?: boolean; family?: number | string; hints?: number },
-  callback: LookupCallback,
-) => void;
-
-/** A `net.connect` lookup that refuses the name if any address it resolves to is not public. */
-function guardedLookup(resolve: LookupFunction = dnsLookup as unknown as LookupFunction): LookupFunction {
-  return (hostname, options, callback) => {
-    resolve(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, options.all ? [] : '');
-      const list = addresses as LookupAddress[];
-      const blocked = list.find((a) => !isPublicAddress(a.address));
-      if (blocked || list.length === 0) {
-        return callback(blockedTarget(hostname, blocked?.address ?? 'no address'), options.all ? [] : '');
-      }
-      if (options.all) return callback(null, list);
-      const first = list[0] as LookupAddress;
-      return callback(null, first.address, first.family);
-    });
-  };
-}
-
 export interface ConnectorOptions {
   allowPrivate: boolean;
   connectTimeoutMs: number;
@@ -75,7 +47,11 @@ export function webhookConnector(options: ConnectorOptions): buildConnector.conn
   if (options.allowPrivate) return buildConnector({ timeout: options.connectTimeoutMs });
   const base = buildConnector({
     timeout: options.connectTimeoutMs,
-    lookup: guardedLookup(options.resolve),
+    lookup: guardedLookup({
+      allowed: isPublicAddress,
+      refuse: blockedTarget,
+      ...(options.resolve ? { resolve: options.resolve } : {}),
+    }),
   } as buildConnector.BuildOptions);
   return (connectOptions, callback) => {
     const ip = literalIp(connectOptions.hostname);

@@ -2,11 +2,15 @@
  * Every real driver reports an unknown host (a name under `.invalid`, which never resolves)
  * and a refused connection (a closed port on 127.0.0.1) as a failed validation test with the
  * right message, within the connect timeout. No packet leaves the loopback interface.
+ *
+ * Through `connectorFor` (the connector the service uses), the integration address guard stands
+ * in front of every driver: a loopback host, by address or by name, and the metadata address are
+ * refused without a connection; loopback goes through where the stage allows private hosts.
  */
-import { createServer } from 'node:net';
+import { type AddressInfo, createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IntegrationPayloadSchema } from '../../../shared/platforms';
-import { realConnector } from '../../../shared/platforms/connectors';
+import { connectorFor, realConnector } from '../../../shared/platforms/connectors';
 import { connector as datasetWarehouseConnector } from '../../../shared/platforms/dataset-warehouse/driver';
 import { connector as objectStoreConnector } from '../../../shared/platforms/object-store/driver';
 import type { PlatformConnector, PlatformPayload } from '../../../shared/platforms/port';
@@ -41,35 +45,24 @@ const SERVICE_ACCOUNT = JSON.stringify({
     .toString(),
 });
 
-function sqlPayload(type: 'CloudWarehouse' | 'AnalyticsWarehouse' | 'Lakehouse', host: string, port: number) {
+type SqlType = 'CloudWarehouse' | 'AnalyticsWarehouse' | 'Lakehouse' | 'ClusterWarehouse';
+
+function sqlPayload(type: SqlType, host: string, port: number) {
+  const login = { host, port, database: 'db', username: 'u', password: 'p' };
   switch (type) {
+    case 'ClusterWarehouse':
+      return parse({ type, autoBootstrap: false, config: { ...login, authenticationType: 'userPassword' } });
     case 'CloudWarehouse':
       return parse({
         type,
         autoBootstrap: false,
-        config: {
-          host,
-          port,
-          warehouse: 'wh',
-          database: 'db',
-          authenticationType: 'userPassword',
-          username: 'u',
-          password: 'p',
-        },
+        config: { ...login, warehouse: 'wh', authenticationType: 'userPassword' },
       });
     case 'AnalyticsWarehouse':
       return parse({
         type,
         autoBootstrap: false,
-        config: {
-          host,
-          port,
-          database: 'db',
-          schema: 's',
-          username: 'u',
-          password: 'p',
-          connectArgs: 'trustServerCertificate=true',
-        },
+        config: { ...login, schema: 's', connectArgs: 'trustServerCertificate=true' },
       });
     case 'Lakehouse':
       return parse({
@@ -184,4 +177,64 @@ describe('ObjectStore real driver', () => {
       message: expect.stringMatching(/refused the connection/),
     });
   });
+});
+
+describe('the integration address guard in front of the real drivers', () => {
+  let listener: Server;
+  let listening: number;
+  let accepted = 0;
+  beforeAll(async () => {
+    process.env.PLATFORM_MODE = 'real';
+    listener = createServer((socket) => {
+      accepted++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    listening = (listener.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    delete process.env.PLATFORM_MODE;
+    delete process.env.ALLOW_PRIVATE_INTEGRATION_HOSTS;
+    await new Promise<void>((resolve) => listener.close(() => resolve()));
+  });
+
+  const validate = async (type: SqlType, host: string, port = listening) => {
+    const before = accepted;
+    const { tests, ms } = await timed(async () =>
+      (await connectorFor(type)).validate({ operation: 'create', payload: sqlPayload(type, host, port) }),
+    );
+    return { test: tests[0], reached: accepted - before, ms };
+  };
+
+  it.each(['ClusterWarehouse', 'CloudWarehouse', 'AnalyticsWarehouse', 'Lakehouse'] as const)(
+    '%s: loopback and metadata refused without connecting; loopback allowed by the stage',
+    async (type) => {
+      delete process.env.ALLOW_PRIVATE_INTEGRATION_HOSTS;
+      for (const host of ['localhost', '127.0.0.1', '2130706433']) {
+        const { test, reached } = await validate(type, host);
+        // The message names the host as configured (a workspace URL's host as the URL parser reads it).
+        const named = type === 'Lakehouse' ? new URL(`https://${host}`).hostname : host;
+        expect({ host, reached, test }).toMatchObject({
+          host,
+          reached: 0,
+          test: {
+            status: 'failed',
+            message: `${named} is not an address integrations may connect to (never link-local or metadata addresses; loopback and private addresses only where the stage allows them)`,
+          },
+        });
+      }
+      process.env.ALLOW_PRIVATE_INTEGRATION_HOSTS = 'true';
+      const metadata = await validate(type, '169.254.169.254', 80);
+      expect(metadata.test).toMatchObject({
+        status: 'failed',
+        message: expect.stringMatching(/^169\.254\.169\.254 is not an address integrations may connect to/),
+      });
+      // Refused at once, not after a connect timeout.
+      expect(metadata.ms).toBeLessThan(TIMEOUT_MS);
+      const allowed = await validate(type, 'localhost');
+      expect(allowed.reached).toBeGreaterThan(0);
+      expect(allowed.test).toMatchObject({ status: 'failed' });
+      expect(allowed.test?.message).not.toMatch(/not an address integrations may connect to/);
+    },
+  );
 });

@@ -26,6 +26,7 @@ describe('stage configuration', () => {
       CAUSEWAY_STAGE: 'prod',
       PLATFORM_MODE: 'real',
       ALLOW_PRIVATE_TARGETS: 'false',
+      ALLOW_PRIVATE_INTEGRATION_HOSTS: 'false',
       WEBHOOK_TIMEOUT_MS: '10000',
     });
     expect(env.WEBHOOK_RETRY_SCHEDULE).toBe('5,300,1800,7200,18000,36000,36000');
