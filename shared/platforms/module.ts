@@ -75,7 +75,8 @@ export interface PlatformModule<P extends AnyPayload = AnyPayload> {
   readonly payloadSchema: z.ZodType<P> & z.ZodObject;
   /**
    * Dotted paths inside `config`: encrypted at rest and read back as the redaction placeholder
-   * (credential usernames are listed too: the spec hides them with passwords).
+   * (credential usernames are listed too: the contract hides them in returned configs; scripts
+   * still name the account as an identifier — docs/integrations.md, "Usernames").
    */
   readonly secretPaths: readonly string[];
   /**
