@@ -52,6 +52,8 @@ const StageConfigSchema = z
     trustedProxyAddresses: z.array(z.union([z.ipv4(), z.ipv6()])),
     /** Minutes between rounds of periodic integration checks (deployed stages; locally see INTEGRATION_CHECK_INTERVAL_SECONDS). */
     integrationCheckMinutes: z.number().int().min(1).max(1440),
+    /** How long a rotated-out webhook secret keeps signing beside the new one. */
+    webhookSecretOverlapSeconds: z.number().int().min(0).max(30 * 86_400),
     /** Manual retries (`POST /webhooks/history/retry/{id}`) one user may start per window. */
     manualRetryRate: z.strictObject({
       perWindow: z.number().int().min(1).max(1000),
@@ -114,5 +116,6 @@ export function stageEnvironment(stageName: string, stage: StageConfig): Record<
     TRUSTED_PROXY_ADDRESSES: stage.trustedProxyAddresses.join(','),
     WEBHOOK_MANUAL_RETRY_LIMIT: String(stage.manualRetryRate.perWindow),
     WEBHOOK_MANUAL_RETRY_WINDOW_SECONDS: String(stage.manualRetryRate.windowSeconds),
+    WEBHOOK_SECRET_OVERLAP_SECONDS: String(stage.webhookSecretOverlapSeconds),
   };
 }

@@ -1,22 +1,34 @@
 /**
  * The webhook sender (internal function): re-sends a history record's request on behalf of
- * `POST /webhooks/history/retry/{id}`, which has already found the record among the caller's.
+ * `POST /webhooks/history/retry/{id}` (which has already found the record among the caller's),
+ * or sends a test notification on behalf of `POST /webhooks/{id}/test` (which has authorized the
+ * caller).
  */
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { NotFoundError } from '../../shared/errors';
+import { NOTIFICATION_NAMES } from '../../shared/notifications/catalogue';
 import type { ResendResult } from '../../shared/webhooks/api/retry';
 import { resendHistoryRecord } from '../../shared/webhooks/pipeline/delivery';
+import { sendTest } from '../../shared/webhooks/pipeline/test-send';
 
-const ResendRequestSchema = z.strictObject({
-  deliveryId: z.string().min(1).max(200),
-  seq: z.number().int().positive(),
-});
+const SenderRequestSchema = z.union([
+  z.strictObject({ deliveryId: z.string().min(1).max(200), seq: z.number().int().positive() }),
+  z.strictObject({
+    testWebhookId: z.number().int().positive(),
+    notificationType: z.enum(NOTIFICATION_NAMES),
+    caller: z.strictObject({ userId: z.number().int().positive(), name: z.string() }),
+  }),
+]);
 
 export async function handler(event: unknown, context?: Context): Promise<ResendResult> {
-  const key = ResendRequestSchema.parse(event);
+  const request = SenderRequestSchema.parse(event);
   try {
-    return { ok: true, record: await resendHistoryRecord(key, context) };
+    const record =
+      'deliveryId' in request
+        ? await resendHistoryRecord(request, context)
+        : await sendTest(request.testWebhookId, request.notificationType, request.caller, context);
+    return { ok: true, record };
   } catch (error) {
     if (error instanceof NotFoundError) return { ok: false, notFound: error.message };
     throw error;

@@ -22,6 +22,28 @@ function apiClient(baseUrl: string, apiKey: string) {
   return createClient<paths>({ baseUrl, headers: { authorization: apiKey } });
 }
 
+export type ApiClient = ReturnType<typeof apiClient>;
+
+/** The typed client for the target, with the key from `--key` or `CAUSEWAY_API_KEY`. */
+export function targetClient(key: string | undefined, command: string): ApiClient {
+  const apiKey = key ?? process.env.CAUSEWAY_API_KEY;
+  if (!apiKey) throw new ApiUsageError(`${command} commands need --key KEY (or CAUSEWAY_API_KEY)`);
+  const baseUrl = process.env[API_URL_ENV];
+  if (!baseUrl) throw new Error(`no API URL for the target (${API_URL_ENV})`);
+  return apiClient(baseUrl, apiKey);
+}
+
+/** The answer's data; an error answer throws, naming the status. */
+export function answerOf<T>(answer: {
+  data?: T;
+  error?: { error: string; message: string };
+  response: Response;
+}): T {
+  if (answer.error)
+    throw new Error(`${answer.response.status} ${answer.error.error}: ${answer.error.message}`);
+  return answer.data as T;
+}
+
 /** Runs one `api` command and returns what it answered (an error answer throws, naming the status). */
 export async function apiCommand(argv: string[]): Promise<unknown> {
   const [sub, ...rest] = argv;
@@ -35,11 +57,7 @@ export async function apiCommand(argv: string[]): Promise<unknown> {
     },
     strict: true,
   });
-  const key = values.key ?? process.env.CAUSEWAY_API_KEY;
-  if (!key) throw new ApiUsageError('api commands need --key KEY (or CAUSEWAY_API_KEY)');
-  const baseUrl = process.env[API_URL_ENV];
-  if (!baseUrl) throw new Error(`no API URL for the target (${API_URL_ENV})`);
-  const client = apiClient(baseUrl, key);
+  const client = targetClient(values.key, 'api');
   const answer = await (async () => {
     switch (sub) {
       case 'me':
@@ -60,8 +78,5 @@ export async function apiCommand(argv: string[]): Promise<unknown> {
         throw new ApiUsageError(`unknown api command "${sub ?? ''}"`);
     }
   })();
-  if (answer.error) {
-    throw new Error(`${answer.response.status} ${answer.error.error}: ${answer.error.message}`);
-  }
-  return answer.data;
+  return answerOf<unknown>(answer);
 }

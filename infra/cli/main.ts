@@ -4,7 +4,7 @@
  *
  *   keys create --name NAME [--admin]   create a principal and print its API key (shown once)
  *   keys list                           list principals and how many active keys each has
- *   keys revoke --user ID               revoke every key of a user
+ *   keys revoke --user ID               revoke every key of a user (and disable their webhooks)
  *   notify --type T --text "…" [--metadata JSON] [--recipients 1,2] [--id ID]
  *                                       publish a notification to the notifications queue
  *   api me | api status --id ID | api history [--page-size N] [--include-global]  [--key KEY]
@@ -17,6 +17,8 @@
  *   sandbox run-script --type T --host H [--file F | -]   run a script on the local sandbox
  *   sandbox show --type T --host H                        list what exists on a sandbox host
  *   sandbox outage --type T --host H on|off               make a sandbox host unreachable / reachable
+ *   webhooks disable|enable|rotate-secret|test --id ID …  [--key KEY]
+ *                                       a webhook's operations through the API (./webhooks.ts)
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -33,7 +35,9 @@ const USAGE = `usage: npm run --silent cli -- <command> [--stage NAME]
   secrets reseal
   sandbox run-script --type T --host H [--file F | -]     (local stage only)
   sandbox show --type T --host H                          (local stage only)
-  sandbox outage --type T --host H on|off                 (local stage only)`;
+  sandbox outage --type T --host H on|off                 (local stage only)
+  webhooks disable --id ID [--reason TEXT] | webhooks enable --id ID          [--key KEY]
+  webhooks rotate-secret --id ID [--secret S] | webhooks test --id ID [--type NAME]   [--key KEY]`;
 
 class UsageError extends Error {}
 
@@ -73,7 +77,8 @@ async function keys(argv: string[]) {
       const userId = Number(values.user);
       if (!Number.isInteger(userId) || userId <= 0)
         throw new UsageError('keys revoke needs --user ID (a positive integer)');
-      print({ userId, revokedKeys: await auth.revokeUserKeys(userId) });
+      const { revokeKeys } = await import('../../shared/service/revoke-keys');
+      print(await revokeKeys(userId));
       return;
     }
     default:
@@ -143,10 +148,12 @@ async function main() {
       const { resealSecrets } = await import('../../shared/service/secrets-reseal');
       return print(await resealSecrets());
     }
-    case 'api': {
+    case 'api':
+    case 'webhooks': {
       const { ApiUsageError, apiCommand } = await import('./api');
+      const { webhooksCommand } = await import('./webhooks');
       try {
-        return print(await apiCommand(rest));
+        return print(await (command === 'api' ? apiCommand(rest) : webhooksCommand(rest)));
       } catch (error) {
         if (error instanceof ApiUsageError) throw new UsageError(error.message);
         throw error;

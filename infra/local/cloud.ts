@@ -33,6 +33,7 @@ const OVERRIDABLE = [
   'CONNECT_TIMEOUT_MS',
   'HISTORY_RETENTION_DAYS',
   'HISTORY_WRITE_SHARDS',
+  'WEBHOOK_SECRET_OVERLAP_SECONDS',
 ];
 
 export interface LocalCloudOptions {

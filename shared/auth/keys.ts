@@ -125,6 +125,11 @@ export async function revokeUserKeys(userId: number): Promise<number> {
   return revoked;
 }
 
+/** How many of the user's keys are not revoked. */
+export async function activeKeyCount(userId: number): Promise<number> {
+  return (await apiKeysOfUser(userId)).filter((key) => !key.revokedAt).length;
+}
+
 export interface PrincipalSummary extends Principal {
   createdAt: string;
   activeKeys: number;

@@ -67,16 +67,20 @@ export const queues = [
       timeoutSeconds: 60,
       memoryMb: 512,
       tables: [
-        { table: 'webhooks', access: 'read' },
+        // A 410 answer disables the webhook: its status and subscription items change together.
+        { table: 'webhooks', access: 'readWrite' },
+        { table: 'webhookSubscriptions', access: 'readWrite' },
         // The record's conditional PutItem is the attempt claim (docs/adr/0006).
         { table: 'deliveryHistory', access: 'readWrite' },
-        // History id slots (a leased slot per container makes ids unique without a hot item).
+        // History id slots (a leased slot per container makes ids unique without a hot item), and
+        // throttled webhooks' delivery clocks.
         { table: 'counters', access: 'readWrite' },
         // The attempt claims.
         { table: 'idempotency', access: 'readWrite' },
       ],
-      // Retry visibility and the DLQ move for exhausted or malformed deliveries.
-      sendsTo: ['deliveries'],
+      // deliveries: retry visibility, a throttled delivery sent again for its slot, and the DLQ
+      // move for exhausted or malformed deliveries; notifications: webhookAutoDisabled.
+      sendsTo: ['deliveries', 'notifications'],
       usesSecrets: true,
     },
   },

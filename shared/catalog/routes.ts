@@ -9,7 +9,7 @@
  */
 import type { FunctionAccess } from './access';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * - `public`: no Authorization header needed (health, OpenAPI document);
@@ -305,6 +305,72 @@ export const routes = [
       // The delete transaction gives the owner's quota and per-URL slots back.
       { table: 'counters', access: 'readWrite' },
     ],
+  },
+  {
+    method: 'PATCH',
+    path: '/webhooks/{id}',
+    handler: 'functions/webhooks/update.ts',
+    auth: 'user',
+    summary:
+      'Change a webhook (JSON merge patch: name, url, notificationType, global, actionType, maxDeliveriesPerSecond); returns it.',
+    tag: 'webhooks',
+    tables: [
+      { table: 'webhooks', access: 'readWrite' },
+      { table: 'webhookSubscriptions', access: 'readWrite' },
+      // A new URL moves the owner's per-URL counters in the same transaction.
+      { table: 'counters', access: 'readWrite' },
+    ],
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/{id}/disable',
+    handler: 'functions/webhooks/disable.ts',
+    auth: 'user',
+    summary: 'Pause a webhook: no new deliveries; queued attempts are recorded as skipped (recoverable).',
+    tag: 'webhooks',
+    tables: [
+      { table: 'webhooks', access: 'readWrite' },
+      { table: 'webhookSubscriptions', access: 'readWrite' },
+    ],
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/{id}/enable',
+    handler: 'functions/webhooks/enable.ts',
+    auth: 'user',
+    summary: 'Resume a disabled webhook (one disabled by key revocation: admins only).',
+    tag: 'webhooks',
+    tables: [
+      { table: 'webhooks', access: 'readWrite' },
+      { table: 'webhookSubscriptions', access: 'readWrite' },
+    ],
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/{id}/secret/rotate',
+    handler: 'functions/webhooks/rotate-secret.ts',
+    auth: 'user',
+    summary:
+      'Replace the signing secret (the caller’s or a generated one, returned once); the previous one keeps signing during the overlap window.',
+    tag: 'webhooks',
+    tables: [{ table: 'webhooks', access: 'readWrite' }],
+    usesSecrets: true,
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/{id}/test',
+    handler: 'functions/webhooks/test.ts',
+    auth: 'user',
+    summary:
+      'Send a signed example notification to the webhook now; returns its history record (test: true).',
+    tag: 'webhooks',
+    timeoutSeconds: 30,
+    tables: [
+      { table: 'webhooks', access: 'read' },
+      // The per-user manual send counter (shared with manual retries).
+      { table: 'counters', access: 'readWrite' },
+    ],
+    invokes: ['webhookSender'],
   },
   {
     method: 'POST',

@@ -11,6 +11,13 @@
  *
  * `ALL_NOTIFICATIONS` is a subscription wildcard, not a notification: it includes system
  * events, so it is admin-only too.
+ *
+ * Besides the specification's names, the service emits two operational notifications about
+ * webhooks themselves (`origin: 'service'`): `webhookFailing` (the warning at half the
+ * auto-disable period) and `webhookAutoDisabled`. None of the specification's names fits them
+ * (`healthCheckFailed` is a system event about integrations, which the webhook's owner may not
+ * subscribe to); they are activity notifications, so every owner can subscribe to news of their
+ * own webhooks.
  */
 
 export type NotificationClass = 'system' | 'activity';
@@ -135,7 +142,19 @@ export const notificationCatalogue = {
   userMigrated: { class: 'system', trigger: 'a user is migrated from an old identity system to a new one' },
   usernameUpdated: { class: 'activity', trigger: "a user's name is updated" },
   userUpdated: { class: 'system', trigger: 'a group is updated' },
-} as const satisfies Record<string, { class: NotificationClass; trigger: string }>;
+  webhookAutoDisabled: {
+    class: 'activity',
+    origin: 'service',
+    trigger:
+      'the service disabled one of your webhooks: its receiver answered 410 Gone, or it failed continuously for the auto-disable period',
+  },
+  webhookFailing: {
+    class: 'activity',
+    origin: 'service',
+    trigger:
+      'one of your webhooks has failed continuously for half the auto-disable period; it will be disabled unless a delivery succeeds',
+  },
+} as const satisfies Record<string, { class: NotificationClass; trigger: string; origin?: 'service' }>;
 
 export type NotificationName = keyof typeof notificationCatalogue;
 
@@ -152,6 +171,11 @@ export const SUBSCRIBABLE_NAMES = [ALL_NOTIFICATIONS, ...NOTIFICATION_NAMES] as 
   SubscribableName,
   ...SubscribableName[],
 ];
+
+/** The notifications the service itself emits about webhooks (not in the specification). */
+export const OPERATIONAL_NAMES = NOTIFICATION_NAMES.filter(
+  (name) => (notificationCatalogue[name] as { origin?: string }).origin === 'service',
+);
 
 export function classify(name: NotificationName): NotificationClass {
   return notificationCatalogue[name].class;

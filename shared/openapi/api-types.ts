@@ -345,6 +345,75 @@ export interface paths {
         delete: operations["deleteWebhooksId"];
         options?: never;
         head?: never;
+        /** Change a webhook (JSON merge patch: name, url, notificationType, global, actionType, maxDeliveriesPerSecond); returns it. */
+        patch: operations["patchWebhooksId"];
+        trace?: never;
+    };
+    "/webhooks/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pause a webhook: no new deliveries; queued attempts are recorded as skipped (recoverable). */
+        post: operations["postWebhooksIdDisable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume a disabled webhook (one disabled by key revocation: admins only). */
+        post: operations["postWebhooksIdEnable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the signing secret (the caller’s or a generated one, returned once); the previous one keeps signing during the overlap window. */
+        post: operations["postWebhooksIdSecretRotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a signed example notification to the webhook now; returns its history record (test: true). */
+        post: operations["postWebhooksIdTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -378,6 +447,36 @@ export interface components {
             config: {
                 [key: string]: unknown;
             };
+        };
+        /** @description The fields to change (JSON merge patch). */
+        WebhookPatch: {
+            /**
+             * Format: uri
+             * @description http(s) URL the notifications are POSTed to
+             */
+            url?: string;
+            name?: string;
+            /** @description true: receives every subscribed notification (admins only) */
+            global?: boolean;
+            notificationType?: ("ALL_NOTIFICATIONS" | "acknowledgedAccess" | "addedToProject" | "apiKeyRevoked" | "attributeAdded" | "attributeRemoved" | "attributeUpdated" | "bulkJobStatus" | "certificationRequired" | "conflictingGlobalPolicies" | "dataSourceExpired" | "dataSourceExpiring" | "dataSourceUpdated" | "deletedDatasourceRemovedFromProject" | "expiredDatasourceRemovedFromProject" | "firstQuery" | "globalPolicyCreated" | "globalPolicyDeleted" | "globalPolicyDisabled" | "globalPolicyUpdated" | "governanceSettingsUpdated" | "groupUserAdded" | "groupUserDeleted" | "healthCheckFailed" | "healthCheckResolved" | "modelAccessApproved" | "modelAccessDenied" | "modelAccessRequested" | "modelAccessRevoked" | "modelAccessUpdated" | "modelCommentCreated" | "modelCommentReply" | "modelCommentResolved" | "modelCopied" | "modelCreated" | "modelDeleted" | "modelTagAdded" | "modelTagRemoved" | "modelUserAdded" | "modelUserDeleted" | "modelUserJoined" | "nativeWorkspaceStateChanged" | "permissionsUpdated" | "policyAdjustmentCreated" | "policyAdjustmentExpired" | "policyCertificationExpired" | "policyUpdated" | "projectDisabled" | "projectEqualizationMemberNotInCompliance" | "projectEqualizationToggled" | "projectUpdated" | "purposeCreated" | "purposeDeleted" | "purposeUpdated" | "queryCanceled" | "queryCreated" | "queryUpdated" | "removedFromProject" | "switchedCurrentProject" | "tagCreated" | "tagDeleted" | "tagUpdated" | "taskDeleted" | "taskValidated" | "updatedModelInProject" | "userCloned" | "userCreated" | "userDeleted" | "userDisabled" | "userEnabled" | "userMigrated" | "userUpdated" | "usernameUpdated" | "webhookAutoDisabled" | "webhookFailing")[];
+            /** @enum {string} */
+            actionType?: "triggered" | "receive";
+            maxDeliveriesPerSecond?: number | null;
+        };
+        WebhookDisable: {
+            /** @description why (shown in `disabledReason`) */
+            reason?: string;
+        };
+        WebhookSecretRotation: {
+            /** @description the new secret; absent: one is generated and answered once */
+            secret?: string;
+        };
+        WebhookTest: {
+            /**
+             * @description a type the webhook subscribes to (default: the first it names)
+             * @enum {string}
+             */
+            notificationType?: "acknowledgedAccess" | "addedToProject" | "apiKeyRevoked" | "attributeAdded" | "attributeRemoved" | "attributeUpdated" | "bulkJobStatus" | "certificationRequired" | "conflictingGlobalPolicies" | "dataSourceExpired" | "dataSourceExpiring" | "dataSourceUpdated" | "deletedDatasourceRemovedFromProject" | "expiredDatasourceRemovedFromProject" | "firstQuery" | "globalPolicyCreated" | "globalPolicyDeleted" | "globalPolicyDisabled" | "globalPolicyUpdated" | "governanceSettingsUpdated" | "groupUserAdded" | "groupUserDeleted" | "healthCheckFailed" | "healthCheckResolved" | "modelAccessApproved" | "modelAccessDenied" | "modelAccessRequested" | "modelAccessRevoked" | "modelAccessUpdated" | "modelCommentCreated" | "modelCommentReply" | "modelCommentResolved" | "modelCopied" | "modelCreated" | "modelDeleted" | "modelTagAdded" | "modelTagRemoved" | "modelUserAdded" | "modelUserDeleted" | "modelUserJoined" | "nativeWorkspaceStateChanged" | "permissionsUpdated" | "policyAdjustmentCreated" | "policyAdjustmentExpired" | "policyCertificationExpired" | "policyUpdated" | "projectDisabled" | "projectEqualizationMemberNotInCompliance" | "projectEqualizationToggled" | "projectUpdated" | "purposeCreated" | "purposeDeleted" | "purposeUpdated" | "queryCanceled" | "queryCreated" | "queryUpdated" | "removedFromProject" | "switchedCurrentProject" | "tagCreated" | "tagDeleted" | "tagUpdated" | "taskDeleted" | "taskValidated" | "updatedModelInProject" | "userCloned" | "userCreated" | "userDeleted" | "userDisabled" | "userEnabled" | "userMigrated" | "userUpdated" | "usernameUpdated" | "webhookAutoDisabled" | "webhookFailing";
         };
         /** @description Every error response: status, status text and a message. Some errors carry details as further fields (validationResults, attributes, status, createdWebhooks, errors); the responses that do document them. */
         Error: {
@@ -486,6 +585,19 @@ export interface components {
             createdBy: number;
             createdAt: string;
             updatedAt: string;
+            /**
+             * @description `enabled` receives deliveries; `disabled` was paused by its owner or an admin (or when its owner’s keys were revoked); `autoDisabled` was stopped by the service (a 410 answer, or failing continuously)
+             * @enum {string}
+             */
+            status: "enabled" | "disabled" | "autoDisabled";
+            /** @description when it was disabled (absent while enabled) */
+            disabledAt?: string;
+            /** @description why it was disabled (absent while enabled) */
+            disabledReason?: string;
+            /** @description the delivery rate limit, when one is set */
+            maxDeliveriesPerSecond?: number;
+            /** @description during a secret rotation’s overlap window: until when the previous secret still signs */
+            previousSecretExpiresAt?: string;
         };
         /** @description One page of webhooks (sent when pageSize or nextToken is). */
         WebhookPage: {
@@ -537,8 +649,23 @@ export interface components {
             deliveryId: string;
             /** @description 1 for the first attempt; manual retries count on */
             attempt: number;
-            /** @description manual retries: the id of the record that was re-sent */
+            /** @description manual retries and recovered deliveries: the id of the record that was re-sent */
             retryOf?: number;
+            /**
+             * @description a test send (`POST /webhooks/{id}/test`)
+             * @constant
+             */
+            test?: true;
+            /**
+             * @description not sent: the webhook was disabled when the attempt was due (statusCode 0); `POST /webhooks/{id}/recover` can send it
+             * @constant
+             */
+            skipped?: true;
+        };
+        WebhookSecretRotated: {
+            webhook: components["schemas"]["Webhook"];
+            /** @description the generated secret (only when none was sent): shown this once */
+            secret?: string;
         };
     };
     responses: never;
@@ -4456,11 +4583,13 @@ export interface operations {
                         name: string;
                         /** @description true: receives every subscribed notification (admins only) */
                         global: boolean;
-                        notificationType: ("ALL_NOTIFICATIONS" | "acknowledgedAccess" | "addedToProject" | "apiKeyRevoked" | "attributeAdded" | "attributeRemoved" | "attributeUpdated" | "bulkJobStatus" | "certificationRequired" | "conflictingGlobalPolicies" | "dataSourceExpired" | "dataSourceExpiring" | "dataSourceUpdated" | "deletedDatasourceRemovedFromProject" | "expiredDatasourceRemovedFromProject" | "firstQuery" | "globalPolicyCreated" | "globalPolicyDeleted" | "globalPolicyDisabled" | "globalPolicyUpdated" | "governanceSettingsUpdated" | "groupUserAdded" | "groupUserDeleted" | "healthCheckFailed" | "healthCheckResolved" | "modelAccessApproved" | "modelAccessDenied" | "modelAccessRequested" | "modelAccessRevoked" | "modelAccessUpdated" | "modelCommentCreated" | "modelCommentReply" | "modelCommentResolved" | "modelCopied" | "modelCreated" | "modelDeleted" | "modelTagAdded" | "modelTagRemoved" | "modelUserAdded" | "modelUserDeleted" | "modelUserJoined" | "nativeWorkspaceStateChanged" | "permissionsUpdated" | "policyAdjustmentCreated" | "policyAdjustmentExpired" | "policyCertificationExpired" | "policyUpdated" | "projectDisabled" | "projectEqualizationMemberNotInCompliance" | "projectEqualizationToggled" | "projectUpdated" | "purposeCreated" | "purposeDeleted" | "purposeUpdated" | "queryCanceled" | "queryCreated" | "queryUpdated" | "removedFromProject" | "switchedCurrentProject" | "tagCreated" | "tagDeleted" | "tagUpdated" | "taskDeleted" | "taskValidated" | "updatedModelInProject" | "userCloned" | "userCreated" | "userDeleted" | "userDisabled" | "userEnabled" | "userMigrated" | "userUpdated" | "usernameUpdated")[];
+                        notificationType: ("ALL_NOTIFICATIONS" | "acknowledgedAccess" | "addedToProject" | "apiKeyRevoked" | "attributeAdded" | "attributeRemoved" | "attributeUpdated" | "bulkJobStatus" | "certificationRequired" | "conflictingGlobalPolicies" | "dataSourceExpired" | "dataSourceExpiring" | "dataSourceUpdated" | "deletedDatasourceRemovedFromProject" | "expiredDatasourceRemovedFromProject" | "firstQuery" | "globalPolicyCreated" | "globalPolicyDeleted" | "globalPolicyDisabled" | "globalPolicyUpdated" | "governanceSettingsUpdated" | "groupUserAdded" | "groupUserDeleted" | "healthCheckFailed" | "healthCheckResolved" | "modelAccessApproved" | "modelAccessDenied" | "modelAccessRequested" | "modelAccessRevoked" | "modelAccessUpdated" | "modelCommentCreated" | "modelCommentReply" | "modelCommentResolved" | "modelCopied" | "modelCreated" | "modelDeleted" | "modelTagAdded" | "modelTagRemoved" | "modelUserAdded" | "modelUserDeleted" | "modelUserJoined" | "nativeWorkspaceStateChanged" | "permissionsUpdated" | "policyAdjustmentCreated" | "policyAdjustmentExpired" | "policyCertificationExpired" | "policyUpdated" | "projectDisabled" | "projectEqualizationMemberNotInCompliance" | "projectEqualizationToggled" | "projectUpdated" | "purposeCreated" | "purposeDeleted" | "purposeUpdated" | "queryCanceled" | "queryCreated" | "queryUpdated" | "removedFromProject" | "switchedCurrentProject" | "tagCreated" | "tagDeleted" | "tagUpdated" | "taskDeleted" | "taskValidated" | "updatedModelInProject" | "userCloned" | "userCreated" | "userDeleted" | "userDisabled" | "userEnabled" | "userMigrated" | "userUpdated" | "usernameUpdated" | "webhookAutoDisabled" | "webhookFailing")[];
                         /** @enum {string} */
                         actionType: "triggered" | "receive";
                         /** @description write-only signing secret: `whsec_<base64 of a 16–64 byte key>` or any string of at least 16 characters (its UTF-8 bytes are the key) */
                         secret?: string;
+                        /** @description deliveries per second this webhook receives at most; more are delayed (never failed or dropped). Absent: no limit */
+                        maxDeliveriesPerSecond?: number;
                     }[];
                 };
             };
@@ -4628,7 +4757,7 @@ export interface operations {
                 pageSize?: number;
                 sortField?: "createdAt" | "updatedAt" | "id";
                 sortOrder?: "asc" | "desc";
-                notificationType?: "acknowledgedAccess" | "addedToProject" | "apiKeyRevoked" | "attributeAdded" | "attributeRemoved" | "attributeUpdated" | "bulkJobStatus" | "certificationRequired" | "conflictingGlobalPolicies" | "dataSourceExpired" | "dataSourceExpiring" | "dataSourceUpdated" | "deletedDatasourceRemovedFromProject" | "expiredDatasourceRemovedFromProject" | "firstQuery" | "globalPolicyCreated" | "globalPolicyDeleted" | "globalPolicyDisabled" | "globalPolicyUpdated" | "governanceSettingsUpdated" | "groupUserAdded" | "groupUserDeleted" | "healthCheckFailed" | "healthCheckResolved" | "modelAccessApproved" | "modelAccessDenied" | "modelAccessRequested" | "modelAccessRevoked" | "modelAccessUpdated" | "modelCommentCreated" | "modelCommentReply" | "modelCommentResolved" | "modelCopied" | "modelCreated" | "modelDeleted" | "modelTagAdded" | "modelTagRemoved" | "modelUserAdded" | "modelUserDeleted" | "modelUserJoined" | "nativeWorkspaceStateChanged" | "permissionsUpdated" | "policyAdjustmentCreated" | "policyAdjustmentExpired" | "policyCertificationExpired" | "policyUpdated" | "projectDisabled" | "projectEqualizationMemberNotInCompliance" | "projectEqualizationToggled" | "projectUpdated" | "purposeCreated" | "purposeDeleted" | "purposeUpdated" | "queryCanceled" | "queryCreated" | "queryUpdated" | "removedFromProject" | "switchedCurrentProject" | "tagCreated" | "tagDeleted" | "tagUpdated" | "taskDeleted" | "taskValidated" | "updatedModelInProject" | "userCloned" | "userCreated" | "userDeleted" | "userDisabled" | "userEnabled" | "userMigrated" | "userUpdated" | "usernameUpdated";
+                notificationType?: "acknowledgedAccess" | "addedToProject" | "apiKeyRevoked" | "attributeAdded" | "attributeRemoved" | "attributeUpdated" | "bulkJobStatus" | "certificationRequired" | "conflictingGlobalPolicies" | "dataSourceExpired" | "dataSourceExpiring" | "dataSourceUpdated" | "deletedDatasourceRemovedFromProject" | "expiredDatasourceRemovedFromProject" | "firstQuery" | "globalPolicyCreated" | "globalPolicyDeleted" | "globalPolicyDisabled" | "globalPolicyUpdated" | "governanceSettingsUpdated" | "groupUserAdded" | "groupUserDeleted" | "healthCheckFailed" | "healthCheckResolved" | "modelAccessApproved" | "modelAccessDenied" | "modelAccessRequested" | "modelAccessRevoked" | "modelAccessUpdated" | "modelCommentCreated" | "modelCommentReply" | "modelCommentResolved" | "modelCopied" | "modelCreated" | "modelDeleted" | "modelTagAdded" | "modelTagRemoved" | "modelUserAdded" | "modelUserDeleted" | "modelUserJoined" | "nativeWorkspaceStateChanged" | "permissionsUpdated" | "policyAdjustmentCreated" | "policyAdjustmentExpired" | "policyCertificationExpired" | "policyUpdated" | "projectDisabled" | "projectEqualizationMemberNotInCompliance" | "projectEqualizationToggled" | "projectUpdated" | "purposeCreated" | "purposeDeleted" | "purposeUpdated" | "queryCanceled" | "queryCreated" | "queryUpdated" | "removedFromProject" | "switchedCurrentProject" | "tagCreated" | "tagDeleted" | "tagUpdated" | "taskDeleted" | "taskValidated" | "updatedModelInProject" | "userCloned" | "userCreated" | "userDeleted" | "userDisabled" | "userEnabled" | "userMigrated" | "userUpdated" | "usernameUpdated" | "webhookAutoDisabled" | "webhookFailing";
                 includeGlobal?: boolean;
                 includeUser?: boolean;
                 successOrFailure?: "success" | "failure";
@@ -4851,6 +4980,517 @@ export interface operations {
             };
         };
     };
+    patchWebhooksId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPatch"];
+            };
+        };
+        responses: {
+            /** @description The changed webhook (`updatedAt` moved). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description The path, body does not match the contract (the message names the field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid API key in the Authorization header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such webhook visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The new URL is one another webhook of the owner already uses. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body exceeds the payload limit (6 MiB; 1 MiB for YAML). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Content-Type is not one the route accepts. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the details are logged, never returned. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The function did not answer in time, or a remote platform is unavailable; retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWebhooksIdDisable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookDisable"];
+            };
+        };
+        responses: {
+            /** @description The webhook, `disabled` (unchanged if it was not enabled). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description The path, body does not match the contract (the message names the field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid API key in the Authorization header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such webhook visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body exceeds the payload limit (6 MiB; 1 MiB for YAML). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Content-Type is not one the route accepts. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the details are logged, never returned. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The function did not answer in time, or a remote platform is unavailable; retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWebhooksIdEnable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook, `enabled`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description The path does not match the contract (the message names the field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid API key in the Authorization header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description It was disabled when its owner's API keys were revoked: only an admin may enable it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such webhook visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body exceeds the payload limit (6 MiB; 1 MiB for YAML). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the details are logged, never returned. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The function did not answer in time, or a remote platform is unavailable; retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWebhooksIdSecretRotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookSecretRotation"];
+            };
+        };
+        responses: {
+            /** @description The webhook (with `previousSecretExpiresAt` while the previous secret still signs) and the generated secret, if one was generated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretRotated"];
+                };
+            };
+            /** @description The path, body does not match the contract (the message names the field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid API key in the Authorization header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such webhook visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body exceeds the payload limit (6 MiB; 1 MiB for YAML). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Content-Type is not one the route accepts. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the details are logged, never returned. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The function did not answer in time, or a remote platform is unavailable; retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWebhooksIdTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookTest"];
+            };
+        };
+        responses: {
+            /** @description The history record of the test send (`test: true`). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        request: {
+                            text: string;
+                            /** @description The specification metadata fields; further keys are passed through. */
+                            metadata: {
+                                modelId?: (number | string) | null;
+                                /** @description user id of the user who caused the notification */
+                                actionBy?: number | null;
+                                modelType?: string | null;
+                                /** @description user id the notification is about */
+                                targetUser?: number | null;
+                                projectName?: string | null;
+                                targetGroup?: (number | string) | null;
+                                actionByName?: string | null;
+                                targetUserName?: string | null;
+                                /** @description true: the notification also pertains to the user in actionBy */
+                                notifyInitiator?: boolean | null;
+                                notificationType?: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            webhookId: number;
+                            webhookName: string;
+                        };
+                        response: {
+                            [key: string]: unknown;
+                        };
+                        statusCode: number;
+                        notificationType: string;
+                        /** @description the notification this delivery belongs to */
+                        webhooksActivityId: number;
+                        createdAt: string;
+                        updatedAt: string;
+                        webhooksId: number;
+                        url: string;
+                        name: string;
+                        actionType: ("triggered" | "receive") | null;
+                        createdBy: number;
+                        /** @description the webhook-id header: the same for every attempt of one delivery */
+                        deliveryId: string;
+                        /** @description 1 for the first attempt; manual retries count on */
+                        attempt: number;
+                        /** @description manual retries and recovered deliveries: the id of the record that was re-sent */
+                        retryOf?: number;
+                        /** @constant */
+                        test: true;
+                        /**
+                         * @description not sent: the webhook was disabled when the attempt was due (statusCode 0); `POST /webhooks/{id}/recover` can send it
+                         * @constant
+                         */
+                        skipped?: true;
+                    };
+                };
+            };
+            /** @description The path, body does not match the contract (the message names the field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid API key in the Authorization header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such webhook visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body exceeds the payload limit (6 MiB; 1 MiB for YAML). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Content-Type is not one the route accepts. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's manual sends (retries and test sends) in the current window reached the stage's limit (or the sender is at its concurrency limit); the Retry-After header gives the seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the details are logged, never returned. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The function did not answer in time, or a remote platform is unavailable; retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postWebhooksHistoryRetryId: {
         parameters: {
             query?: never;
@@ -4912,6 +5552,16 @@ export interface operations {
                         /** @description 1 for the first attempt; manual retries count on */
                         attempt: number;
                         retryOf: number;
+                        /**
+                         * @description a test send (`POST /webhooks/{id}/test`)
+                         * @constant
+                         */
+                        test?: true;
+                        /**
+                         * @description not sent: the webhook was disabled when the attempt was due (statusCode 0); `POST /webhooks/{id}/recover` can send it
+                         * @constant
+                         */
+                        skipped?: true;
                     };
                 };
             };
@@ -4951,7 +5601,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's manual retries in the current window reached the stage's limit (or the sender is at its concurrency limit); the Retry-After header gives the seconds to wait. */
+            /** @description The caller's manual sends (retries and test sends) in the current window reached the stage's limit (or the sender is at its concurrency limit); the Retry-After header gives the seconds to wait. */
             429: {
                 headers: {
                     [name: string]: unknown;

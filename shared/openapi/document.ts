@@ -103,7 +103,7 @@ function buildOpenApiDocument(servers: readonly ServerEntry[] = []): ReturnType<
         : {}),
       responses,
     };
-    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     paths[route.path] = { ...paths[route.path], [method]: operation };
   }
   return createDocument({

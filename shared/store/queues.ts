@@ -1,8 +1,8 @@
 /**
  * The service's SQS adapter, the only module that talks to a queue: one client per container,
  * `sendAll` (SendMessageBatch in chunks of ten, entries SQS refused for a transient reason
- * retried with backoff, the message ids in the order of the bodies), the retry delay of a
- * received message (its visibility) and the dead-letter send with its reason.
+ * retried with backoff, the message ids in the order of the bodies), a delayed send, the retry
+ * delay of a received message (its visibility) and the dead-letter send with its reason.
  */
 import {
   ChangeMessageVisibilityCommand,
@@ -49,6 +49,20 @@ export async function sendAll(queue: QueueName, bodies: readonly string[]): Prom
     }
   }
   return ids;
+}
+
+/** SQS's longest per-message delay (seconds). */
+export const MAX_MESSAGE_DELAY_SECONDS = 900;
+
+/** Sends one message that becomes visible after `delaySeconds` (at most 15 minutes). */
+export async function sendDelayed(queue: QueueName, body: string, delaySeconds: number): Promise<void> {
+  await sqs.send(
+    new SendMessageCommand({
+      QueueUrl: requireEnv(queueEnvVar(queue)),
+      MessageBody: body,
+      DelaySeconds: Math.min(MAX_MESSAGE_DELAY_SECONDS, Math.max(0, Math.floor(delaySeconds))),
+    }),
+  );
 }
 
 /** Makes a received message visible again after `seconds` (how the pipeline schedules a retry). */

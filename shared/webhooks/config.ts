@@ -46,6 +46,9 @@ export const webhookLimits = (): WebhookLimits => ({
   perUrl: intEnv('WEBHOOK_SAME_URL_LIMIT', 1),
 });
 
+/** How long the previous secret keeps signing after a rotation (deliveries carry both signatures). */
+export const secretOverlapSeconds = (): number => intEnv('WEBHOOK_SECRET_OVERLAP_SECONDS', 86_400);
+
 /** How many manual retries (`POST /webhooks/history/retry/{id}`) one user may start per window. */
 export interface ManualRetryRate {
   perWindow: number;

@@ -32,10 +32,22 @@ const urlMessage = (input: unknown): string =>
  * Control characters (C0 with NUL, CR and LF; DEL; C1) and the bidirectional controls that
  * can make a name display as something else (U+061C, U+200E/F, U+202A–E, U+2066–9).
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: it lists the control characters a name must not hold
-const CONTROL_CHARACTERS = /^[^\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]*$/;
+export const CONTROL_CHARACTERS =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: it lists the control characters a name must not hold
+  /^[^\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]*$/;
 
-export const WebhookInputSchema = z.strictObject({
+/** Deliveries per second a throttled webhook receives at most (stage-independent bounds). */
+export const MAX_DELIVERIES_PER_SECOND = 1000;
+
+const maxDeliveriesPerSecond = z
+  .number()
+  .positive()
+  .max(MAX_DELIVERIES_PER_SECOND)
+  .describe(
+    'deliveries per second this webhook receives at most; more are delayed (never failed or dropped). Absent: no limit',
+  );
+
+const WebhookFields = {
   url: z
     .url({ protocol: /^https?$/, error: (issue) => urlMessage(issue.input) })
     .max(2048)
@@ -60,14 +72,53 @@ export const WebhookInputSchema = z.strictObject({
     .describe(
       'write-only signing secret: `whsec_<base64 of a 16–64 byte key>` or any string of at least 16 characters (its UTF-8 bytes are the key)',
     ),
+};
+
+export const WebhookInputSchema = z.strictObject({
+  ...WebhookFields,
+  maxDeliveriesPerSecond: maxDeliveriesPerSecond.optional(),
 });
 export type WebhookInput = z.output<typeof WebhookInputSchema>;
+
+/**
+ * `PATCH /webhooks/{id}`: a JSON merge patch of the webhook's settings. Only the fields sent
+ * change; `maxDeliveriesPerSecond: null` removes the limit. The secret changes through
+ * `POST /webhooks/{id}/secret/rotate`, never here.
+ */
+export const WebhookPatchSchema = z
+  .strictObject({
+    url: WebhookFields.url.optional(),
+    name: WebhookFields.name.optional(),
+    global: WebhookFields.global.optional(),
+    notificationType: WebhookFields.notificationType.optional(),
+    actionType: WebhookFields.actionType.optional(),
+    maxDeliveriesPerSecond: maxDeliveriesPerSecond.nullable().optional(),
+  })
+  .refine((patch) => Object.keys(patch).length > 0, {
+    message: 'send at least one of url, name, global, notificationType, actionType, maxDeliveriesPerSecond',
+  })
+  .meta({ id: 'WebhookPatch', description: 'The fields to change (JSON merge patch).' });
+export type WebhookPatch = z.output<typeof WebhookPatchSchema>;
+
+/** Why a webhook is not enabled: who or what disabled it. */
+export const DISABLE_CAUSES = ['owner', 'admin', 'keysRevoked', 'gone', 'failing'] as const;
+export type DisableCause = (typeof DISABLE_CAUSES)[number];
+
+export const WebhookStatusSchema = z
+  .enum(['enabled', 'disabled', 'autoDisabled'])
+  .describe(
+    '`enabled` receives deliveries; `disabled` was paused by its owner or an admin (or when its owner’s keys were revoked); `autoDisabled` was stopped by the service (a 410 answer, or failing continuously)',
+  );
+export type WebhookStatus = z.infer<typeof WebhookStatusSchema>;
 
 export const CreateWebhooksBodySchema = z.strictObject({
   webhooks: z.array(z.unknown()).min(1).max(MAX_WEBHOOKS_PER_REQUEST),
 });
 
-/** A webhook as stored (the secret is a SecretBox ciphertext). */
+/**
+ * A webhook as stored (secrets are SecretBox ciphertexts). Items written before webhooks had a
+ * status have none (`enabled`) and no `version` (0).
+ */
 export interface WebhookItem {
   id: number;
   name: string;
@@ -76,6 +127,16 @@ export interface WebhookItem {
   notificationType: string[];
   actionType: 'triggered' | 'receive' | null;
   secret?: string;
+  /** The secret before the last rotation, still signing until `previousSecretExpiresAt`. */
+  previousSecret?: string;
+  previousSecretExpiresAt?: string;
+  maxDeliveriesPerSecond?: number;
+  status?: WebhookStatus;
+  disabledAt?: string;
+  disabledReason?: string;
+  disabledCause?: DisableCause;
+  /** Bumped by every change; each write is conditional on the version it read. */
+  version?: number;
   createdBy: number;
   createdAt: string;
   updatedAt: string;
@@ -92,11 +153,26 @@ export const WebhookViewSchema = z
     createdBy: z.number().int(),
     createdAt: z.string(),
     updatedAt: z.string(),
+    status: WebhookStatusSchema,
+    disabledAt: z.string().optional().describe('when it was disabled (absent while enabled)'),
+    disabledReason: z.string().optional().describe('why it was disabled (absent while enabled)'),
+    maxDeliveriesPerSecond: z.number().optional().describe('the delivery rate limit, when one is set'),
+    previousSecretExpiresAt: z
+      .string()
+      .optional()
+      .describe('during a secret rotation’s overlap window: until when the previous secret still signs'),
   })
   .meta({ id: 'Webhook', description: 'A webhook; the secret is write-only and never returned.' });
 export type WebhookView = z.infer<typeof WebhookViewSchema>;
 
+export const statusOf = (item: Pick<WebhookItem, 'status'>): WebhookStatus => item.status ?? 'enabled';
+
 export function webhookView(item: WebhookItem): WebhookView {
+  const status = statusOf(item);
+  const overlap =
+    item.previousSecretExpiresAt !== undefined && Date.parse(item.previousSecretExpiresAt) > Date.now()
+      ? item.previousSecretExpiresAt
+      : undefined;
   return {
     id: item.id,
     name: item.name,
@@ -107,6 +183,15 @@ export function webhookView(item: WebhookItem): WebhookView {
     createdBy: item.createdBy,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
+    status,
+    ...(status !== 'enabled' && item.disabledAt !== undefined ? { disabledAt: item.disabledAt } : {}),
+    ...(status !== 'enabled' && item.disabledReason !== undefined
+      ? { disabledReason: item.disabledReason }
+      : {}),
+    ...(item.maxDeliveriesPerSecond !== undefined
+      ? { maxDeliveriesPerSecond: item.maxDeliveriesPerSecond }
+      : {}),
+    ...(overlap !== undefined ? { previousSecretExpiresAt: overlap } : {}),
   };
 }
 
@@ -199,7 +284,18 @@ export const HistoryRecordSchema = z
     createdBy: z.number().int(),
     deliveryId: z.string().describe('the webhook-id header: the same for every attempt of one delivery'),
     attempt: z.number().int().describe('1 for the first attempt; manual retries count on'),
-    retryOf: z.number().int().optional().describe('manual retries: the id of the record that was re-sent'),
+    retryOf: z
+      .number()
+      .int()
+      .optional()
+      .describe('manual retries and recovered deliveries: the id of the record that was re-sent'),
+    test: z.literal(true).optional().describe('a test send (`POST /webhooks/{id}/test`)'),
+    skipped: z
+      .literal(true)
+      .optional()
+      .describe(
+        'not sent: the webhook was disabled when the attempt was due (statusCode 0); `POST /webhooks/{id}/recover` can send it',
+      ),
   })
   .meta({ id: 'WebhookHistoryRecord', description: 'One delivery attempt.' });
 export type HistoryRecord = z.infer<typeof HistoryRecordSchema>;

@@ -17,11 +17,15 @@ export async function resealWebhookSecrets(): Promise<WebhookResealReport> {
   const report: WebhookResealReport = { scanned: 0, resealed: 0 };
   for (const webhook of await listAllWebhooks()) {
     report.scanned++;
-    if (!SecretBox.isLegacy(webhook.secret)) continue;
-    const secret = await openWebhookSecret(webhook.id, webhook.secret);
-    // A webhook deleted meanwhile has nothing to reseal.
-    if (await replaceWebhookSecret(webhook.id, webhook.secret, await sealWebhookSecret(webhook.id, secret)))
-      report.resealed++;
+    // The previous secret of a rotation's overlap window is the webhook's signing secret too.
+    for (const field of ['secret', 'previousSecret'] as const) {
+      const sealed = webhook[field];
+      if (!SecretBox.isLegacy(sealed)) continue;
+      const secret = await openWebhookSecret(webhook.id, sealed);
+      // A webhook deleted or rotated meanwhile has nothing to reseal in that place.
+      if (await replaceWebhookSecret(webhook.id, field, sealed, await sealWebhookSecret(webhook.id, secret)))
+        report.resealed++;
+    }
   }
   return report;
 }

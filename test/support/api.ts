@@ -83,10 +83,13 @@ export async function createKey(name: string, admin = false): Promise<{ userId: 
   return { userId: issued.userId, apiKey: issued.apiKey };
 }
 
-export async function revokeKeys(userId: number): Promise<void> {
+/** Revokes every key of the user as `keys revoke` does (their webhooks are disabled too). */
+export async function revokeKeys(
+  userId: number,
+): Promise<{ revokedKeys: number; disabledWebhooks: number[] }> {
   useLocalCloudEnv();
-  const { revokeUserKeys } = await import('../../shared/auth/keys');
-  await revokeUserKeys(userId);
+  const { revokeKeys: revoke } = await import('../../shared/service/revoke-keys');
+  return revoke(userId);
 }
 
 export async function eventually<T>(

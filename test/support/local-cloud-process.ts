@@ -32,6 +32,8 @@ export interface RunningCloud {
 const TEST_CLOUD_ENV: Record<string, string> = {
   WEBHOOK_TIMEOUT_MS: '1500',
   WEBHOOK_RETRY_SCHEDULE: '1,1,2',
+  // Long enough for a test send right after a rotation to fall inside it, short enough to wait out.
+  WEBHOOK_SECRET_OVERLAP_SECONDS: '15',
   LOG_LEVEL: 'INFO',
   INTEGRATION_CHECK_INTERVAL_SECONDS: '86400',
 };

@@ -5,7 +5,9 @@
 import * as z from 'zod';
 import type { RouteContract } from '../../catalog/contract';
 import { ErrorBodySchema } from '../../edge/errors';
+import { NOTIFICATION_NAMES } from '../../notifications/catalogue';
 import {
+  CONTROL_CHARACTERS,
   CreateWebhooksBodySchema,
   CreateWebhooksResponseSchema,
   HistoryPageSchema,
@@ -16,10 +18,53 @@ import {
   WebhookInputSchema,
   WebhookListQuerySchema,
   WebhookPageSchema,
+  WebhookPatchSchema,
   WebhookViewSchema,
 } from '../model';
 
 const notFound = { description: 'No such webhook visible to the caller.', schema: ErrorBodySchema };
+const tooMany = {
+  description:
+    "The caller's manual sends (retries and test sends) in the current window reached the stage's limit (or the sender is at its concurrency limit); the Retry-After header gives the seconds to wait.",
+  schema: ErrorBodySchema,
+};
+
+const DisableBodySchema = z
+  .strictObject({
+    reason: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .regex(CONTROL_CHARACTERS, 'must not contain control characters or bidirectional controls')
+      .optional()
+      .describe('why (shown in `disabledReason`)'),
+  })
+  .meta({ id: 'WebhookDisable' });
+
+const RotateBodySchema = z
+  .strictObject({
+    secret: WebhookInputSchema.shape.secret.describe(
+      'the new secret; absent: one is generated and answered once',
+    ),
+  })
+  .meta({ id: 'WebhookSecretRotation' });
+
+const RotatedSchema = z
+  .object({
+    webhook: WebhookViewSchema,
+    secret: z.string().optional().describe('the generated secret (only when none was sent): shown this once'),
+  })
+  .meta({ id: 'WebhookSecretRotated' });
+
+const TestBodySchema = z
+  .strictObject({
+    notificationType: z
+      .enum(NOTIFICATION_NAMES)
+      .optional()
+      .describe('a type the webhook subscribes to (default: the first it names)'),
+  })
+  .meta({ id: 'WebhookTest' });
 
 export const webhookContracts = {
   'POST /webhooks': {
@@ -76,6 +121,67 @@ export const webhookContracts = {
     params: IdParamSchema,
     responses: { 200: { description: 'The deleted webhook.', schema: WebhookViewSchema }, 404: notFound },
   },
+  'PATCH /webhooks/{id}': {
+    params: IdParamSchema,
+    body: WebhookPatchSchema,
+    responses: {
+      200: { description: 'The changed webhook (`updatedAt` moved).', schema: WebhookViewSchema },
+      404: notFound,
+      409: {
+        description: 'The new URL is one another webhook of the owner already uses.',
+        schema: ErrorBodySchema,
+      },
+    },
+  },
+  'POST /webhooks/{id}/disable': {
+    params: IdParamSchema,
+    body: DisableBodySchema,
+    bodyRequired: false,
+    responses: {
+      200: {
+        description: 'The webhook, `disabled` (unchanged if it was not enabled).',
+        schema: WebhookViewSchema,
+      },
+      404: notFound,
+    },
+  },
+  'POST /webhooks/{id}/enable': {
+    params: IdParamSchema,
+    responses: {
+      200: { description: 'The webhook, `enabled`.', schema: WebhookViewSchema },
+      403: {
+        description: "It was disabled when its owner's API keys were revoked: only an admin may enable it.",
+        schema: ErrorBodySchema,
+      },
+      404: notFound,
+    },
+  },
+  'POST /webhooks/{id}/secret/rotate': {
+    params: IdParamSchema,
+    body: RotateBodySchema,
+    bodyRequired: false,
+    responses: {
+      200: {
+        description:
+          'The webhook (with `previousSecretExpiresAt` while the previous secret still signs) and the generated secret, if one was generated.',
+        schema: RotatedSchema,
+      },
+      404: notFound,
+    },
+  },
+  'POST /webhooks/{id}/test': {
+    params: IdParamSchema,
+    body: TestBodySchema,
+    bodyRequired: false,
+    responses: {
+      201: {
+        description: 'The history record of the test send (`test: true`).',
+        schema: HistoryRecordSchema.extend({ test: z.literal(true) }),
+      },
+      404: notFound,
+      429: tooMany,
+    },
+  },
   'POST /webhooks/history/retry/{id}': {
     params: IdParamSchema,
     responses: {
@@ -87,11 +193,7 @@ export const webhookContracts = {
         description: 'No such history record visible to the caller, or its webhook is gone.',
         schema: ErrorBodySchema,
       },
-      429: {
-        description:
-          "The caller's manual retries in the current window reached the stage's limit (or the sender is at its concurrency limit); the Retry-After header gives the seconds to wait.",
-        schema: ErrorBodySchema,
-      },
+      429: tooMany,
     },
   },
 } satisfies Record<string, RouteContract>;

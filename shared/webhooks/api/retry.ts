@@ -8,6 +8,7 @@
  */
 import type { Principal } from '../../auth/permissions';
 import { NotFoundError, RateLimitedError } from '../../errors';
+import type { NotificationName } from '../../notifications/catalogue';
 import { countInWindow } from '../../store/counters';
 import { invokeInternal } from '../../store/internal-functions';
 import { manualRetryRate } from '../config';
@@ -15,11 +16,18 @@ import type { HistoryRecord } from '../model';
 import { findHistoryRecord, type HistoryKey } from '../store/history';
 import { visibleAudiences } from './history';
 
-export type ResendRequest = HistoryKey;
+/** What the webhook sender is asked to do: re-send a record, or send a test notification. */
+export type SenderRequest =
+  | HistoryKey
+  | { testWebhookId: number; notificationType: NotificationName; caller: { userId: number; name: string } };
 
 export type ResendResult = { ok: true; record: HistoryRecord } | { ok: false; notFound: string };
 
-async function countRetry(caller: Principal): Promise<void> {
+/**
+ * Counts one manual send (a retry or a test send: each POSTs to a receiver) of the caller, or
+ * refuses it with a 429 once the window holds the stage's limit.
+ */
+export async function countManualSend(caller: Principal, what: 'retry' | 'test send'): Promise<void> {
   const rate = manualRetryRate();
   const now = Date.now();
   const use = await countInWindow(
@@ -29,21 +37,22 @@ async function countRetry(caller: Principal): Promise<void> {
     now,
   );
   if (!use.counted) {
+    const shared = what === 'retry' ? '' : ' (manual retries and test sends count together)';
     throw new RateLimitedError(
-      `manual retry limit reached: at most ${rate.perWindow} per ${rate.windowSeconds} s; try again later`,
+      `manual ${what} limit reached: at most ${rate.perWindow} per ${rate.windowSeconds} s${shared}; try again later`,
       Math.max(1, Math.ceil((use.windowEndsAt - now) / 1000)),
     );
   }
 }
 
 export async function requestRetry(caller: Principal, id: number): Promise<HistoryRecord> {
-  await countRetry(caller);
+  await countManualSend(caller, 'retry');
   const original = await findHistoryRecord(id, visibleAudiences(caller));
   if (!original) throw new NotFoundError(`history record ${id} not found`);
   const result = await invokeInternal<ResendResult>('webhookSender', {
     deliveryId: original.deliveryId,
     seq: original.seq,
-  } satisfies ResendRequest);
+  } satisfies SenderRequest);
   if (!result.ok) throw new NotFoundError(result.notFound);
   return result.record;
 }

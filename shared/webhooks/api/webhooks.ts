@@ -6,9 +6,9 @@
  * - the secret is encrypted before it is stored and is never returned or logged.
  */
 import { isAdmin, type Principal } from '../../auth/permissions';
-import { InvalidInputError, NotFoundError, UnprocessableError } from '../../errors';
+import { ConflictError, InvalidInputError, NotFoundError, UnprocessableError } from '../../errors';
 import { isPublicAddress, literalIp } from '../../net/addresses';
-import { requiresAdmin } from '../../notifications/catalogue';
+import { requiresAdmin, type SubscribableName } from '../../notifications/catalogue';
 import { nextId } from '../../store/counters';
 import { describeIssues } from '../../validation';
 import { allowPrivateTargets, webhookLimits } from '../config';
@@ -48,21 +48,40 @@ function hasUserinfo(raw: string): boolean {
   return authority.includes('@');
 }
 
-/** Why a webhook may not be created by this caller, or undefined when it may. */
-export function rejectionReason(caller: Principal, input: WebhookInput): string | undefined {
-  const admin = isAdmin(caller);
-  if (input.global && !admin) return 'only APPLICATION_ADMIN users may create global webhooks';
-  const adminOnly = [...new Set(input.notificationType)].filter(requiresAdmin);
-  if (!admin && adminOnly.length > 0) {
-    return `only APPLICATION_ADMIN users may subscribe to system events: ${adminOnly.join(', ')}`;
-  }
-  const url = new URL(input.url);
-  if (url.username || url.password || hasUserinfo(input.url)) return 'url must not contain credentials';
+/** Why the caller may not make a webhook global, or undefined when they may. */
+export function globalProblem(caller: Principal, global: boolean): string | undefined {
+  return global && !isAdmin(caller) ? 'only APPLICATION_ADMIN users may create global webhooks' : undefined;
+}
+
+/** Why the caller may not subscribe to these names, or undefined when they may. */
+export function subscriptionProblem(
+  caller: Principal,
+  names: readonly SubscribableName[],
+): string | undefined {
+  const adminOnly = [...new Set(names)].filter(requiresAdmin);
+  if (isAdmin(caller) || adminOnly.length === 0) return undefined;
+  return `only APPLICATION_ADMIN users may subscribe to system events: ${adminOnly.join(', ')}`;
+}
+
+/** Why a (schema-valid) URL may not be a webhook's, or undefined when it may. */
+export function urlProblem(raw: string): string | undefined {
+  const url = new URL(raw);
+  if (url.username || url.password || hasUserinfo(raw)) return 'url must not contain credentials';
   const ip = literalIp(url.hostname);
   if (ip !== undefined && !allowPrivateTargets() && !isPublicAddress(ip)) {
     return 'url points to a non-public address';
   }
-  return input.secret === undefined ? undefined : secretProblem(input.secret);
+  return undefined;
+}
+
+/** Why a webhook may not be created by this caller, or undefined when it may. */
+export function rejectionReason(caller: Principal, input: WebhookInput): string | undefined {
+  return (
+    globalProblem(caller, input.global) ??
+    subscriptionProblem(caller, input.notificationType) ??
+    urlProblem(input.url) ??
+    (input.secret === undefined ? undefined : secretProblem(input.secret))
+  );
 }
 
 function describeEntry(raw: unknown): Pick<WebhookError, 'name' | 'url'> {
@@ -110,6 +129,11 @@ export async function createWebhooks(
       createdAt: now,
       updatedAt: now,
       ...(input.secret !== undefined ? { secret: await sealWebhookSecret(id, input.secret) } : {}),
+      ...(input.maxDeliveriesPerSecond !== undefined
+        ? { maxDeliveriesPerSecond: input.maxDeliveriesPerSecond }
+        : {}),
+      status: 'enabled',
+      version: 1,
     };
     const outcome = await putWebhook(item, { total: quota, sameUrl: limits.perUrl });
     if (outcome === 'created') createdWebhooks.push(webhookView(item));
@@ -156,19 +180,36 @@ function isPageKeyOf(key: Record<string, number>, owner: number | undefined): bo
   return owner === undefined ? names === 'id' : names === 'createdBy,id' && key.createdBy === owner;
 }
 
+/** The 404 of a webhook the caller may not see (whether or not it exists). */
+export const webhookNotFound = (id: number) => new NotFoundError(`webhook ${id} not found`);
+
 /** The webhook if the caller may see it; a 404 otherwise (whether or not it exists). */
-async function findVisibleWebhook(caller: Principal, id: number): Promise<WebhookItem> {
-  const item = await getWebhookItem(id);
-  if (!item || !canSeeWebhook(caller, item)) throw new NotFoundError(`webhook ${id} not found`);
+export async function findVisibleWebhook(
+  caller: Principal,
+  id: number,
+  consistent = false,
+): Promise<WebhookItem> {
+  const item = await getWebhookItem(id, consistent);
+  if (!item || !canSeeWebhook(caller, item)) throw webhookNotFound(id);
   return item;
+}
+
+/** Checks that the caller may see a webhook just read (inside a change: the owner never changes). */
+export function assertVisible(caller: Principal, item: WebhookItem): void {
+  if (!canSeeWebhook(caller, item)) throw webhookNotFound(item.id);
 }
 
 export async function getWebhook(caller: Principal, id: number): Promise<WebhookView> {
   return webhookView(await findVisibleWebhook(caller, id));
 }
 
+/** Deletes the webhook as it is now (a concurrent change makes it read again). */
 export async function deleteWebhook(caller: Principal, id: number): Promise<WebhookView> {
-  const item = await findVisibleWebhook(caller, id);
-  if (!(await deleteWebhookItem(item))) throw new NotFoundError(`webhook ${id} not found`);
-  return webhookView(item);
+  for (let round = 0; round < 25; round++) {
+    const item = await findVisibleWebhook(caller, id, true);
+    const outcome = await deleteWebhookItem(item);
+    if (outcome === 'deleted') return webhookView(item);
+    if (outcome === 'gone') throw webhookNotFound(id);
+  }
+  throw new ConflictError(`webhook ${id} is being changed concurrently; try again`);
 }

@@ -1,6 +1,9 @@
 /**
  * Delivering one (notification, webhook) pair: sign, POST, record the attempt, then either
- * finish, schedule the next attempt by message visibility, or dead-letter the delivery.
+ * finish, schedule the next attempt by message visibility, or dead-letter the delivery. A
+ * disabled webhook's attempt is recorded as skipped (no POST; a recover can send it); a
+ * throttled webhook's attempt waits for its slot (./throttle.ts); a 410 answer disables the
+ * webhook (./auto-disable.ts).
  *
  * At most one POST per attempt (ADR 0006): before the POST the consumer claims
  * `attempt#<deliveryId>#<n>` with a conditional put (duplicate messages of one attempt — a
@@ -19,9 +22,9 @@ import { NotFoundError } from '../../errors';
 import { describeError, logger } from '../../observability/logger';
 import { sleep } from '../../store/read';
 import { retrySchedule } from '../config';
-import type { DeliveryPayload, HistoryRecord, WebhookItem } from '../model';
-import { openWebhookSecret } from '../secrets';
-import { claim } from '../store/dedup';
+import { type DeliveryPayload, type HistoryRecord, statusOf, type WebhookItem } from '../model';
+import { signingSecrets } from '../secrets';
+import { claim, release } from '../store/dedup';
 import {
   getHistoryItem,
   type HistoryKey,
@@ -32,25 +35,42 @@ import {
 } from '../store/history';
 import { historyView, requestView, type StoredHistoryRecord } from '../store/history-keys';
 import { getWebhookItem } from '../store/webhooks';
+import { autoDisable } from './auto-disable';
 import { DeliveryMessageSchema } from './message';
-import { delayRetry, sendToDeadLetter } from './queue';
+import { delayRetry, sendDelayed, sendToDeadLetter } from './queue';
 import { nextStep } from './retry';
 import { webhookHeaders } from './signing';
 import { deliveryTraceparent, observeAttempt } from './telemetry';
+import { throttle } from './throttle';
 import { type AttemptOutcome, postWebhook } from './transport';
 
 /** Days an attempt claim is kept: longer than a delivery can live on its queue (14 days). */
 const CLAIM_TTL_DAYS = 15;
 
-async function post(
+/** POSTs the payload to the webhook's URL, signed with its live secrets. */
+export async function post(
   webhook: WebhookItem,
   deliveryId: string,
   payload: DeliveryPayload,
   traceparent: string,
 ): Promise<AttemptOutcome> {
   const body = JSON.stringify(payload);
-  const secret = webhook.secret ? await openWebhookSecret(webhook.id, webhook.secret) : undefined;
-  return postWebhook(webhook.url, body, { ...webhookHeaders(deliveryId, body, secret), traceparent });
+  const secrets = await signingSecrets(webhook);
+  return postWebhook(webhook.url, body, { ...webhookHeaders(deliveryId, body, secrets), traceparent });
+}
+
+/** The recorded outcome of an attempt that was due while its webhook was disabled: no POST. */
+function skippedOutcome(webhook: WebhookItem): AttemptOutcome {
+  const why = webhook.disabledReason ? `: ${webhook.disabledReason}` : '';
+  return {
+    statusCode: 0,
+    response: {
+      body: { code: 'EWEBHOOKDISABLED', connect: false, message: `not sent, the webhook is disabled${why}` },
+    },
+    delivered: false,
+    durationMs: 0,
+    failureCode: 'EWEBHOOKDISABLED',
+  };
 }
 
 /** Time kept free after the last history write try: the message's next step still has to run. */
@@ -64,13 +84,15 @@ export function writeDeadline(context: Pick<Context, 'getRemainingTimeInMillis'>
   return Date.now() + Math.max(0, remaining);
 }
 
-interface AttemptFields {
+export interface AttemptFields {
   deliveryId: string;
   attempt: number;
   activityId: number;
   notificationType: string;
   payload: DeliveryPayload;
   retryOf?: number;
+  test?: true;
+  skipped?: true;
 }
 
 /**
@@ -78,7 +100,7 @@ interface AttemptFields {
  * `deadline`: the stored record, `duplicate` when another message of the same attempt recorded
  * it first, or undefined when it could still not be stored (logged as an error with the ids).
  */
-async function record(
+export async function record(
   webhook: WebhookItem,
   fields: AttemptFields,
   outcome: AttemptOutcome,
@@ -101,6 +123,8 @@ async function record(
       attempt: fields.attempt,
       global: webhook.global,
       ...(fields.retryOf !== undefined ? { retryOf: fields.retryOf } : {}),
+      ...(fields.test ? { test: true } : {}),
+      ...(fields.skipped ? { skipped: true } : {}),
     });
   // Built once (its id is its time), then written until it stores.
   let item: StoredHistoryRecord | undefined;
@@ -141,9 +165,11 @@ export function alreadyHandled(attempt: number, recorded: readonly RecordedAttem
 export async function processDelivery(sqsRecord: SQSRecord, context?: Context): Promise<void> {
   const message = await parseOrDeadLetter('deliveries', sqsRecord, DeliveryMessageSchema, 'delivery message');
   if (!message) return;
-  const attempt = Math.max(1, Number(sqsRecord.attributes.ApproximateReceiveCount) || 1);
+  const attempt =
+    (message.attemptBase ?? 0) + Math.max(1, Number(sqsRecord.attributes.ApproximateReceiveCount) || 1);
+  const claimId = `attempt#${message.deliveryId}#${attempt}`;
   const [claimed, recorded, webhook] = await Promise.all([
-    claim(`attempt#${message.deliveryId}#${attempt}`, CLAIM_TTL_DAYS),
+    claim(claimId, CLAIM_TTL_DAYS),
     recordedAttempts(message.deliveryId),
     getWebhookItem(message.webhookId),
   ]);
@@ -164,20 +190,44 @@ export async function processDelivery(sqsRecord: SQSRecord, context?: Context): 
     webhookId: webhook.id,
     webhookName: webhook.name,
   };
+  const fields: AttemptFields = {
+    deliveryId: message.deliveryId,
+    attempt,
+    activityId: message.activityId,
+    notificationType: message.notificationType,
+    payload,
+  };
+  if (statusOf(webhook) !== 'enabled') {
+    const skipped = await record(
+      webhook,
+      { ...fields, skipped: true },
+      skippedOutcome(webhook),
+      writeDeadline(context),
+    );
+    logger.info('webhook disabled; attempt recorded as skipped', {
+      deliveryId: message.deliveryId,
+      webhookId: webhook.id,
+      attempt,
+      historyId: skipped === 'duplicate' ? undefined : skipped?.id,
+    });
+    return;
+  }
+  const pace = await throttle(webhook, message, attempt);
+  if (pace.kind === 'later') {
+    // The new message claims this attempt when its slot comes.
+    await release(claimId);
+    await sendDelayed('deliveries', JSON.stringify(pace.message), pace.delaySeconds);
+    logger.info('throttled delivery sent again for its slot', {
+      deliveryId: message.deliveryId,
+      webhookId: webhook.id,
+      attempt,
+      slotAt: new Date(pace.slotAt).toISOString(),
+    });
+    return;
+  }
   const outcome = await post(webhook, message.deliveryId, payload, deliveryTraceparent(message, sqsRecord));
   observeAttempt(outcome, attempt, message.notifiedAt);
-  const stored = await record(
-    webhook,
-    {
-      deliveryId: message.deliveryId,
-      attempt,
-      activityId: message.activityId,
-      notificationType: message.notificationType,
-      payload,
-    },
-    outcome,
-    writeDeadline(context),
-  );
+  const stored = await record(webhook, fields, outcome, writeDeadline(context));
   if (stored === 'duplicate') {
     // Cannot happen while the claim holds; kept so a record is never overwritten.
     logger.warn('attempt recorded already by another message; this one ends here', {
@@ -199,7 +249,13 @@ export async function processDelivery(sqsRecord: SQSRecord, context?: Context): 
   });
   switch (step.kind) {
     case 'delivered':
+      return;
     case 'gone':
+      await autoDisable(
+        webhook.id,
+        'gone',
+        `the receiver answered 410 Gone (delivery ${message.deliveryId})`,
+      );
       return;
     case 'retry':
       await delayRetry('deliveries', sqsRecord.receiptHandle, step.delaySeconds);

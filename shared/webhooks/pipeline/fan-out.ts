@@ -25,6 +25,9 @@ import { activityIdFor, type DeliveryMessage, deliveryIdFor, notificationDigest 
 import { sendAll } from './queue';
 import { notificationOrigin } from './telemetry';
 
+/** Webhook ids named in the fan-out log line, at most. */
+const LOGGED_WEBHOOK_IDS = 100;
+
 /** Longer than a notification can live on its queue (4 days). */
 const FAN_OUT_MARKER_TTL_DAYS = 5;
 
@@ -126,6 +129,7 @@ export async function processNotification(
   const chunk = fanOutChunk();
   let { key, after } = step;
   let sent = 0;
+  const stepIds: number[] = [];
   while (key < keys.length) {
     const current = keys[key] as string;
     const page = await subscriptionPage(current, after, Math.max(1, Math.min(PAGE_SIZE, chunk - sent)));
@@ -141,6 +145,7 @@ export async function processNotification(
       deliveries.map((d) => JSON.stringify(d)),
     );
     sent += deliveries.length;
+    stepIds.push(...ids.slice(0, LOGGED_WEBHOOK_IDS - stepIds.length));
     if (page.next !== undefined) after = page.next;
     else {
       key += 1;
@@ -157,7 +162,12 @@ export async function processNotification(
       };
       await sendAll('notifications', [JSON.stringify({ v: 1, continuation: next })]);
       await claim(marker, FAN_OUT_MARKER_TTL_DAYS);
-      logger.info('fan-out continues in a follow-up message', { messageId: record.messageId, sent, key });
+      logger.info('fan-out continues in a follow-up message', {
+        messageId: record.messageId,
+        sent,
+        key,
+        webhookIds: stepIds,
+      });
       return { deliveries: sent };
     }
   }
@@ -169,6 +179,8 @@ export async function processNotification(
     messageId: record.messageId,
     notificationType: notification.notificationType,
     deliveries: step.sent + sent,
+    // Which webhooks this step sent it to (the first LOGGED_WEBHOOK_IDS): what an operator asks first.
+    webhookIds: stepIds,
   });
   return { deliveries: sent };
 }

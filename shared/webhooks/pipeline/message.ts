@@ -19,6 +19,13 @@ export const DeliveryMessageSchema = z.strictObject({
   traceparent: z.string().max(55).optional(),
   /** When the notification entered its queue (epoch ms), for the time-to-first-attempt metric. */
   notifiedAt: z.number().int().nonnegative().optional(),
+  /**
+   * Attempts made before this message was first received: a throttled delivery is sent again
+   * as a new message (whose receive count starts over), carrying the attempts it had made.
+   */
+  attemptBase: z.number().int().nonnegative().max(100).optional(),
+  /** The throttle slot (epoch ms) this message reserved for attempt `attempt`. */
+  slot: z.strictObject({ attempt: z.number().int().positive(), at: z.number().nonnegative() }).optional(),
 });
 export type DeliveryMessage = z.infer<typeof DeliveryMessageSchema>;
 

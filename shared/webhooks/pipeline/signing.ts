@@ -5,7 +5,7 @@
  * the decoded key (the form the npm `standardwebhooks` verifier expects); any other string is
  * used as its raw UTF-8 bytes.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 
 const SECRET_PREFIX = 'whsec_';
 
@@ -43,15 +43,26 @@ function sign(secret: string, id: string, timestampSeconds: number, body: string
   return `v1,${mac}`;
 }
 
-/** The Standard Webhooks headers for one attempt; the signature only when there is a secret. */
+/**
+ * The Standard Webhooks headers for one attempt. `secrets` are the webhook's live secrets,
+ * newest first: one during normal operation, two during a rotation's overlap window. The
+ * signature header carries one `v1,…` per secret, space-separated (as the specification allows,
+ * so a receiver still holding the previous secret keeps verifying); none without a secret.
+ */
 export function webhookHeaders(
   id: string,
   body: string,
-  secret: string | undefined,
+  secrets: string | readonly string[] | undefined,
   now: Date = new Date(),
 ): Record<string, string> {
   const timestamp = Math.floor(now.getTime() / 1000);
   const headers: Record<string, string> = { 'webhook-id': id, 'webhook-timestamp': String(timestamp) };
-  if (secret !== undefined) headers['webhook-signature'] = sign(secret, id, timestamp, body);
+  const keys = secrets === undefined ? [] : typeof secrets === 'string' ? [secrets] : secrets;
+  if (keys.length > 0) headers['webhook-signature'] = keys.map((s) => sign(s, id, timestamp, body)).join(' ');
   return headers;
+}
+
+/** A new secret: `whsec_` and the base64 of 24 random bytes. */
+export function generateSecret(): string {
+  return `${SECRET_PREFIX}${randomBytes(24).toString('base64')}`;
 }

@@ -5,9 +5,10 @@
  *   notification is skipped.
  * - `attempt#<deliveryId>#<n>`: attempt n of a delivery was claimed before its POST; a second
  *   message carrying the same delivery and attempt (a notification fanned out twice after a
- *   crash) is dropped, so no attempt is ever POSTed twice.
+ *   crash) is dropped, so no attempt is ever POSTed twice. A throttled attempt that is sent
+ *   again for a later slot gives its claim back first; the new message claims it.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../store/clients';
 import { tableName } from '../../store/tables';
 import { putIfAbsent } from '../../store/write';
@@ -25,4 +26,9 @@ export async function exists(id: string): Promise<boolean> {
     new GetCommand({ TableName: tableName('idempotency'), Key: { id }, ProjectionExpression: 'id' }),
   );
   return out.Item !== undefined;
+}
+
+/** Gives a claim back (a throttled attempt re-queued for its slot). */
+export async function release(id: string): Promise<void> {
+  await documentClient.send(new DeleteCommand({ TableName: tableName('idempotency'), Key: { id } }));
 }

@@ -225,5 +225,7 @@ export function historyView(item: StoredHistoryRecord): HistoryRecord & { retryO
     deliveryId: item.deliveryId,
     attempt: item.attempt,
     ...(item.retryOf !== undefined ? { retryOf: item.retryOf } : {}),
+    ...(item.test ? { test: true } : {}),
+    ...(item.skipped ? { skipped: true } : {}),
   };
 }

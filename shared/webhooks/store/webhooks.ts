@@ -1,7 +1,11 @@
 /**
  * DynamoDB access for webhooks and their subscription items. A webhook and its subscription
- * items are written and deleted in one transaction, so fan-out never sees a subscription
- * whose webhook is half-created.
+ * items are written, changed and deleted in one transaction, so fan-out never sees a
+ * subscription whose webhook is half-created or half-updated. Only an enabled webhook has
+ * subscription items: disabling one deletes them (fan-out skips it at index-query time, with no
+ * read of its own), enabling it writes them back. Every change and delete is conditional on the
+ * `version` the caller read, so concurrent changes apply in some serial order (the loser reads
+ * again and retries, see ../lifecycle.ts).
  *
  * The same transactions keep two counters per owner in the counters table — how many webhooks
  * the owner has, and how many with each URL — and a create's conditions on them enforce the
@@ -22,7 +26,7 @@ import {
   transactWrite,
 } from '../../store/write';
 import { canonicalUrl } from '../canonical-url';
-import type { WebhookItem } from '../model';
+import { statusOf, type WebhookItem } from '../model';
 import { webhookSubscriptionKeys } from './subscriptions';
 
 /**
@@ -80,12 +84,7 @@ export async function putWebhook(
   limit: WebhookLimit,
 ): Promise<'created' | 'quota' | 'sameUrl'> {
   await ensureOwnerCounters(item.createdBy, item.url);
-  const subscriptions = webhookSubscriptionKeys(item).map((subscriptionKey) => ({
-    Put: {
-      TableName: tableName('webhookSubscriptions'),
-      Item: { subscriptionKey, webhookId: item.id, createdBy: item.createdBy, global: item.global },
-    },
-  }));
+  const subscriptions = activeSubscriptionKeys(item).map((key) => subscriptionPut(item, key));
   const items = [
     counterUpdate(ownerCounter(item.createdBy), 1, limit.total),
     counterUpdate(urlCounter(item.createdBy, item.url), 1, limit.sameUrl),
@@ -106,8 +105,11 @@ export async function putWebhook(
   }
 }
 
-export async function getWebhookItem(id: number): Promise<WebhookItem | undefined> {
-  const out = await documentClient.send(new GetCommand({ TableName: tableName('webhooks'), Key: { id } }));
+/** The webhook; `consistent` for a read that a conditional write will follow. */
+export async function getWebhookItem(id: number, consistent = false): Promise<WebhookItem | undefined> {
+  const out = await documentClient.send(
+    new GetCommand({ TableName: tableName('webhooks'), Key: { id }, ConsistentRead: consistent }),
+  );
   return out.Item as WebhookItem | undefined;
 }
 
@@ -162,43 +164,129 @@ export async function pageWebhooks(
   };
 }
 
-/** Replaces a webhook's sealed secret if it is still `before`; false when it changed or is gone. */
-export function replaceWebhookSecret(id: number, before: string, after: string): Promise<boolean> {
+/**
+ * Replaces a webhook's sealed secret (`secret`, or `previousSecret` during a rotation's overlap)
+ * if it is still `before`, and moves the webhook's version on, so a change that read the old value
+ * reads again instead of writing it back; false when it changed or is gone.
+ */
+export function replaceWebhookSecret(
+  id: number,
+  field: 'secret' | 'previousSecret',
+  before: string,
+  after: string,
+): Promise<boolean> {
   return conditionalUpdate({
     TableName: tableName('webhooks'),
     Key: { id },
-    UpdateExpression: 'SET #secret = :after',
+    UpdateExpression: 'SET #secret = :after ADD version :one',
     ConditionExpression: '#secret = :before',
-    ExpressionAttributeNames: { '#secret': 'secret' },
-    ExpressionAttributeValues: { ':before': before, ':after': after },
+    ExpressionAttributeNames: { '#secret': field },
+    ExpressionAttributeValues: { ':before': before, ':after': after, ':one': 1 },
   });
 }
 
-/** Deletes the webhook and its subscriptions; false when it was already gone. */
-export async function deleteWebhookItem(item: WebhookItem): Promise<boolean> {
+/** The subscription keys a webhook has items under: its keys while enabled, none otherwise. */
+export function activeSubscriptionKeys(item: WebhookItem): string[] {
+  return statusOf(item) === 'enabled' ? webhookSubscriptionKeys(item) : [];
+}
+
+function subscriptionPut(item: WebhookItem, subscriptionKey: string) {
+  return {
+    Put: {
+      TableName: tableName('webhookSubscriptions'),
+      Item: { subscriptionKey, webhookId: item.id, createdBy: item.createdBy, global: item.global },
+    },
+  };
+}
+
+function subscriptionDelete(id: number, subscriptionKey: string) {
+  return {
+    Delete: { TableName: tableName('webhookSubscriptions'), Key: { subscriptionKey, webhookId: id } },
+  };
+}
+
+/** The subscription items a change from `before` to `after` deletes and writes. */
+export function subscriptionChanges(
+  before: WebhookItem,
+  after: WebhookItem,
+): { remove: string[]; add: string[] } {
+  const old = new Set(activeSubscriptionKeys(before));
+  const next = new Set(activeSubscriptionKeys(after));
+  return { remove: [...old].filter((k) => !next.has(k)), add: [...next].filter((k) => !old.has(k)) };
+}
+
+/** DynamoDB's limit on the items of one transaction. */
+const TRANSACTION_LIMIT = 100;
+/** Subscription items one change may delete and write together (the rest of the limit is the webhook and its two URL counters). */
+export const MAX_SUBSCRIPTION_CHANGES = TRANSACTION_LIMIT - 3;
+
+/** The condition that the stored webhook is still the version `item` was read at. */
+function sameVersion(item: WebhookItem) {
+  return item.version === undefined
+    ? { ConditionExpression: 'attribute_exists(id) AND attribute_not_exists(version)' }
+    : {
+        ConditionExpression: 'version = :version',
+        ExpressionAttributeValues: { ':version': item.version },
+      };
+}
+
+export type ReplaceOutcome = 'replaced' | 'changed' | 'sameUrl';
+
+/**
+ * Replaces `before` by `after` (whose `version` must be one more) with the subscription items
+ * and, when the canonical URL changes, the owner's per-URL counters, all in one transaction.
+ * `changed` when the stored webhook is no longer `before` (a concurrent change or delete won:
+ * read again); `sameUrl` when the owner already has `sameUrlLimit` webhooks with the new URL.
+ */
+export async function replaceWebhook(
+  before: WebhookItem,
+  after: WebhookItem,
+  sameUrlLimit: number,
+): Promise<ReplaceOutcome> {
+  const { remove, add } = subscriptionChanges(before, after);
+  const urlMoves = canonicalUrl(before.url) !== canonicalUrl(after.url);
+  if (urlMoves) await ensureOwnerCounters(after.createdBy, after.url);
+  const items = [
+    { Put: { TableName: tableName('webhooks'), Item: after, ...sameVersion(before) } },
+    ...(urlMoves
+      ? [
+          counterUpdate(urlCounter(after.createdBy, after.url), 1, sameUrlLimit),
+          counterUpdate(urlCounter(before.createdBy, before.url), -1),
+        ]
+      : []),
+    ...remove.map((key) => subscriptionDelete(before.id, key)),
+    ...add.map((key) => subscriptionPut(after, key)),
+  ];
+  try {
+    await transactWrite(items);
+    return 'replaced';
+  } catch (error) {
+    if (!isTransactionCancelled(error)) throw error;
+    const [webhook, newUrl] = cancellationCodes(error);
+    if (webhook === 'ConditionalCheckFailed') return 'changed';
+    if (urlMoves && newUrl === 'ConditionalCheckFailed') return 'sameUrl';
+    // A conflict with a concurrent transaction on one of the items: read again and retry.
+    return 'changed';
+  }
+}
+
+/**
+ * Deletes the webhook and its subscriptions if it is still the version read: `deleted`, `gone`
+ * when it no longer exists, `changed` when a concurrent change won (read again).
+ */
+export async function deleteWebhookItem(item: WebhookItem): Promise<'deleted' | 'gone' | 'changed'> {
   await ensureOwnerCounters(item.createdBy, item.url);
   try {
     await transactWrite([
       counterUpdate(ownerCounter(item.createdBy), -1),
       counterUpdate(urlCounter(item.createdBy, item.url), -1),
-      {
-        Delete: {
-          TableName: tableName('webhooks'),
-          Key: { id: item.id },
-          ConditionExpression: 'attribute_exists(id)',
-        },
-      },
-      ...webhookSubscriptionKeys(item).map((subscriptionKey) => ({
-        Delete: {
-          TableName: tableName('webhookSubscriptions'),
-          Key: { subscriptionKey, webhookId: item.id },
-        },
-      })),
+      { Delete: { TableName: tableName('webhooks'), Key: { id: item.id }, ...sameVersion(item) } },
+      ...activeSubscriptionKeys(item).map((key) => subscriptionDelete(item.id, key)),
     ]);
-    return true;
+    return 'deleted';
   } catch (error) {
-    if (isTransactionCancelled(error)) return false;
-    throw error;
+    if (!isTransactionCancelled(error)) throw error;
+    return (await getWebhookItem(item.id, true)) ? 'changed' : 'gone';
   }
 }
 

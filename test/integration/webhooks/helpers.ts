@@ -1,4 +1,6 @@
-import { call, eventually, useLocalCloudEnv } from '../../support/api';
+import { readFile } from 'node:fs/promises';
+import { inject } from 'vitest';
+import { call, eventually, untilDone, useLocalCloudEnv } from '../../support/api';
 
 export async function createHooks(key: string, webhooks: Record<string, unknown>[]): Promise<number[]> {
   const created = await call('POST', '/webhooks', { key, body: { webhooks } });
@@ -39,5 +41,40 @@ export async function historyFor(key: string, webhookId: number, atLeast: number
     async () => (await allHistory(key)).filter((r) => r.webhooksId === webhookId),
     (records) => records.length >= atLeast,
     ms,
+  );
+}
+
+/** The cloud log's JSON lines (handlers log one JSON object per line). */
+export async function logLines(): Promise<Record<string, unknown>[]> {
+  const text = await readFile(inject('logFile'), 'utf8');
+  return text
+    .split('\n')
+    .filter((line) => line.includes('{"'))
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line.slice(line.indexOf('{'))) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    });
+}
+
+/** The webhook ids fan-out sent the notification (by its SQS message id) to, once it has. */
+export async function fannedOutTo(messageId: string): Promise<number[]> {
+  const line = await untilDone(
+    async () =>
+      (await logLines()).find((l) => l.message === 'notification fanned out' && l.messageId === messageId),
+    (found) => found !== undefined,
+    { progress: () => Date.now() >= 0, what: `fan-out of ${messageId}` },
+  );
+  return (line?.webhookIds as number[] | undefined) ?? [];
+}
+
+/** Waits (with a hang guard only) until `count()` reaches `n`. */
+export function untilCount(count: () => number, n: number, what: string): Promise<number> {
+  return untilDone(
+    async () => count(),
+    (c) => c >= n,
+    { what },
   );
 }

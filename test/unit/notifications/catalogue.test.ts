@@ -4,6 +4,7 @@ import {
   ALL_NOTIFICATIONS,
   classify,
   NOTIFICATION_NAMES,
+  OPERATIONAL_NAMES,
   requiresAdmin,
   validActions,
 } from '../../../shared/notifications/catalogue';
@@ -25,15 +26,23 @@ queryUpdated removedFromProject switchedCurrentProject tagCreated tagDeleted tag
 userCloned userCreated userDeleted userDisabled userEnabled userMigrated usernameUpdated userUpdated
 modelCopied updatedModelInProject governanceSettingsUpdated`.split(/\s+/);
 
+// The service's own notifications about webhooks (docs/webhooks.md, Operational notifications).
+const OPERATIONAL = ['webhookAutoDisabled', 'webhookFailing'];
+
 describe('notification catalogue', () => {
-  it('holds exactly the specification names, each classified', () => {
-    expect([...NOTIFICATION_NAMES].sort()).toEqual([...SPEC_NAMES].sort());
+  it('holds exactly the specification names and the operational ones, each classified', () => {
+    expect([...NOTIFICATION_NAMES].sort()).toEqual([...SPEC_NAMES, ...OPERATIONAL].sort());
+    expect([...OPERATIONAL_NAMES].sort()).toEqual(OPERATIONAL);
     for (const name of NOTIFICATION_NAMES) expect(['system', 'activity']).toContain(classify(name));
+  });
+
+  it('lets every owner subscribe to news of their own webhooks', () => {
+    for (const name of OPERATIONAL_NAMES) expect(requiresAdmin(name)).toBe(false);
   });
 
   it('lists ALL_NOTIFICATIONS first among the valid actions', () => {
     expect(validActions()[0]).toBe(ALL_NOTIFICATIONS);
-    expect(validActions()).toHaveLength(SPEC_NAMES.length + 1);
+    expect(validActions()).toHaveLength(SPEC_NAMES.length + OPERATIONAL.length + 1);
   });
 
   it('makes system events and the wildcard admin-only, access requests and activity open to all', () => {

@@ -1,0 +1,61 @@
+/**
+ * `PATCH /webhooks/{id}`: a JSON merge patch of a webhook's settings under the create rules —
+ * only admins make a webhook global or subscribe it to system events, the URL carries no
+ * credentials (and no non-public literal address where the guard is on), one URL per user —
+ * each refusal a 400 naming the field, with nothing changed. The webhook and its subscription
+ * items change in one transaction (../lifecycle.ts), so fan-out routes by the old settings or by
+ * the new ones, never by half of each; queued deliveries go to the URL in force when they are
+ * attempted, because the delivery consumer reads the webhook at each attempt. Every PATCH
+ * writes (and moves `updatedAt`), even one that sends the values already stored.
+ */
+import type { Principal } from '../../auth/permissions';
+import { InvalidInputError } from '../../errors';
+import { changeWebhook } from '../lifecycle';
+import { type WebhookItem, type WebhookPatch, type WebhookView, webhookView } from '../model';
+import { MAX_SUBSCRIPTION_CHANGES, subscriptionChanges } from '../store/webhooks';
+import { assertVisible, globalProblem, subscriptionProblem, urlProblem, webhookNotFound } from './webhooks';
+
+/** The first rule the patch breaks for this caller, as a 400 naming its field. */
+function checkPatch(caller: Principal, patch: WebhookPatch): void {
+  const problems: [string, string | undefined][] = [
+    ['global', patch.global === undefined ? undefined : globalProblem(caller, patch.global)],
+    [
+      'notificationType',
+      patch.notificationType === undefined ? undefined : subscriptionProblem(caller, patch.notificationType),
+    ],
+    ['url', patch.url === undefined ? undefined : urlProblem(patch.url)],
+  ];
+  const found = problems.find(([, problem]) => problem !== undefined);
+  if (found) throw new InvalidInputError(`body.${found[0]}: ${found[1]}`);
+}
+
+/** The webhook with the patch applied. */
+function patched(current: WebhookItem, patch: WebhookPatch): WebhookItem {
+  const { maxDeliveriesPerSecond, notificationType, ...fields } = patch;
+  const next: WebhookItem = { ...current, ...fields };
+  if (notificationType !== undefined) next.notificationType = [...new Set(notificationType)];
+  if (maxDeliveriesPerSecond === null) delete next.maxDeliveriesPerSecond;
+  else if (maxDeliveriesPerSecond !== undefined) next.maxDeliveriesPerSecond = maxDeliveriesPerSecond;
+  return next;
+}
+
+export async function updateWebhook(
+  caller: Principal,
+  id: number,
+  patch: WebhookPatch,
+): Promise<WebhookView> {
+  checkPatch(caller, patch);
+  const result = await changeWebhook(id, (current) => {
+    assertVisible(caller, current);
+    const next = patched(current, patch);
+    const { remove, add } = subscriptionChanges(current, next);
+    if (remove.length + add.length > MAX_SUBSCRIPTION_CHANGES) {
+      throw new InvalidInputError(
+        `body.notificationType: this change rewrites ${remove.length + add.length} subscription items, more than the ${MAX_SUBSCRIPTION_CHANGES} one change may; make it in two steps`,
+      );
+    }
+    return next;
+  });
+  if (!result) throw webhookNotFound(id);
+  return webhookView(result.after);
+}

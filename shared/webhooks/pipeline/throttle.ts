@@ -1,0 +1,43 @@
+/**
+ * Throttled webhooks (`maxDeliveriesPerSecond`): every attempt takes a slot of the webhook's
+ * delivery clock (store/throttle.ts) before its POST. A slot at most SLEEP_MAX_MS away is waited
+ * for in the invocation; a later one sends the delivery again as a new message, delayed until
+ * shortly before its slot (SQS per-message delay, at most 15 minutes, so a far slot is reached in
+ * several hops that keep the reservation). The new message carries the attempts already made and
+ * its slot, so attempt numbers, the retry schedule and the DLQ backstop are unchanged: a throttled
+ * delivery is delayed, never failed or dropped. A webhook without a limit skips all of this.
+ */
+import { sleep } from '../../store/read';
+import type { WebhookItem } from '../model';
+import { reserveDeliverySlot } from '../store/throttle';
+import type { DeliveryMessage } from './message';
+
+/** Waits up to this long in the invocation rather than re-queueing. */
+export const SLEEP_MAX_MS = 1000;
+
+export type ThrottleStep =
+  | { kind: 'now' }
+  | { kind: 'later'; message: DeliveryMessage; delaySeconds: number; slotAt: number };
+
+/** Whether attempt `attempt` of `message` may be POSTed now (after a short wait), or must come back later. */
+export async function throttle(
+  webhook: Pick<WebhookItem, 'id' | 'maxDeliveriesPerSecond'>,
+  message: DeliveryMessage,
+  attempt: number,
+): Promise<ThrottleStep> {
+  const rate = webhook.maxDeliveriesPerSecond;
+  if (rate === undefined) return { kind: 'now' };
+  const slotAt =
+    message.slot?.attempt === attempt ? message.slot.at : await reserveDeliverySlot(webhook.id, 1000 / rate);
+  const wait = slotAt - Date.now();
+  if (wait <= SLEEP_MAX_MS) {
+    if (wait > 0) await sleep(wait);
+    return { kind: 'now' };
+  }
+  return {
+    kind: 'later',
+    message: { ...message, attemptBase: attempt - 1, slot: { attempt, at: slotAt } },
+    delaySeconds: Math.floor(wait / 1000),
+    slotAt,
+  };
+}

@@ -1,0 +1,176 @@
+/**
+ * PATCH /webhooks/{id} through the local cloud: routing changes at once (fan-out's own log line
+ * names the webhooks each notification went to, so "the old type stops" is read, not waited
+ * for), bad input changes nothing, and racing PATCH / disable / enable / delete leave the
+ * webhook and its subscription items consistent.
+ */
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createKey, useLocalCloudEnv } from '../../support/api';
+import { createHooks, fannedOutTo, publish, untilCount } from './helpers';
+import { type Receiver, startReceiver } from './receiver';
+
+describe('PATCH /webhooks/{id}', () => {
+  let receiver: Receiver;
+  let owner: { userId: number; apiKey: string };
+  const X = 'modelAccessApproved';
+  const Y = 'modelAccessDenied';
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    owner = await createKey('update-owner');
+  });
+  afterAll(async () => {
+    await receiver.close();
+  });
+
+  const hook = (name: string, types: string[]) => ({
+    name,
+    url: receiver.url(`/${name}`),
+    global: false,
+    notificationType: types,
+    actionType: 'triggered',
+  });
+
+  it('changes routing at once: the old type stops, the new type arrives at the new URL', async () => {
+    const [id] = await createHooks(owner.apiKey, [hook('route-old', [X])]);
+    const before = await call('GET', `/webhooks/${id}`, { key: owner.apiKey });
+    await publish({ notificationType: X, text: 'before', recipients: [owner.userId] });
+    await untilCount(() => receiver.byPath('/route-old').length, 1, 'delivery before the change');
+
+    const patched = await call('PATCH', `/webhooks/${id}`, {
+      key: owner.apiKey,
+      body: { notificationType: [Y], url: receiver.url('/route-new'), name: 'route-new' },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body).toMatchObject({
+      id,
+      name: 'route-new',
+      url: receiver.url('/route-new'),
+      notificationType: [Y],
+      status: 'enabled',
+      createdAt: before.body.createdAt,
+    });
+    expect(Date.parse(patched.body.updatedAt)).toBeGreaterThanOrEqual(Date.parse(before.body.updatedAt));
+    expect(patched.body.updatedAt).not.toBe(before.body.updatedAt);
+
+    const oldType = await publish({ notificationType: X, text: 'old type', recipients: [owner.userId] });
+    const newType = await publish({ notificationType: Y, text: 'new type', recipients: [owner.userId] });
+    expect(await fannedOutTo(oldType.messageId)).not.toContain(id);
+    expect(await fannedOutTo(newType.messageId)).toContain(id);
+    await untilCount(() => receiver.byPath('/route-new').length, 1, 'delivery to the new URL');
+    const [delivered] = receiver.byPath('/route-new');
+    expect(JSON.parse(delivered?.body ?? '{}')).toMatchObject({ text: 'new type', webhookName: 'route-new' });
+    expect(receiver.byPath('/route-old')).toHaveLength(1);
+  });
+
+  it('refuses bad input with a 400 naming the field, and changes nothing', async () => {
+    const [id] = await createHooks(owner.apiKey, [hook('bad-input', [X])]);
+    const stored = (await call('GET', `/webhooks/${id}`, { key: owner.apiKey })).body;
+    const cases: [unknown, RegExp][] = [
+      [{}, /at least one/],
+      [{ colour: 'red' }, /colour/],
+      [{ secret: 'x'.repeat(20) }, /secret/],
+      [{ global: true }, /body\.global/],
+      [{ notificationType: ['userCreated'] }, /body\.notificationType/],
+      [{ notificationType: ['ALL_NOTIFICATIONS'] }, /body\.notificationType/],
+      [{ url: 'not a url' }, /url/],
+      [{ url: 'ftp://example.com/x' }, /url/],
+      [{ url: 'http://user:pw@example.com/x' }, /body\.url/],
+      [{ name: 'a\nb' }, /name/],
+      [{ maxDeliveriesPerSecond: 0 }, /maxDeliveriesPerSecond/],
+    ];
+    for (const [body, message] of cases) {
+      const reply = await call('PATCH', `/webhooks/${id}`, { key: owner.apiKey, body });
+      expect(reply.status, `${JSON.stringify(body)} → ${reply.text}`).toBe(400);
+      expect(reply.body.message).toMatch(message);
+    }
+    expect((await call('GET', `/webhooks/${id}`, { key: owner.apiKey })).body).toEqual(stored);
+  });
+
+  it('keeps one URL per user: a URL another webhook of the owner uses is a 409', async () => {
+    const [a, b] = await createHooks(owner.apiKey, [hook('url-a', [X]), hook('url-b', [X])]);
+    const reply = await call('PATCH', `/webhooks/${b}`, {
+      key: owner.apiKey,
+      body: { url: `${receiver.url('/url-a')}/#fragment` },
+    });
+    expect(reply.status, reply.text).toBe(409);
+    expect(reply.body.message).toMatch(/body\.url/);
+    // Its own URL again, or a free one, is fine; the freed URL can then be taken.
+    const moved = await call('PATCH', `/webhooks/${a}`, {
+      key: owner.apiKey,
+      body: { url: receiver.url('/url-c') },
+    });
+    expect(moved.status, moved.text).toBe(200);
+    const taken = await call('PATCH', `/webhooks/${b}`, {
+      key: owner.apiKey,
+      body: { url: receiver.url('/url-a') },
+    });
+    expect(taken.status, taken.text).toBe(200);
+  });
+
+  it('lets a user change only their own webhooks (others answer 404) and an admin anyone’s', async () => {
+    const other = await createKey('update-other');
+    const [id] = await createHooks(owner.apiKey, [hook('owned', [X])]);
+    expect(
+      (await call('PATCH', `/webhooks/${id}`, { key: other.apiKey, body: { name: 'mine' } })).status,
+    ).toBe(404);
+    const admin = await call('PATCH', `/webhooks/${id}`, {
+      body: { name: 'renamed by admin', maxDeliveriesPerSecond: 5 },
+    });
+    expect(admin.status, admin.text).toBe(200);
+    expect(admin.body).toMatchObject({
+      name: 'renamed by admin',
+      maxDeliveriesPerSecond: 5,
+      createdBy: owner.userId,
+    });
+    const cleared = await call('PATCH', `/webhooks/${id}`, {
+      key: owner.apiKey,
+      body: { maxDeliveriesPerSecond: null },
+    });
+    expect(cleared.body.maxDeliveriesPerSecond).toBeUndefined();
+  });
+
+  it('applies racing PATCH, disable, enable and delete in some serial order: never a webhook without its subscription items, or items without it', async () => {
+    useLocalCloudEnv();
+    const { documentClient } = await import('../../../shared/store/clients');
+    const { tableName } = await import('../../../shared/store/tables');
+    const { activeSubscriptionKeys } = await import('../../../shared/webhooks/store/webhooks');
+    const subscriptionsOf = async (id: number) => {
+      const out = await documentClient.send(
+        new ScanCommand({
+          TableName: tableName('webhookSubscriptions'),
+          FilterExpression: 'webhookId = :id',
+          ExpressionAttributeValues: { ':id': id },
+          ConsistentRead: true,
+        }),
+      );
+      return (out.Items ?? []).map((item) => item.subscriptionKey as string).sort();
+    };
+    const typeSets = [[X], [Y], [X, Y, 'modelCommentCreated'], ['queryCreated', 'queryUpdated']];
+    for (let round = 0; round < 6; round++) {
+      const [id] = await createHooks(owner.apiKey, [hook(`race-${round}`, [X])]);
+      const requests = [
+        ...typeSets.map((types) =>
+          call('PATCH', `/webhooks/${id}`, { key: owner.apiKey, body: { notificationType: types } }),
+        ),
+        call('POST', `/webhooks/${id}/disable`, { key: owner.apiKey }),
+        call('POST', `/webhooks/${id}/enable`, { key: owner.apiKey }),
+        call('PATCH', `/webhooks/${id}`, { key: owner.apiKey, body: { notificationType: [Y] } }),
+        ...(round % 2 === 0 ? [call('DELETE', `/webhooks/${id}`, { key: owner.apiKey })] : []),
+      ];
+      const replies = await Promise.all(requests);
+      for (const reply of replies) expect([200, 404], reply.text).toContain(reply.status);
+      const now = await call('GET', `/webhooks/${id}`, { key: owner.apiKey });
+      const items = await subscriptionsOf(id as number);
+      if (now.status === 404) {
+        expect(items).toEqual([]);
+      } else {
+        const { getWebhookItem } = await import('../../../shared/webhooks/store/webhooks');
+        const stored = await getWebhookItem(id as number, true);
+        expect(stored).toBeDefined();
+        expect(items).toEqual(activeSubscriptionKeys(stored as NonNullable<typeof stored>).sort());
+      }
+    }
+  });
+});
