@@ -37,6 +37,11 @@ const INVENTORY: Record<string, RouteDef['auth']> = {
   'GET /webhooks/history': 'user',
   'GET /webhooks/{id}': 'user',
   'DELETE /webhooks/{id}': 'user',
+  'PATCH /webhooks/{id}': 'user',
+  'POST /webhooks/{id}/disable': 'user',
+  'POST /webhooks/{id}/enable': 'user',
+  'POST /webhooks/{id}/secret/rotate': 'user',
+  'POST /webhooks/{id}/test': 'user',
   'POST /webhooks/history/retry/{id}': 'user',
 };
 
@@ -46,7 +51,17 @@ type OwnedKind = 'webhook' | 'historyRecord';
 const OWNED: Record<string, OwnedKind> = {
   'GET /webhooks/{id}': 'webhook',
   'DELETE /webhooks/{id}': 'webhook',
+  'PATCH /webhooks/{id}': 'webhook',
+  'POST /webhooks/{id}/disable': 'webhook',
+  'POST /webhooks/{id}/enable': 'webhook',
+  'POST /webhooks/{id}/secret/rotate': 'webhook',
+  'POST /webhooks/{id}/test': 'webhook',
   'POST /webhooks/history/retry/{id}': 'historyRecord',
+};
+
+/** A valid body for routes whose empty body would be refused (400) before ownership is checked. */
+const BODIES: Record<string, unknown> = {
+  'PATCH /webhooks/{id}': { name: 'taken over' },
 };
 
 const all = routes as readonly RouteDef[];
@@ -58,7 +73,7 @@ const withId = (route: RouteDef, id: string | number) => route.path.replace(/\{[
 const send = (route: RouteDef, key: string | null, id: string | number = 1) =>
   request(baseUrl(), route.method, withId(route, id), {
     key,
-    ...(route.method === 'GET' ? {} : { body: {} }),
+    ...(route.method === 'GET' ? {} : { body: BODIES[routeKey(route)] ?? {} }),
   });
 
 let owner: { userId: number; apiKey: string };
@@ -162,11 +177,16 @@ describe.each(protectedRoutes.map((r) => [routeKey(r), r] as const))('%s', (_key
     it("another user's object → 404, and the object is untouched", async () => {
       const id = objects[kind];
       expect(id).toBeTypeOf('number');
+      const ownWebhook = () =>
+        request(baseUrl(), 'GET', `/webhooks/${objects.webhook}`, { key: owner.apiKey });
+      const before = await ownWebhook();
       const reply = await send(route, other.apiKey, id as number);
       expect(reply.status, reply.text).toBe(404);
       expectErrorShape(reply, 'other user');
-      const own = await request(baseUrl(), 'GET', `/webhooks/${objects.webhook}`, { key: owner.apiKey });
+      const own = await ownWebhook();
       expect(own.status).toBe(200);
+      // Not renamed, disabled, re-keyed or otherwise changed (updatedAt would move).
+      expect(own.body).toEqual(before.body);
     });
   }
 });
