@@ -53,7 +53,11 @@ const StageConfigSchema = z
     /** Minutes between rounds of periodic integration checks (deployed stages; locally see INTEGRATION_CHECK_INTERVAL_SECONDS). */
     integrationCheckMinutes: z.number().int().min(1).max(1440),
     /** How long a rotated-out webhook secret keeps signing beside the new one. */
-    webhookSecretOverlapSeconds: z.number().int().min(0).max(30 * 86_400),
+    webhookSecretOverlapSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(30 * 86_400),
     /** Manual retries (`POST /webhooks/history/retry/{id}`) one user may start per window. */
     manualRetryRate: z.strictObject({
       perWindow: z.number().int().min(1).max(1000),
