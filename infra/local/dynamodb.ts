@@ -17,10 +17,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   CreateTableCommand,
+  DescribeTableCommand,
   DescribeTimeToLiveCommand,
   DynamoDBClient,
   type GlobalSecondaryIndex,
   ListTablesCommand,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
@@ -185,6 +187,8 @@ export async function ensureTables(client: DynamoDBClient, prefix: string): Prom
       if (!existing.has(TableName)) {
         await client.send(new CreateTableCommand(createTableInput(TableName, def)));
         await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName });
+      } else {
+        await addMissingIndexes(client, TableName, def);
       }
       if (def.ttlAttribute) {
         const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName }));
@@ -200,6 +204,32 @@ export async function ensureTables(client: DynamoDBClient, prefix: string): Prom
     }),
   );
   return names;
+}
+
+/**
+ * Adds the catalogued indexes an existing table lacks (state from before an index was
+ * catalogued), one UpdateTable each, as a deploy would; DynamoDB backfills them from the items.
+ */
+async function addMissingIndexes(client: DynamoDBClient, TableName: string, def: TableDef): Promise<void> {
+  const described = await client.send(new DescribeTableCommand({ TableName }));
+  const present = new Set((described.Table?.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName));
+  const input = createTableInput(TableName, def);
+  for (const index of input.GlobalSecondaryIndexes ?? []) {
+    if (present.has(index.IndexName)) continue;
+    await client.send(
+      new UpdateTableCommand({
+        TableName,
+        AttributeDefinitions: input.AttributeDefinitions,
+        GlobalSecondaryIndexUpdates: [{ Create: index }],
+      }),
+    );
+    for (let tries = 0; tries < 300; tries++) {
+      const now = await client.send(new DescribeTableCommand({ TableName }));
+      const state = now.Table?.GlobalSecondaryIndexes?.find((i) => i.IndexName === index.IndexName);
+      if (state?.IndexStatus === 'ACTIVE') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
 }
 
 function createTableInput(TableName: string, def: TableDef) {

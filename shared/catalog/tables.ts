@@ -135,6 +135,15 @@ export const tables = [
         sortKey: { name: 'id', type: 'N' },
         projection: 'KEYS_ONLY',
       },
+      {
+        // One webhook's records by time (`lw` = <webhookId>|<shard>): the history's webhookId
+        // filter and the recover job. The projected fields let both filter (visibility, type,
+        // outcome) without reading the records (ADR 0007).
+        name: 'byWebhook',
+        partitionKey: { name: 'lw', type: 'S' },
+        sortKey: { name: 'id', type: 'N' },
+        projection: ['audience', 'notificationType', 'statusCode'],
+      },
     ],
   },
   {

@@ -4761,6 +4761,9 @@ export interface operations {
                 includeGlobal?: boolean;
                 includeUser?: boolean;
                 successOrFailure?: "success" | "failure";
+                webhookId?: number;
+                since?: string;
+                until?: string;
             };
             header?: never;
             path?: never;

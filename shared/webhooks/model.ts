@@ -300,26 +300,52 @@ export const HistoryRecordSchema = z
   .meta({ id: 'WebhookHistoryRecord', description: 'One delivery attempt.' });
 export type HistoryRecord = z.infer<typeof HistoryRecordSchema>;
 
-export const HistoryQuerySchema = z.strictObject({
-  offset: queryInt(0, MAX_HISTORY_OFFSET).default(0),
-  pageSize: queryInt(1, MAX_HISTORY_PAGE_SIZE).default(20),
-  sortField: z.enum(['createdAt', 'updatedAt', 'id']).default('createdAt'),
-  sortOrder: documentedAs(
-    z
-      .string()
-      .transform((v) => v.toLowerCase())
-      .pipe(z.enum(['asc', 'desc'])),
+/** An ISO 8601 instant with offset, parsed to epoch milliseconds. */
+export const instant = (description: string) =>
+  documentedAs(
+    z.iso.datetime({ offset: true }).transform((v) => Date.parse(v)),
     {
       type: 'string',
-      enum: ['asc', 'desc'],
-      description: 'Case-insensitive.',
+      format: 'date-time',
+      description,
     },
-  ).default('desc'),
-  notificationType: notificationName(NOTIFICATION_NAMES).optional(),
-  includeGlobal: queryBoolean().default(false),
-  includeUser: queryBoolean().default(true),
-  successOrFailure: z.enum(['success', 'failure']).optional(),
-});
+  );
+
+export const HistoryQuerySchema = z
+  .strictObject({
+    offset: queryInt(0, MAX_HISTORY_OFFSET).default(0),
+    pageSize: queryInt(1, MAX_HISTORY_PAGE_SIZE).default(20),
+    sortField: z.enum(['createdAt', 'updatedAt', 'id']).default('createdAt'),
+    sortOrder: documentedAs(
+      z
+        .string()
+        .transform((v) => v.toLowerCase())
+        .pipe(z.enum(['asc', 'desc'])),
+      {
+        type: 'string',
+        enum: ['asc', 'desc'],
+        description: 'Case-insensitive.',
+      },
+    ).default('desc'),
+    notificationType: notificationName(NOTIFICATION_NAMES).optional(),
+    includeGlobal: queryBoolean().default(false),
+    includeUser: queryBoolean().default(true),
+    successOrFailure: z.enum(['success', 'failure']).optional(),
+    webhookId: documentedAs(
+      z
+        .string()
+        .regex(/^[1-9][0-9]{0,15}$/, 'must be a positive integer')
+        .transform(Number)
+        .pipe(z.number().int().max(Number.MAX_SAFE_INTEGER)),
+      { type: 'integer', minimum: 1, description: "only this webhook's records (served by its own index)" },
+    ).optional(),
+    since: instant('records created at or after this time (ISO 8601 with offset)').optional(),
+    until: instant('records created at or before this time (ISO 8601 with offset)').optional(),
+  })
+  .refine((q) => q.since === undefined || q.until === undefined || q.until >= q.since, {
+    message: 'must not be before since',
+    path: ['until'],
+  });
 export type HistoryQuery = z.output<typeof HistoryQuerySchema>;
 
 export const HistoryPageSchema = z.object({

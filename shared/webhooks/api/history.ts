@@ -4,14 +4,27 @@
  * in store/history-keys.ts keeps the two audiences in separate partitions).
  *
  * `count` comes from counters a stream consumer keeps off the delivery path: it agrees with the
- * records once the consumer has caught up (seconds; docs/webhooks.md, Counts).
+ * records once the consumer has caught up (seconds; docs/webhooks.md, Counts). With `since` or
+ * `until` the counters give the whole days and COUNT queries the partial days at the edges; with
+ * `webhookId` the webhook's own index (ADR 0007) serves the page and a COUNT of its window.
  */
 import type { Principal } from '../../auth/permissions';
 import { isAdmin } from '../../auth/permissions';
 import { historyRetentionDays, historyWriteShards } from '../config';
 import type { HistoryPage, HistoryQuery } from '../model';
-import { mergedListing, recordsByKey, sumCounters } from '../store/history';
-import { historyView, listingSelection, liveWindow, type StoredHistoryRecord } from '../store/history-keys';
+import { countRange, type ListingRange, mergedListing, recordsByKey, sumCounters } from '../store/history';
+import {
+  dayOf,
+  firstIdAt,
+  historyView,
+  ID_SLOTS,
+  lastIdAt,
+  listingSelection,
+  liveWindow,
+  outcomeFilter,
+  type StoredHistoryRecord,
+  webhookPartitions,
+} from '../store/history-keys';
 
 /** Whether the caller may see a record: their personal webhooks' records; global ones for admins. */
 export function canSeeRecord(caller: Principal, record: Pick<StoredHistoryRecord, 'audience'>): boolean {
@@ -36,6 +49,42 @@ export function visibleAudiences(caller: Principal): string[] {
   return selectedAudiences(caller, { includeUser: true, includeGlobal: true });
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * `count` of a time window on the audience partitions: the day counters of the whole days inside
+ * it, plus COUNT queries over the partial days at its edges (at most two days' index entries).
+ */
+async function windowCount(
+  selection: ReturnType<typeof listingSelection>,
+  audiences: readonly string[],
+  query: HistoryQuery,
+  from: number,
+  to: number,
+): Promise<number> {
+  const firstWhole = Math.ceil(from / DAY_MS) * DAY_MS;
+  const endWhole = Math.floor((to + 1) / DAY_MS) * DAY_MS;
+  const wholeDays: string[] = [];
+  for (let d = firstWhole; d + DAY_MS <= endWhole; d += DAY_MS) wholeDays.push(dayOf(d));
+  const edges: [number, number][] =
+    wholeDays.length === 0
+      ? [[from, to]]
+      : [
+          [from, firstWhole - 1],
+          [endWhole, to],
+        ];
+  const whole = listingSelection(audiences, query, historyWriteShards(), wholeDays);
+  const parts = await Promise.all([
+    sumCounters(whole.counters),
+    ...edges
+      .filter(([a, b]) => b >= a)
+      .map(([a, b]) =>
+        countRange(selection.kind, selection.partitions, { minId: firstIdAt(a), maxId: lastIdAt(b) }),
+      ),
+  ]);
+  return parts.reduce((x, y) => x + y, 0);
+}
+
 export async function queryHistory(
   caller: Principal,
   query: HistoryQuery,
@@ -44,11 +93,36 @@ export async function queryHistory(
   const audiences = selectedAudiences(caller, query);
   if (audiences.length === 0) return { count: 0, records: [] };
   const window = liveWindow(nowMs, historyRetentionDays());
-  const selection = listingSelection(audiences, query, historyWriteShards(), window.days);
   const need = query.offset + query.pageSize;
+  const ascending = query.sortOrder === 'asc';
+  const from = Math.max(firstIdAt(query.since ?? 0), window.minId);
+  const windowed = query.since !== undefined || query.until !== undefined;
+  const range: ListingRange = {
+    minId: from,
+    ...(query.until !== undefined ? { maxId: lastIdAt(query.until) } : {}),
+  };
+  if (query.webhookId !== undefined) {
+    // One webhook's index: visibility, type and outcome are conditions on its projected fields.
+    const partitions = webhookPartitions(query.webhookId, historyWriteShards());
+    const filtered: ListingRange = {
+      ...range,
+      audiences,
+      ...(query.notificationType !== undefined ? { notificationType: query.notificationType } : {}),
+      ...(query.successOrFailure !== undefined ? { outcome: outcomeFilter(query.successOrFailure) } : {}),
+    };
+    const [count, entries] = await Promise.all([
+      countRange('webhook', partitions, filtered),
+      mergedListing('webhook', partitions, filtered, ascending, need),
+    ]);
+    const records = await recordsByKey(entries.slice(query.offset, need));
+    return { count, records: records.map(historyView) };
+  }
+  const selection = listingSelection(audiences, query, historyWriteShards(), window.days);
   const [count, entries] = await Promise.all([
-    sumCounters(selection.counters),
-    mergedListing(selection.kind, selection.partitions, window.minId, query.sortOrder === 'asc', need),
+    windowed
+      ? windowCount(selection, audiences, query, Math.floor(from / ID_SLOTS), query.until ?? nowMs)
+      : sumCounters(selection.counters),
+    mergedListing(selection.kind, selection.partitions, range, ascending, need),
   ]);
   const records = await recordsByKey(entries.slice(query.offset, need));
   return { count, records: records.map(historyView) };

@@ -40,6 +40,7 @@ export const OUTCOMES: readonly Outcome[] = ['s', 'f'];
 export const HISTORY_INDEXES = {
   audience: { name: 'byAudience', attribute: 'la' },
   type: { name: 'byAudienceType', attribute: 'lt' },
+  webhook: { name: 'byWebhook', attribute: 'lw' },
 } as const;
 export type IndexKind = keyof typeof HISTORY_INDEXES;
 
@@ -69,6 +70,15 @@ export function listingKeys(
 export function webhookListingKey(webhookId: number, shard: number): string {
   return `${webhookId}|${shard}`;
 }
+
+/** Every listing partition of one webhook (one per write shard). */
+export function webhookPartitions(webhookId: number, shards: number): string[] {
+  return Array.from({ length: shards }, (_, shard) => webhookListingKey(webhookId, shard));
+}
+
+/** The smallest id of a record created at or after `ms`, and the largest created at or before it. */
+export const firstIdAt = (ms: number): number => ms * ID_SLOTS;
+export const lastIdAt = (ms: number): number => ms * ID_SLOTS + ID_SLOTS - 1;
 
 /** The two counters a record adds 1 to. */
 export function counterKeys(audience: string, type: string, outcome: Outcome, day: string): string[] {

@@ -167,6 +167,56 @@ export async function findHistoryRecord(
   return key ? getHistoryItem({ deliveryId: key.deliveryId, seq: key.seq }) : undefined;
 }
 
+/**
+ * What a listing reads besides the partitions: the id range (time window) and, on the webhook
+ * index, conditions on its projected fields (visibility, type, outcome).
+ */
+export interface ListingRange {
+  minId: number;
+  maxId?: number;
+  /** Only entries whose audience is one of these (webhook index). */
+  audiences?: readonly string[];
+  notificationType?: string;
+  outcome?: 's' | 'f';
+}
+
+/** The key condition and filter of a listing query on `partition`. */
+function listingQuery(index: IndexKind, partition: string, range: ListingRange) {
+  const { name, attribute } = HISTORY_INDEXES[index];
+  const names: Record<string, string> = { '#p': attribute };
+  const values: Record<string, unknown> = { ':p': partition, ':min': range.minId };
+  let key = '#p = :p AND id >= :min';
+  if (range.maxId !== undefined) {
+    key = '#p = :p AND id BETWEEN :min AND :max';
+    values[':max'] = range.maxId;
+  }
+  const filters: string[] = [];
+  if (range.audiences) {
+    names['#aud'] = 'audience';
+    filters.push(`#aud IN (${range.audiences.map((_, i) => `:aud${i}`).join(', ')})`);
+    range.audiences.forEach((audience, i) => {
+      values[`:aud${i}`] = audience;
+    });
+  }
+  if (range.notificationType !== undefined) {
+    filters.push('notificationType = :type');
+    values[':type'] = range.notificationType;
+  }
+  if (range.outcome !== undefined) {
+    filters.push(`${range.outcome === 'f' ? 'NOT ' : ''}(statusCode BETWEEN :ok AND :okMax)`);
+    values[':ok'] = 200;
+    values[':okMax'] = 299;
+  }
+  return {
+    TableName: tableName('deliveryHistory'),
+    IndexName: name,
+    KeyConditionExpression: key,
+    ...(filters.length > 0 ? { FilterExpression: filters.join(' AND ') } : {}),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}
+
 /** One listing partition read in order, a page of keys at a time. */
 class PartitionReader {
   readonly entries: ListingEntry[] = [];
@@ -177,7 +227,7 @@ class PartitionReader {
   constructor(
     private readonly index: IndexKind,
     private readonly partition: string,
-    private readonly minId: number,
+    private readonly range: ListingRange,
     private readonly ascending: boolean,
   ) {}
 
@@ -189,14 +239,9 @@ class PartitionReader {
   async read(want: number): Promise<void> {
     const limit = Math.max(want, this.chunk * 2, 1);
     this.chunk = limit;
-    const { name, attribute } = HISTORY_INDEXES[this.index];
     const out = await documentClient.send(
       new QueryCommand({
-        TableName: tableName('deliveryHistory'),
-        IndexName: name,
-        KeyConditionExpression: '#p = :p AND id >= :min',
-        ExpressionAttributeNames: { '#p': attribute },
-        ExpressionAttributeValues: { ':p': this.partition, ':min': this.minId },
+        ...listingQuery(this.index, this.partition, this.range),
         ScanIndexForward: this.ascending,
         Limit: limit,
         ExclusiveStartKey: this.start,
@@ -205,7 +250,8 @@ class PartitionReader {
     const items = (out.Items ?? []) as ListingEntry[];
     this.entries.push(...items.map(({ id, deliveryId, seq }) => ({ id, deliveryId, seq })));
     this.start = out.LastEvaluatedKey;
-    this.done = !out.LastEvaluatedKey || items.length < limit;
+    // With a filter a short page does not mean the partition is read to its end.
+    this.done = !out.LastEvaluatedKey;
   }
 }
 
@@ -217,13 +263,14 @@ class PartitionReader {
 export async function mergedListing(
   index: IndexKind,
   partitions: readonly string[],
-  minId: number,
+  range: number | ListingRange,
   ascending: boolean,
   need: number,
 ): Promise<ListingEntry[]> {
   if (need === 0 || partitions.length === 0) return [];
+  const bounds = typeof range === 'number' ? { minId: range } : range;
   const before = (a: ListingEntry, b: ListingEntry) => (ascending ? a.id < b.id : a.id > b.id);
-  const readers = partitions.map((p) => new PartitionReader(index, p, minId, ascending));
+  const readers = partitions.map((p) => new PartitionReader(index, p, bounds, ascending));
   await Promise.all(readers.map((r) => r.read(Math.ceil(need / readers.length) + 1)));
   for (;;) {
     const merged = readers.flatMap((r) => r.entries).sort((a, b) => (before(a, b) ? -1 : 1));
@@ -237,6 +284,36 @@ export async function mergedListing(
     if (open.length === 0) return top;
     await Promise.all(open.map((r) => r.read(Math.ceil(need / readers.length) + 1)));
   }
+}
+
+/**
+ * How many entries of `partitions` fall in the range (after its filters): COUNT queries, whose
+ * cost is the matching index entries' size (about 1 RCU per 4 KB of keys), not the records'.
+ */
+export async function countRange(
+  index: IndexKind,
+  partitions: readonly string[],
+  range: ListingRange,
+): Promise<number> {
+  const counts = await Promise.all(
+    partitions.map(async (partition) => {
+      let total = 0;
+      let start: Record<string, unknown> | undefined;
+      do {
+        const out = await documentClient.send(
+          new QueryCommand({
+            ...listingQuery(index, partition, range),
+            Select: 'COUNT',
+            ExclusiveStartKey: start,
+          }),
+        );
+        total += out.Count ?? 0;
+        start = out.LastEvaluatedKey;
+      } while (start);
+      return total;
+    }),
+  );
+  return counts.reduce((a, b) => a + b, 0);
 }
 
 /** The records with these keys, in the same order (expired ones TTL has removed are left out). */
