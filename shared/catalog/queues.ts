@@ -77,6 +77,8 @@ export const queues = [
         { table: 'counters', access: 'readWrite' },
         // The attempt claims.
         { table: 'idempotency', access: 'readWrite' },
+        // A recover job's re-sends count themselves on the job.
+        { table: 'webhookJobs', access: 'readWrite' },
       ],
       // deliveries: retry visibility, a throttled delivery sent again for its slot, and the DLQ
       // move for exhausted or malformed deliveries; notifications: webhookAutoDisabled.
@@ -107,13 +109,37 @@ export const queues = [
       usesSecrets: true,
     },
   },
+  {
+    name: 'recoveries',
+    description:
+      'Steps of webhook recover jobs: each message advances one job by a page of its webhook’s history, then sends the next step.',
+    // A step that fails comes back after its visibility timeout and resumes from the job's
+    // checkpoint; one that keeps failing is dead-lettered and the job stays `running` (its
+    // lease lapses, so a new recover may start).
+    maxReceiveCount: 5,
+    retentionSeconds: 4 * DAY,
+    consumer: {
+      handler: 'functions/consumers/recover.ts',
+      batchSize: 1,
+      maxBatchingWindowSeconds: 0,
+      timeoutSeconds: 60,
+      memoryMb: 512,
+      tables: [
+        { table: 'webhooks', access: 'read' },
+        { table: 'deliveryHistory', access: 'read' },
+        { table: 'webhookJobs', access: 'readWrite' },
+      ],
+      // deliveries: the re-sends; recoveries: the job's next step.
+      sendsTo: ['deliveries', 'recoveries'],
+    },
+  },
 ] as const satisfies readonly QueueDef[];
 
 /**
  * Spelled out (not derived from `queues`) because consumers' `sendsTo` refers to queue names:
  * deriving it would make the catalogue's type circular. The check below keeps the two in step.
  */
-export type QueueName = 'notifications' | 'deliveries' | 'integrationChecks';
+export type QueueName = 'notifications' | 'deliveries' | 'integrationChecks' | 'recoveries';
 type CataloguedQueueName = (typeof queues)[number]['name'];
 const queueNamesInStep: [QueueName, CataloguedQueueName] extends [CataloguedQueueName, QueueName]
   ? true

@@ -374,6 +374,36 @@ export const routes = [
   },
   {
     method: 'POST',
+    path: '/webhooks/{id}/recover',
+    handler: 'functions/webhooks/recover.ts',
+    auth: 'user',
+    summary:
+      'Re-send the deliveries of a time window whose latest attempt failed (or all): 202 with a job id; dryRun answers the count.',
+    tag: 'webhooks',
+    timeoutSeconds: 30,
+    tables: [
+      { table: 'webhooks', access: 'read' },
+      // dryRun counts through the webhook's history index.
+      { table: 'deliveryHistory', access: 'read' },
+      { table: 'webhookJobs', access: 'readWrite' },
+    ],
+    // The job's first step.
+    sendsTo: ['recoveries'],
+  },
+  {
+    method: 'GET',
+    path: '/webhooks/{id}/recover/{jobId}',
+    handler: 'functions/webhooks/recover-status.ts',
+    auth: 'user',
+    summary: "A recover job's progress and final counts.",
+    tag: 'webhooks',
+    tables: [
+      { table: 'webhooks', access: 'read' },
+      { table: 'webhookJobs', access: 'read' },
+    ],
+  },
+  {
+    method: 'POST',
     path: '/webhooks/history/retry/{id}',
     handler: 'functions/webhooks/retry.ts',
     auth: 'user',

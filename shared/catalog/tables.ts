@@ -188,6 +188,13 @@ export const tables = [
       },
     ],
   },
+  {
+    name: 'webhookJobs',
+    description:
+      'Webhook recover jobs (progress, checkpoint, final counts) and the per-webhook lease that allows one running job at a time; they expire a week after they end.',
+    partitionKey: { name: 'jobId', type: 'S' },
+    ttlAttribute: 'expiresAt',
+  },
 ] as const satisfies readonly TableDef[];
 
 export type TableName = (typeof tables)[number]['name'];

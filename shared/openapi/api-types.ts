@@ -417,6 +417,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Re-send the deliveries of a time window whose latest attempt failed (or all): 202 with a job id; dryRun answers the count. */
+        post: operations["postWebhooksIdRecover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/recover/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A recover job's progress and final counts. */
+        get: operations["getWebhooksIdRecoverJobId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/history/retry/{id}": {
         parameters: {
             query?: never;
@@ -477,6 +511,23 @@ export interface components {
              * @enum {string}
              */
             notificationType?: "acknowledgedAccess" | "addedToProject" | "apiKeyRevoked" | "attributeAdded" | "attributeRemoved" | "attributeUpdated" | "bulkJobStatus" | "certificationRequired" | "conflictingGlobalPolicies" | "dataSourceExpired" | "dataSourceExpiring" | "dataSourceUpdated" | "deletedDatasourceRemovedFromProject" | "expiredDatasourceRemovedFromProject" | "firstQuery" | "globalPolicyCreated" | "globalPolicyDeleted" | "globalPolicyDisabled" | "globalPolicyUpdated" | "governanceSettingsUpdated" | "groupUserAdded" | "groupUserDeleted" | "healthCheckFailed" | "healthCheckResolved" | "modelAccessApproved" | "modelAccessDenied" | "modelAccessRequested" | "modelAccessRevoked" | "modelAccessUpdated" | "modelCommentCreated" | "modelCommentReply" | "modelCommentResolved" | "modelCopied" | "modelCreated" | "modelDeleted" | "modelTagAdded" | "modelTagRemoved" | "modelUserAdded" | "modelUserDeleted" | "modelUserJoined" | "nativeWorkspaceStateChanged" | "permissionsUpdated" | "policyAdjustmentCreated" | "policyAdjustmentExpired" | "policyCertificationExpired" | "policyUpdated" | "projectDisabled" | "projectEqualizationMemberNotInCompliance" | "projectEqualizationToggled" | "projectUpdated" | "purposeCreated" | "purposeDeleted" | "purposeUpdated" | "queryCanceled" | "queryCreated" | "queryUpdated" | "removedFromProject" | "switchedCurrentProject" | "tagCreated" | "tagDeleted" | "tagUpdated" | "taskDeleted" | "taskValidated" | "updatedModelInProject" | "userCloned" | "userCreated" | "userDeleted" | "userDisabled" | "userEnabled" | "userMigrated" | "userUpdated" | "usernameUpdated" | "webhookAutoDisabled" | "webhookFailing";
+        };
+        WebhookRecover: {
+            /**
+             * Format: date-time
+             * @description re-send deliveries with a record at or after this time (within the history retention)
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description … and at or before this time (default: now)
+             */
+            until?: string;
+            /**
+             * @description true: only deliveries whose latest attempt failed (a delivery that later succeeded is not re-sent)
+             * @default true
+             */
+            onlyFailed: boolean;
         };
         /** @description Every error response: status, status text and a message. Some errors carry details as further fields (validationResults, attributes, status, createdWebhooks, errors); the responses that do document them. */
         Error: {
@@ -666,6 +717,39 @@ export interface components {
             webhook: components["schemas"]["Webhook"];
             /** @description the generated secret (only when none was sent): shown this once */
             secret?: string;
+        };
+        WebhookRecoverDryRun: {
+            /** @constant */
+            dryRun: true;
+            /** @description deliveries a recover with these settings would re-send now */
+            deliveries: number;
+            since: string;
+            until: string;
+            onlyFailed: boolean;
+        };
+        /** @description A recover job and its progress. */
+        WebhookRecoverJob: {
+            jobId: string;
+            webhookId: number;
+            /** @enum {string} */
+            status: "running" | "completed";
+            since: string;
+            until: string;
+            onlyFailed: boolean;
+            /** @description history index entries read in the window */
+            scanned: number;
+            /** @description deliveries with a record in the window (each once) */
+            deliveries: number;
+            /** @description of those, whose latest attempt succeeded */
+            alreadyDelivered: number;
+            /** @description re-sends queued */
+            enqueued: number;
+            /** @description re-sends made and recorded so far */
+            resent: number;
+            startedAt: string;
+            updatedAt: string;
+            /** @description when the job had queued every re-send */
+            finishedAt?: string;
         };
     };
     responses: never;
@@ -5467,6 +5551,193 @@ export interface operations {
             };
             /** @description The caller's manual sends (retries and test sends) in the current window reached the stage's limit (or the sender is at its concurrency limit); the Retry-After header gives the seconds to wait. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the details are logged, never returned. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The function did not answer in time, or a remote platform is unavailable; retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWebhooksIdRecover: {
+        parameters: {
+            query?: {
+                /** @description true: answer the count and send nothing */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRecover"];
+            };
+        };
+        responses: {
+            /** @description `dryRun=true`: what a recover would re-send; nothing is sent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRecoverDryRun"];
+                };
+            };
+            /** @description The job was started; poll its status route. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRecoverJob"];
+                };
+            };
+            /** @description The path, query, body does not match the contract (the message names the field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid API key in the Authorization header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such webhook visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A recover job of this webhook is running, or the webhook is not enabled. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body exceeds the payload limit (6 MiB; 1 MiB for YAML). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Content-Type is not one the route accepts. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the details are logged, never returned. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The function did not answer in time, or a remote platform is unavailable; retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhooksIdRecoverJobId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job: progress while running, final counts once completed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRecoverJob"];
+                };
+            };
+            /** @description The path does not match the contract (the message names the field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid API key in the Authorization header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such job of a webhook visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body exceeds the payload limit (6 MiB; 1 MiB for YAML). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -42,6 +42,8 @@ const INVENTORY: Record<string, RouteDef['auth']> = {
   'POST /webhooks/{id}/enable': 'user',
   'POST /webhooks/{id}/secret/rotate': 'user',
   'POST /webhooks/{id}/test': 'user',
+  'POST /webhooks/{id}/recover': 'user',
+  'GET /webhooks/{id}/recover/{jobId}': 'user',
   'POST /webhooks/history/retry/{id}': 'user',
 };
 
@@ -56,12 +58,15 @@ const OWNED: Record<string, OwnedKind> = {
   'POST /webhooks/{id}/enable': 'webhook',
   'POST /webhooks/{id}/secret/rotate': 'webhook',
   'POST /webhooks/{id}/test': 'webhook',
+  'POST /webhooks/{id}/recover': 'webhook',
+  'GET /webhooks/{id}/recover/{jobId}': 'webhook',
   'POST /webhooks/history/retry/{id}': 'historyRecord',
 };
 
 /** A valid body for routes whose empty body would be refused (400) before ownership is checked. */
 const BODIES: Record<string, unknown> = {
   'PATCH /webhooks/{id}': { name: 'taken over' },
+  'POST /webhooks/{id}/recover': { since: new Date(Date.now() - 60_000).toISOString() },
 };
 
 const all = routes as readonly RouteDef[];
@@ -69,7 +74,9 @@ const protectedRoutes = all.filter((r) => r.auth !== 'public');
 const adminRoutes = all.filter((r) => r.auth === 'admin');
 const ownedRoutes = all.filter((r) => r.auth !== 'admin' && r.path.includes('{'));
 
-const withId = (route: RouteDef, id: string | number) => route.path.replace(/\{[^}]+\}/g, String(id));
+/** The path with `id` for its object id (a well-formed job id for `{jobId}`). */
+const withId = (route: RouteDef, id: string | number) =>
+  route.path.replace('{jobId}', `rj_${'0'.repeat(32)}`).replace(/\{[^}]+\}/g, String(id));
 const send = (route: RouteDef, key: string | null, id: string | number = 1) =>
   request(baseUrl(), route.method, withId(route, id), {
     key,

@@ -70,6 +70,9 @@ const WEBHOOK_BODIES: Record<string, Payload[]> = {
     { secret: 'whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=' } as Payload,
   ],
   'POST /webhooks/{id}/test': [{ notificationType: 'modelAccessRequested' } as Payload],
+  'POST /webhooks/{id}/recover': [
+    { since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z', onlyFailed: false } as Payload,
+  ],
 };
 
 /** Every route taking a body, from the route table and the contracts, with its seeds and oracle. */
@@ -371,6 +374,7 @@ describe('hostile and malformed bodies', () => {
         'POST /webhooks/{id}/disable',
         'POST /webhooks/{id}/secret/rotate',
         'POST /webhooks/{id}/test',
+        'POST /webhooks/{id}/recover',
         'PUT /integrations/{id}',
       ].sort(),
     );

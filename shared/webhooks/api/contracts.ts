@@ -5,6 +5,7 @@
 import * as z from 'zod';
 import type { RouteContract } from '../../catalog/contract';
 import { ErrorBodySchema } from '../../edge/errors';
+import { idParam, queryBoolean } from '../../edge/validation';
 import { NOTIFICATION_NAMES } from '../../notifications/catalogue';
 import {
   CONTROL_CHARACTERS,
@@ -14,6 +15,7 @@ import {
   HistoryQuerySchema,
   HistoryRecordSchema,
   IdParamSchema,
+  instant,
   MAX_WEBHOOKS_PER_REQUEST,
   WebhookInputSchema,
   WebhookListQuerySchema,
@@ -56,6 +58,53 @@ const RotatedSchema = z
     secret: z.string().optional().describe('the generated secret (only when none was sent): shown this once'),
   })
   .meta({ id: 'WebhookSecretRotated' });
+
+export const RecoverBodySchema = z
+  .strictObject({
+    since: instant('re-send deliveries with a record at or after this time (within the history retention)'),
+    until: instant('… and at or before this time (default: now)').optional(),
+    onlyFailed: z
+      .boolean()
+      .default(true)
+      .describe(
+        'true: only deliveries whose latest attempt failed (a delivery that later succeeded is not re-sent)',
+      ),
+  })
+  .meta({ id: 'WebhookRecover' });
+
+const RecoverQuerySchema = z.strictObject({
+  dryRun: queryBoolean().default(false).describe('true: answer the count and send nothing'),
+});
+
+export const RecoverJobSchema = z
+  .object({
+    jobId: z.string(),
+    webhookId: z.number().int(),
+    status: z.enum(['running', 'completed']),
+    since: z.string(),
+    until: z.string(),
+    onlyFailed: z.boolean(),
+    scanned: z.number().int().describe('history index entries read in the window'),
+    deliveries: z.number().int().describe('deliveries with a record in the window (each once)'),
+    alreadyDelivered: z.number().int().describe('of those, whose latest attempt succeeded'),
+    enqueued: z.number().int().describe('re-sends queued'),
+    resent: z.number().int().describe('re-sends made and recorded so far'),
+    startedAt: z.string(),
+    updatedAt: z.string(),
+    finishedAt: z.string().optional().describe('when the job had queued every re-send'),
+  })
+  .meta({ id: 'WebhookRecoverJob', description: 'A recover job and its progress.' });
+export type RecoverJobView = z.infer<typeof RecoverJobSchema>;
+
+const RecoverDryRunSchema = z
+  .object({
+    dryRun: z.literal(true),
+    deliveries: z.number().int().describe('deliveries a recover with these settings would re-send now'),
+    since: z.string(),
+    until: z.string(),
+    onlyFailed: z.boolean(),
+  })
+  .meta({ id: 'WebhookRecoverDryRun' });
 
 const TestBodySchema = z
   .strictObject({
@@ -180,6 +229,33 @@ export const webhookContracts = {
       },
       404: notFound,
       429: tooMany,
+    },
+  },
+  'POST /webhooks/{id}/recover': {
+    params: IdParamSchema,
+    query: RecoverQuerySchema,
+    body: RecoverBodySchema,
+    responses: {
+      200: {
+        description: '`dryRun=true`: what a recover would re-send; nothing is sent.',
+        schema: RecoverDryRunSchema,
+      },
+      202: { description: 'The job was started; poll its status route.', schema: RecoverJobSchema },
+      404: notFound,
+      409: {
+        description: 'A recover job of this webhook is running, or the webhook is not enabled.',
+        schema: ErrorBodySchema,
+      },
+    },
+  },
+  'GET /webhooks/{id}/recover/{jobId}': {
+    params: z.object({ id: idParam(), jobId: z.string().regex(/^rj_[0-9a-f]{32}$/, 'not a recover job id') }),
+    responses: {
+      200: {
+        description: 'The job: progress while running, final counts once completed.',
+        schema: RecoverJobSchema,
+      },
+      404: { description: 'No such job of a webhook visible to the caller.', schema: ErrorBodySchema },
     },
   },
   'POST /webhooks/history/retry/{id}': {

@@ -34,9 +34,10 @@ import {
   recordedAttempts,
 } from '../store/history';
 import { historyView, requestView, type StoredHistoryRecord } from '../store/history-keys';
+import { countResent } from '../store/jobs';
 import { getWebhookItem } from '../store/webhooks';
 import { autoDisable } from './auto-disable';
-import { DeliveryMessageSchema } from './message';
+import { type DeliveryMessage, QueuedDeliverySchema, type ResendMessage } from './message';
 import { delayRetry, sendDelayed, sendToDeadLetter } from './queue';
 import { nextStep } from './retry';
 import { webhookHeaders } from './signing';
@@ -161,10 +162,27 @@ export function alreadyHandled(attempt: number, recorded: readonly RecordedAttem
   return undefined;
 }
 
+/** Sends a throttled message again for its slot; the new message claims the attempt then. */
+async function deferToSlot(
+  claimId: string,
+  message: DeliveryMessage | ResendMessage,
+  delaySeconds: number,
+): Promise<void> {
+  await release(claimId);
+  await sendDelayed('deliveries', JSON.stringify(message), delaySeconds);
+  logger.info('throttled delivery sent again for its slot', {
+    claim: claimId,
+    webhookId: message.webhookId,
+    slotAt: new Date(message.slot?.at ?? 0).toISOString(),
+  });
+}
+
 /** Handles one message of the deliveries queue; throws RetryScheduledError to keep it for a retry. */
 export async function processDelivery(sqsRecord: SQSRecord, context?: Context): Promise<void> {
-  const message = await parseOrDeadLetter('deliveries', sqsRecord, DeliveryMessageSchema, 'delivery message');
-  if (!message) return;
+  const queued = await parseOrDeadLetter('deliveries', sqsRecord, QueuedDeliverySchema, 'delivery message');
+  if (!queued) return;
+  if ('resend' in queued) return processResend(queued, context);
+  const message = queued;
   const attempt =
     (message.attemptBase ?? 0) + Math.max(1, Number(sqsRecord.attributes.ApproximateReceiveCount) || 1);
   const claimId = `attempt#${message.deliveryId}#${attempt}`;
@@ -214,15 +232,11 @@ export async function processDelivery(sqsRecord: SQSRecord, context?: Context): 
   }
   const pace = await throttle(webhook, message, attempt);
   if (pace.kind === 'later') {
-    // The new message claims this attempt when its slot comes.
-    await release(claimId);
-    await sendDelayed('deliveries', JSON.stringify(pace.message), pace.delaySeconds);
-    logger.info('throttled delivery sent again for its slot', {
-      deliveryId: message.deliveryId,
-      webhookId: webhook.id,
-      attempt,
-      slotAt: new Date(pace.slotAt).toISOString(),
-    });
+    await deferToSlot(
+      claimId,
+      { ...message, attemptBase: attempt - 1, slot: { attempt, at: pace.slotAt } },
+      pace.delaySeconds,
+    );
     return;
   }
   const outcome = await post(webhook, message.deliveryId, payload, deliveryTraceparent(message, sqsRecord));
@@ -301,4 +315,60 @@ export async function resendHistoryRecord(key: HistoryKey, context?: Context): P
   if (!created || created === 'duplicate')
     throw new Error(`the re-send of history record ${original.id} was made but could not be recorded`);
   return historyView(created);
+}
+
+/**
+ * A recover job's re-send (./recover.ts): the record's request, sent once (claim
+ * `resend#<job>#<delivery>`) to the webhook's current URL under the original `webhook-id`,
+ * recorded as a new record with `retryOf`, never retried automatically. A disabled webhook's
+ * re-send is recorded as skipped; a throttled one waits for its slot like any delivery.
+ */
+async function processResend(message: ResendMessage, context?: Context): Promise<void> {
+  const { jobId, deliveryId, seq } = message.resend;
+  const claimId = `resend#${jobId}#${deliveryId}`;
+  const [claimed, original, webhook] = await Promise.all([
+    claim(claimId, CLAIM_TTL_DAYS),
+    getHistoryItem({ deliveryId, seq }),
+    getWebhookItem(message.webhookId),
+  ]);
+  if (!claimed || !original || !webhook) {
+    logger.info('re-send dropped', {
+      jobId,
+      deliveryId,
+      claimed,
+      recordFound: !!original,
+      webhookFound: !!webhook,
+    });
+    return;
+  }
+  const fields: AttemptFields = {
+    deliveryId,
+    attempt: original.attempt,
+    activityId: original.webhooksActivityId,
+    notificationType: original.notificationType,
+    payload: { ...requestView(original.request), webhookId: webhook.id, webhookName: webhook.name },
+    retryOf: original.id,
+  };
+  let outcome: AttemptOutcome;
+  if (statusOf(webhook) !== 'enabled') {
+    fields.skipped = true;
+    outcome = skippedOutcome(webhook);
+  } else {
+    const pace = await throttle(webhook, message, 1);
+    if (pace.kind === 'later') {
+      await deferToSlot(claimId, { ...message, slot: { attempt: 1, at: pace.slotAt } }, pace.delaySeconds);
+      return;
+    }
+    outcome = await post(webhook, deliveryId, fields.payload, deliveryTraceparent({}));
+    observeAttempt(outcome, original.attempt);
+  }
+  const stored = await record(webhook, fields, outcome, writeDeadline(context));
+  if (stored && stored !== 'duplicate') await countResent(jobId);
+  logger.info('delivery re-sent by a recover job', {
+    jobId,
+    deliveryId,
+    webhookId: webhook.id,
+    statusCode: outcome.statusCode,
+    historyId: stored && stored !== 'duplicate' ? stored.id : undefined,
+  });
 }

@@ -29,6 +29,33 @@ export const DeliveryMessageSchema = z.strictObject({
 });
 export type DeliveryMessage = z.infer<typeof DeliveryMessageSchema>;
 
+/**
+ * A recover job's re-send of one delivery, on the deliveries queue beside the automatic ones:
+ * the record to send again (its request goes to the webhook's current URL, signed with its
+ * current secrets, under the original `webhook-id`), once.
+ */
+export const ResendMessageSchema = z.strictObject({
+  v: z.literal(1),
+  webhookId: z.number().int().positive(),
+  resend: z.strictObject({
+    jobId: z.string().max(100),
+    deliveryId: z.string().regex(/^msg_[0-9a-f]{32}_\d+$/),
+    seq: z.number().int().positive(),
+  }),
+  slot: z.strictObject({ attempt: z.number().int().positive(), at: z.number().nonnegative() }).optional(),
+});
+export type ResendMessage = z.infer<typeof ResendMessageSchema>;
+
+export const QueuedDeliverySchema = z.union([DeliveryMessageSchema, ResendMessageSchema]);
+
+export function resendMessage(
+  webhookId: number,
+  jobId: string,
+  record: { deliveryId: string; seq: number },
+): ResendMessage {
+  return { v: 1, webhookId, resend: { jobId, deliveryId: record.deliveryId, seq: record.seq } };
+}
+
 /** A digest of the notification's identity (producer id, else the SQS message id). */
 export function notificationDigest(key: string): string {
   return createHash('sha256').update(key).digest('hex');

@@ -15,14 +15,15 @@ import type { DeliveryMessage } from './message';
 /** Waits up to this long in the invocation rather than re-queueing. */
 export const SLEEP_MAX_MS = 1000;
 
-export type ThrottleStep =
-  | { kind: 'now' }
-  | { kind: 'later'; message: DeliveryMessage; delaySeconds: number; slotAt: number };
+export type ThrottleStep = { kind: 'now' } | { kind: 'later'; delaySeconds: number; slotAt: number };
 
-/** Whether attempt `attempt` of `message` may be POSTed now (after a short wait), or must come back later. */
+/**
+ * Whether attempt `attempt` of `message` may be POSTed now (after a short wait), or must come
+ * back later: then the caller sends it again carrying `slot: {attempt, at: slotAt}`.
+ */
 export async function throttle(
   webhook: Pick<WebhookItem, 'id' | 'maxDeliveriesPerSecond'>,
-  message: DeliveryMessage,
+  message: Pick<DeliveryMessage, 'slot'>,
   attempt: number,
 ): Promise<ThrottleStep> {
   const rate = webhook.maxDeliveriesPerSecond;
@@ -34,10 +35,5 @@ export async function throttle(
     if (wait > 0) await sleep(wait);
     return { kind: 'now' };
   }
-  return {
-    kind: 'later',
-    message: { ...message, attemptBase: attempt - 1, slot: { attempt, at: slotAt } },
-    delaySeconds: Math.floor(wait / 1000),
-    slotAt,
-  };
+  return { kind: 'later', delaySeconds: Math.floor(wait / 1000), slotAt };
 }

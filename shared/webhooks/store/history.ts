@@ -390,3 +390,60 @@ export async function applyCountGroup(group: CountGroup): Promise<{ applied: tru
     return { through: String((out.Item as { through?: string } | undefined)?.through ?? group.through) };
   }
 }
+
+export interface WebhookIndexEntry extends HistoryKey {
+  id: number;
+  statusCode: number;
+}
+
+/** One page of a webhook's index entries in a shard, between two ids (the recover job's reads). */
+export async function webhookWindowPage(
+  webhookId: number,
+  shard: number,
+  range: { minId: number; maxId: number },
+  start: Record<string, unknown> | undefined,
+  limit: number,
+): Promise<{ entries: WebhookIndexEntry[]; next?: Record<string, unknown> }> {
+  const out = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName('deliveryHistory'),
+      IndexName: HISTORY_INDEXES.webhook.name,
+      KeyConditionExpression: 'lw = :p AND id BETWEEN :min AND :max',
+      ExpressionAttributeValues: {
+        ':p': webhookListingKey(webhookId, shard),
+        ':min': range.minId,
+        ':max': range.maxId,
+      },
+      Limit: limit,
+      ExclusiveStartKey: start,
+    }),
+  );
+  const entries = ((out.Items ?? []) as WebhookIndexEntry[]).map(({ id, deliveryId, seq, statusCode }) => ({
+    id,
+    deliveryId,
+    seq,
+    statusCode,
+  }));
+  return { entries, ...(out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {}) };
+}
+
+/** Every record of a delivery (automatic attempts, manual retries, re-sends), strongly consistent. */
+export async function deliveryRecords(deliveryId: string): Promise<WebhookIndexEntry[]> {
+  const records: WebhookIndexEntry[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName('deliveryHistory'),
+        KeyConditionExpression: 'deliveryId = :d',
+        ExpressionAttributeValues: { ':d': deliveryId },
+        ProjectionExpression: 'deliveryId, seq, id, statusCode',
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    records.push(...((out.Items ?? []) as WebhookIndexEntry[]));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return records;
+}
