@@ -172,7 +172,7 @@ export async function processRecoverStep(record: SQSRecord, context?: Context): 
   const message = await parseOrDeadLetter('recoveries', record, RecoverStepSchema, 'recover step');
   if (!message) return;
   const job = await getJob(message.jobId, true);
-  if (!job || job.status !== 'running') return;
+  if (job?.status !== 'running') return;
   const budget = Math.min(STEP_BUDGET_MS, (context?.getRemainingTimeInMillis() ?? 60_000) - 30_000);
   const walked = await walkWindow(
     windowOf(job),
