@@ -52,6 +52,15 @@ const StageConfigSchema = z
     trustedProxyAddresses: z.array(z.union([z.ipv4(), z.ipv6()])),
     /** Minutes between rounds of periodic integration checks (deployed stages; locally see INTEGRATION_CHECK_INTERVAL_SECONDS). */
     integrationCheckMinutes: z.number().int().min(1).max(1440),
+    /** A webhook failing continuously this long, with at least this many failed attempts, is disabled. */
+    webhookAutoDisable: z.strictObject({
+      afterSeconds: z
+        .number()
+        .int()
+        .min(1)
+        .max(90 * 86_400),
+      minAttempts: z.number().int().min(1).max(10_000),
+    }),
     /** How long a rotated-out webhook secret keeps signing beside the new one. */
     webhookSecretOverlapSeconds: z
       .number()
@@ -121,5 +130,7 @@ export function stageEnvironment(stageName: string, stage: StageConfig): Record<
     WEBHOOK_MANUAL_RETRY_LIMIT: String(stage.manualRetryRate.perWindow),
     WEBHOOK_MANUAL_RETRY_WINDOW_SECONDS: String(stage.manualRetryRate.windowSeconds),
     WEBHOOK_SECRET_OVERLAP_SECONDS: String(stage.webhookSecretOverlapSeconds),
+    WEBHOOK_AUTO_DISABLE_AFTER_SECONDS: String(stage.webhookAutoDisable.afterSeconds),
+    WEBHOOK_AUTO_DISABLE_MIN_ATTEMPTS: String(stage.webhookAutoDisable.minAttempts),
   };
 }

@@ -288,9 +288,14 @@ export const routes = [
     path: '/webhooks/{id}',
     handler: 'functions/webhooks/get.ts',
     auth: 'user',
-    summary: 'One webhook (404 unless it is the caller’s own or the caller is an admin).',
+    summary:
+      'One webhook with its delivery health (404 unless it is the caller’s own or the caller is an admin).',
     tag: 'webhooks',
-    tables: [{ table: 'webhooks', access: 'read' }],
+    tables: [
+      { table: 'webhooks', access: 'read' },
+      // The health figures, from the webhook's history index.
+      { table: 'deliveryHistory', access: 'read' },
+    ],
   },
   {
     method: 'DELETE',

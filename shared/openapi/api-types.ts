@@ -337,7 +337,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One webhook (404 unless it is the caller’s own or the caller is an admin). */
+        /** One webhook with its delivery health (404 unless it is the caller’s own or the caller is an admin). */
         get: operations["getWebhooksId"];
         put?: never;
         post?: never;
@@ -649,6 +649,22 @@ export interface components {
             maxDeliveriesPerSecond?: number;
             /** @description during a secret rotation’s overlap window: until when the previous secret still signs */
             previousSecretExpiresAt?: string;
+            /** @description since when every attempt has failed (absent while the latest attempt succeeded) */
+            failingSince?: string;
+            health?: components["schemas"]["WebhookHealth"];
+        };
+        /** @description The webhook's recent delivery health (GET /webhooks/{id} only). */
+        WebhookHealth: {
+            /** @description the newest attempt in the history */
+            lastAttemptAt?: string;
+            /** @description the newest 2xx among the newest 1,000 attempts */
+            lastSuccessAt?: string;
+            /** @description failed attempts since the last success (counted up to 1,000) */
+            consecutiveFailures: number;
+            /** @description share of 2xx among the attempts of the last 24 h (the newest 1,000 of them); null without any */
+            successRate24h: number | null;
+            /** @description attempts the rate is taken over */
+            attempts24h: number;
         };
         /** @description One page of webhooks (sent when pageSize or nextToken is). */
         WebhookPage: {

@@ -49,6 +49,19 @@ export const webhookLimits = (): WebhookLimits => ({
 /** How long the previous secret keeps signing after a rotation (deliveries carry both signatures). */
 export const secretOverlapSeconds = (): number => intEnv('WEBHOOK_SECRET_OVERLAP_SECONDS', 86_400);
 
+/**
+ * Auto-disable: a webhook that has failed continuously for `afterSeconds` with at least
+ * `minAttempts` failed attempts in that time is disabled (its owner warned at half the period).
+ */
+export interface AutoDisable {
+  afterSeconds: number;
+  minAttempts: number;
+}
+export const autoDisable = (): AutoDisable => ({
+  afterSeconds: intEnv('WEBHOOK_AUTO_DISABLE_AFTER_SECONDS', 5 * 86_400),
+  minAttempts: intEnv('WEBHOOK_AUTO_DISABLE_MIN_ATTEMPTS', 20),
+});
+
 /** How many manual retries (`POST /webhooks/history/retry/{id}`) one user may start per window. */
 export interface ManualRetryRate {
   perWindow: number;

@@ -65,7 +65,14 @@ const AUTOMATIC: ReadonlySet<DisableCause> = new Set(['gone', 'failing']);
 
 /** The webhook without its disabled state (and with a fresh failure streak). */
 function withoutDisabledState(item: WebhookItem): WebhookItem {
-  const { disabledAt: _at, disabledReason: _reason, disabledCause: _cause, ...rest } = item;
+  const {
+    disabledAt: _at,
+    disabledReason: _reason,
+    disabledCause: _cause,
+    failingSince: _since,
+    failWarnedAt: _warned,
+    ...rest
+  } = item;
   return { ...rest, status: 'enabled' };
 }
 

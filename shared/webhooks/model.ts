@@ -135,12 +135,40 @@ export interface WebhookItem {
   disabledAt?: string;
   disabledReason?: string;
   disabledCause?: DisableCause;
+  /**
+   * Since when every attempt failed (set by the first failure after a success, removed by the
+   * next success: written only when the outcome class changes), and when the owner was warned.
+   */
+  failingSince?: string;
+  failWarnedAt?: string;
   /** Bumped by every change; each write is conditional on the version it read. */
   version?: number;
   createdBy: number;
   createdAt: string;
   updatedAt: string;
 }
+
+export const WebhookHealthSchema = z
+  .object({
+    lastAttemptAt: z.string().optional().describe('the newest attempt in the history'),
+    lastSuccessAt: z.string().optional().describe('the newest 2xx among the newest 1,000 attempts'),
+    consecutiveFailures: z
+      .number()
+      .int()
+      .describe('failed attempts since the last success (counted up to 1,000)'),
+    successRate24h: z
+      .number()
+      .nullable()
+      .describe(
+        'share of 2xx among the attempts of the last 24 h (the newest 1,000 of them); null without any',
+      ),
+    attempts24h: z.number().int().describe('attempts the rate is taken over'),
+  })
+  .meta({
+    id: 'WebhookHealth',
+    description: "The webhook's recent delivery health (GET /webhooks/{id} only).",
+  });
+export type WebhookHealth = z.infer<typeof WebhookHealthSchema>;
 
 export const WebhookViewSchema = z
   .object({
@@ -161,6 +189,11 @@ export const WebhookViewSchema = z
       .string()
       .optional()
       .describe('during a secret rotation’s overlap window: until when the previous secret still signs'),
+    failingSince: z
+      .string()
+      .optional()
+      .describe('since when every attempt has failed (absent while the latest attempt succeeded)'),
+    health: WebhookHealthSchema.optional(),
   })
   .meta({ id: 'Webhook', description: 'A webhook; the secret is write-only and never returned.' });
 export type WebhookView = z.infer<typeof WebhookViewSchema>;
@@ -192,6 +225,7 @@ export function webhookView(item: WebhookItem): WebhookView {
       ? { maxDeliveriesPerSecond: item.maxDeliveriesPerSecond }
       : {}),
     ...(overlap !== undefined ? { previousSecretExpiresAt: overlap } : {}),
+    ...(item.failingSince !== undefined ? { failingSince: item.failingSince } : {}),
   };
 }
 

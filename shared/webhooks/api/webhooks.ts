@@ -35,6 +35,7 @@ import {
   pageWebhooks,
   putWebhook,
 } from '../store/webhooks';
+import { webhookHealth } from './health';
 
 /**
  * Whether the URL as written has userinfo (`user:pass@`, and also an empty `:@` or `@`, which
@@ -200,7 +201,8 @@ export function assertVisible(caller: Principal, item: WebhookItem): void {
 }
 
 export async function getWebhook(caller: Principal, id: number): Promise<WebhookView> {
-  return webhookView(await findVisibleWebhook(caller, id));
+  const item = await findVisibleWebhook(caller, id);
+  return { ...webhookView(item), health: await webhookHealth(item.id) };
 }
 
 /** Deletes the webhook as it is now (a concurrent change makes it read again). */

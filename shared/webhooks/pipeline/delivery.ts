@@ -37,6 +37,7 @@ import { historyView, requestView, type StoredHistoryRecord } from '../store/his
 import { countResent } from '../store/jobs';
 import { getWebhookItem } from '../store/webhooks';
 import { autoDisable } from './auto-disable';
+import { trackOutcome } from './health';
 import { type DeliveryMessage, QueuedDeliverySchema, type ResendMessage } from './message';
 import { delayRetry, sendDelayed, sendToDeadLetter } from './queue';
 import { nextStep } from './retry';
@@ -250,6 +251,7 @@ export async function processDelivery(sqsRecord: SQSRecord, context?: Context): 
     });
     return;
   }
+  if (outcome.statusCode !== 410) await trackOutcome(webhook, outcome.delivered);
   const schedule = retrySchedule();
   const step = nextStep(attempt, outcome, schedule);
   logger.info('delivery attempt', {

@@ -121,6 +121,8 @@ export interface HistoryKey {
 
 interface ListingEntry extends HistoryKey {
   id: number;
+  /** On the webhook index, which projects it. */
+  statusCode?: number;
 }
 
 function live(item: StoredHistoryRecord | undefined): StoredHistoryRecord | undefined {
@@ -248,7 +250,14 @@ class PartitionReader {
       }),
     );
     const items = (out.Items ?? []) as ListingEntry[];
-    this.entries.push(...items.map(({ id, deliveryId, seq }) => ({ id, deliveryId, seq })));
+    this.entries.push(
+      ...items.map(({ id, deliveryId, seq, statusCode }) => ({
+        id,
+        deliveryId,
+        seq,
+        ...(statusCode !== undefined ? { statusCode } : {}),
+      })),
+    );
     this.start = out.LastEvaluatedKey;
     // With a filter a short page does not mean the partition is read to its end.
     this.done = !out.LastEvaluatedKey;

@@ -319,3 +319,39 @@ export async function alsoSubscribed(key: string, ids: readonly number[]): Promi
   );
   return new Set(items.map((item) => item.webhookId));
 }
+
+/**
+ * The failure streak's marks on the webhook item, each one conditional UpdateItem written only
+ * when the outcome class changes (first failure after a success, first success after failures)
+ * or once per streak (the warning). They do not move `version`: a concurrent change of the
+ * webhook may put back the streak mark it read, which the next attempt's outcome corrects.
+ * False when the condition did not hold (another attempt wrote it first, or it is gone).
+ */
+export function markFailing(id: number, at: string): Promise<boolean> {
+  return conditionalUpdate({
+    TableName: tableName('webhooks'),
+    Key: { id },
+    UpdateExpression: 'SET failingSince = :at',
+    ConditionExpression: 'attribute_exists(id) AND attribute_not_exists(failingSince)',
+    ExpressionAttributeValues: { ':at': at },
+  });
+}
+
+export function clearFailing(id: number): Promise<boolean> {
+  return conditionalUpdate({
+    TableName: tableName('webhooks'),
+    Key: { id },
+    UpdateExpression: 'REMOVE failingSince, failWarnedAt',
+    ConditionExpression: 'attribute_exists(failingSince)',
+  });
+}
+
+export function markWarned(id: number, since: string, at: string): Promise<boolean> {
+  return conditionalUpdate({
+    TableName: tableName('webhooks'),
+    Key: { id },
+    UpdateExpression: 'SET failWarnedAt = :at',
+    ConditionExpression: 'failingSince = :since AND attribute_not_exists(failWarnedAt)',
+    ExpressionAttributeValues: { ':at': at, ':since': since },
+  });
+}
