@@ -3,7 +3,7 @@
  * run, printed as a table and written to `bench/results/latest.json`.
  *
  * Environment: BENCH_QUICK=1 (small sizes, for a smoke run; results are then written to
- * `node_modules/.cache/causeway-bench/partial.json`, as for BENCH_ONLY), BENCH_ONLY=consoleSize,coldStart,fanOut,history,throughput,isolation,latency,checks.
+ * `node_modules/.cache/causeway-bench/partial.json`, as for BENCH_ONLY), BENCH_ONLY=consoleSize,coldStart,fanOut,history,throughput,isolation,latency,checks,health,recover.
  */
 
 import { spawn } from 'node:child_process';
@@ -18,6 +18,7 @@ import type { FanOutResult, HistoryResult } from './cost';
 import { deliveryThroughput, slowReceiverIsolation } from './delivery';
 import { apiLatency } from './latency';
 import { startBenchCloud } from './lib/cloud';
+import { healthCost, recoverThroughput } from './operations';
 
 const quick = process.env.BENCH_QUICK === '1';
 const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
@@ -144,7 +145,7 @@ async function main() {
     }
   }
 
-  const cloudFigures = ['throughput', 'isolation', 'latency', 'checks'].filter(wants);
+  const cloudFigures = ['throughput', 'isolation', 'latency', 'checks', 'health', 'recover'].filter(wants);
   if (cloudFigures.length > 0) {
     say('starting the local cloud');
     const bench = await startBenchCloud();
@@ -181,6 +182,47 @@ async function main() {
           result: `batch/timeout ${r.batchToTimeout}`,
           target: 'nine < 1000 ms, batch ≈ timeout (< 1.5×)',
           met: r.target.met,
+        });
+      }
+
+      if (wants('health')) {
+        say('8. health tracking: write units per attempt, throughput with 30 % failing receivers');
+        const r = await healthCost({ attempts: quick ? 100 : 400, deliveries: quick ? 300 : 1200 });
+        results.health = r;
+        summary.push({
+          figure: '8. write units per attempt (success / failure)',
+          measured: `health on: ${r.wcuPerSuccess.on} / ${r.wcuPerFailure.on} WCU`,
+          baseline: `health off: ${r.wcuPerSuccess.off} / ${r.wcuPerFailure.off} WCU`,
+          result: r.target.successWcuNotHigher ? 'no rise for successes' : 'successes cost more',
+          target: 'success WCU on ≤ off',
+          met: r.target.successWcuNotHigher,
+        });
+        summary.push({
+          figure: '8. deliveries/s, 30 % failing receivers',
+          measured: `${r.deliveriesPerSecond.on}/s with health tracking`,
+          baseline: `${r.deliveriesPerSecond.off}/s without`,
+          result: `ratio ${r.ratio}`,
+          target: '≥ 0.9',
+          met: r.ratio >= 0.9,
+        });
+      }
+
+      if (wants('recover')) {
+        say('9. recover throughput against plain deliveries');
+        const r = await recoverThroughput({
+          sqs: bench.sqs,
+          sqsEndpoint: bench.cloud.endpoints.sqs,
+          deliveriesUrl: bench.deliveriesUrl,
+          deliveries: quick ? 200 : 1000,
+        });
+        results.recover = r;
+        summary.push({
+          figure: '9. recover re-sends/s',
+          measured: `${r.recoverPerSecond}/s (${r.resent} of ${r.deliveries} re-sent)`,
+          baseline: `${r.plainPerSecond}/s plain deliveries`,
+          result: `ratio ${r.ratio}`,
+          target: 'reported; every delivery re-sent',
+          met: r.met,
         });
       }
 

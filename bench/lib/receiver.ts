@@ -1,6 +1,7 @@
 /**
  * A loopback webhook receiver: answers 200 at once, except for paths listed in `hang`, which
- * are never answered (the connection stays open until the sender gives up).
+ * are never answered (the connection stays open until the sender gives up), and in `fail`, which
+ * answer 500.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,12 +12,15 @@ export interface Receiver {
   received: Map<string, number>;
   /** Paths that never answer. */
   hang: Set<string>;
+  /** Paths that answer 500. */
+  fail: Set<string>;
   close(): Promise<void>;
 }
 
 export async function startReceiver(): Promise<Receiver> {
   const received = new Map<string, number>();
   const hang = new Set<string>();
+  const fail = new Set<string>();
   const held: ServerResponse[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = req.url ?? '/';
@@ -25,6 +29,11 @@ export async function startReceiver(): Promise<Receiver> {
       received.set(path, (received.get(path) ?? 0) + 1);
       if (hang.has(path)) {
         held.push(res);
+        return;
+      }
+      if (fail.has(path)) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end('{"ok":false}');
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -38,6 +47,7 @@ export async function startReceiver(): Promise<Receiver> {
     url: `http://127.0.0.1:${port}`,
     received,
     hang,
+    fail,
     async close() {
       for (const res of held) res.destroy();
       await new Promise<void>((resolve) => {

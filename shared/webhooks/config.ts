@@ -62,6 +62,13 @@ export const autoDisable = (): AutoDisable => ({
   minAttempts: intEnv('WEBHOOK_AUTO_DISABLE_MIN_ATTEMPTS', 20),
 });
 
+/**
+ * Failure-streak bookkeeping on (default). An operator's switch, not a stage setting: off, no
+ * webhook is warned about or auto-disabled for failing (410 still disables). The benchmark
+ * measures the pipeline with it off and on.
+ */
+export const healthTracking = (): boolean => boolEnv('WEBHOOK_HEALTH_TRACKING', true);
+
 /** How many manual retries (`POST /webhooks/history/retry/{id}`) one user may start per window. */
 export interface ManualRetryRate {
   perWindow: number;

@@ -8,7 +8,7 @@
  */
 import { publishNotification } from '../../notifications/publisher';
 import { describeError, logger } from '../../observability/logger';
-import { autoDisable as autoDisableSettings, historyWriteShards } from '../config';
+import { autoDisable as autoDisableSettings, healthTracking, historyWriteShards } from '../config';
 import type { WebhookItem } from '../model';
 import { countRange } from '../store/history';
 import { firstIdAt, webhookPartitions } from '../store/history-keys';
@@ -20,6 +20,7 @@ export async function trackOutcome(
   delivered: boolean,
   now = Date.now(),
 ): Promise<void> {
+  if (!healthTracking()) return;
   try {
     if (delivered) {
       if (webhook.failingSince !== undefined) await clearFailing(webhook.id);
