@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
+import type { StoredHistoryRecord } from '../../../shared/webhooks/store/history-keys';
 import { call, eventually, untilDone, useLocalCloudEnv } from '../../support/api';
 
 export async function createHooks(key: string, webhooks: Record<string, unknown>[]): Promise<number[]> {
@@ -76,5 +78,35 @@ export function untilCount(count: () => number, n: number, what: string): Promis
     async () => count(),
     (c) => c >= n,
     { what },
+  );
+}
+
+/**
+ * Writes history items built by `newHistoryItem` (the pipeline's own layout) with BatchWriteItem,
+ * 25 a call, 8 calls at a time: seeding thousands of records costs what the test is about, not
+ * one conditional PutItem each.
+ */
+export async function batchPutHistory(items: readonly StoredHistoryRecord[]): Promise<void> {
+  useLocalCloudEnv();
+  const { documentClient } = await import('../../../shared/store/clients');
+  const { tableName } = await import('../../../shared/store/tables');
+  const table = tableName('deliveryHistory');
+  const chunks: StoredHistoryRecord[][] = [];
+  for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
+  const writeChunk = async (chunk: StoredHistoryRecord[]) => {
+    let request: Record<string, { PutRequest: { Item: Record<string, unknown> } }[]> = {
+      [table]: chunk.map((item) => ({ PutRequest: { Item: { ...item } } })),
+    };
+    for (let round = 0; (request[table]?.length ?? 0) > 0; round++) {
+      if (round === 20) throw new Error('BatchWriteItem kept history items unprocessed');
+      const out = await documentClient.send(new BatchWriteCommand({ RequestItems: request }));
+      request = (out.UnprocessedItems ?? {}) as typeof request;
+      if ((request[table]?.length ?? 0) > 0) await new Promise((r) => setTimeout(r, 20 * (round + 1)));
+    }
+  };
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let chunk = chunks.shift(); chunk !== undefined; chunk = chunks.shift()) await writeChunk(chunk);
+    }),
   );
 }

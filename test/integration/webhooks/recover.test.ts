@@ -7,12 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createKey, untilDone, useLocalCloudEnv } from '../../support/api';
-import { allHistory, createHooks } from './helpers';
+import { allHistory, batchPutHistory, createHooks } from './helpers';
 import { type Receiver, startReceiver } from './receiver';
 
 const FAILED = 2000;
-const LATER_SUCCEEDED = 150;
-const BEFORE_WINDOW = 100;
+const LATER_SUCCEEDED = 50;
+const BEFORE_WINDOW = 50;
 
 describe('recover', () => {
   let receiver: Receiver;
@@ -37,9 +37,9 @@ describe('recover', () => {
     ]);
     const webhookId = id as number;
     useLocalCloudEnv();
-    const { writeHistoryRecord } = await import('../../../shared/webhooks/store/history');
-    const write = (deliveryId: string, attempt: number, statusCode: number) =>
-      writeHistoryRecord({
+    const { newHistoryItem } = await import('../../../shared/webhooks/store/history');
+    const record = (deliveryId: string, attempt: number, statusCode: number) =>
+      newHistoryItem({
         request: {
           text: deliveryId,
           metadata: { notificationType: 'modelAccessRequested' },
@@ -61,29 +61,23 @@ describe('recover', () => {
         global: false,
       });
     const newDelivery = () => `msg_${randomBytes(16).toString('hex')}_${webhookId}`;
-    const inPool = async <T>(items: T[], run: (item: T) => Promise<unknown>) => {
-      const queue = [...items];
-      await Promise.all(
-        Array.from({ length: 48 }, async () => {
-          for (let item = queue.shift(); item !== undefined; item = queue.shift()) await run(item);
-        }),
-      );
-    };
-    await inPool(Array.from({ length: BEFORE_WINDOW }, newDelivery), (d) => write(d, 1, 500));
-    await new Promise((r) => setTimeout(r, 20));
-    const since = new Date().toISOString();
-    await new Promise((r) => setTimeout(r, 5));
+    // Records are built in time order here (their ids carry the time: at most one per millisecond,
+    // so a fast builder runs its clock ahead of the wall clock) and written in batches.
+    const items: Awaited<ReturnType<typeof record>>[] = [];
+    for (const d of Array.from({ length: BEFORE_WINDOW }, newDelivery)) items.push(await record(d, 1, 500));
+    const lastAt = () => Date.parse(items[items.length - 1]?.createdAt ?? '');
+    const since = new Date(Math.max(Date.now(), lastAt() + 1)).toISOString();
     const failed = Array.from({ length: FAILED }, newDelivery);
-    // Most failed twice; the window holds both attempts, and the delivery is still sent once.
-    await inPool(failed, async (d) => {
-      await write(d, 1, 500);
-      if (d.charCodeAt(10) % 2 === 0) await write(d, 2, 503);
-    });
+    // Some failed twice: the window holds both attempts, and the delivery is still sent once.
+    for (const [i, d] of failed.entries()) {
+      items.push(await record(d, 1, 500));
+      if (i % 8 === 0) items.push(await record(d, 2, 503));
+    }
     const succeeded = Array.from({ length: LATER_SUCCEEDED }, newDelivery);
-    await inPool(succeeded, async (d) => {
-      await write(d, 1, 500);
-      await write(d, 2, 200);
-    });
+    for (const d of succeeded) items.push(await record(d, 1, 500), await record(d, 2, 200));
+    await batchPutHistory(items);
+    // The window's default end is "now": let the wall clock pass the newest record.
+    while (Date.now() <= lastAt()) await new Promise((r) => setTimeout(r, lastAt() - Date.now() + 1));
 
     const body = { since };
     const dry = await call('POST', `/webhooks/${webhookId}/recover?dryRun=true`, { key: owner.apiKey, body });
@@ -91,6 +85,7 @@ describe('recover', () => {
     expect(dry.body).toMatchObject({ dryRun: true, deliveries: FAILED, onlyFailed: true });
     expect(receiver.byPath('/recovered')).toHaveLength(0);
 
+    const jobStart = new Date().toISOString();
     const started = await call('POST', `/webhooks/${webhookId}/recover`, { key: owner.apiKey, body });
     expect(started.status, started.text).toBe(202);
     const jobId = started.body.jobId as string;
@@ -119,10 +114,13 @@ describe('recover', () => {
     // The current URL and name; the original payload.
     expect(JSON.parse(posts[0]?.body ?? '{}')).toMatchObject({ webhookId, webhookName: 'recovered' });
 
-    const records = (
-      await allHistory(owner.apiKey, `&webhookId=${webhookId}&since=${encodeURIComponent(since)}`)
-    ).filter((r) => r.retryOf !== undefined);
+    // Every record since the job started is one of its re-sends.
+    const records = await allHistory(
+      owner.apiKey,
+      `&webhookId=${webhookId}&since=${encodeURIComponent(jobStart)}`,
+    );
     expect(records).toHaveLength(FAILED);
+    expect(records.every((r) => r.retryOf !== undefined && r.statusCode === 200)).toBe(true);
     expect(new Set(records.map((r) => r.deliveryId)).size).toBe(FAILED);
 
     // Done: another recover may start, and nothing failed is left in the window.
