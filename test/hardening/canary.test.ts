@@ -171,13 +171,21 @@ describe('canary secrets', () => {
       10_000,
     );
     const historyId = history.body.records[0]?.id;
+    // A recover job of the webhook, so its status route is read too.
+    const recover = await api(
+      'POST',
+      `/webhooks/${webhookId}/recover`,
+      { since: new Date(Date.now() - 3_600_000).toISOString() },
+      user.apiKey,
+    );
+    expect(recover.status, recover.text).toBe(202);
     const ids: Record<string, string | number> = {};
     for (const route of routes as readonly RouteDef[]) {
       if (route.method !== 'GET') continue;
       const webhookRoute = route.path.startsWith('/webhooks');
       const targets = route.path.includes('{id}') ? (webhookRoute ? [webhookId] : integrationIds) : [''];
       for (const id of targets) {
-        const path = route.path.replace('{id}', String(id));
+        const path = route.path.replace('{id}', String(id)).replace('{jobId}', recover.body.jobId);
         const asUser = webhookRoute ? user.apiKey : adminKey();
         const reply = await api('GET', path, undefined, asUser);
         expect(reply.status, `${path}: ${reply.text.slice(0, 200)}`).toBeLessThan(300);
