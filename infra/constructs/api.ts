@@ -16,6 +16,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { AUTHORIZER_ACCESS, AUTHORIZER_HANDLER, DEFAULT_ROUTE_HANDLER } from '../../shared/catalog/handlers';
+import { routeSummary } from '../../shared/catalog/route-summaries';
 import { type RouteDef, routeFunctionId, routeKey, routes } from '../../shared/catalog/routes';
 import type { HandlerBundles } from './bundles';
 import {
@@ -126,7 +127,7 @@ export class Api extends Construct {
       const fn = new CausewayFunction(this, fnId, {
         ...common,
         handler: route.handler,
-        description: `${key} — ${route.summary}`.slice(0, 256),
+        description: `${key} — ${routeSummary(route)}`.slice(0, 256),
         access: route,
         timeoutSeconds: route.timeoutSeconds ?? 10,
         memoryMb: route.memoryMb ?? 512,
@@ -140,7 +141,7 @@ export class Api extends Construct {
       if (route.auth === 'public' && created) {
         acknowledge(created, 'AwsSolutions-APIG4', [
           `${key} is public by design (route table auth: public): it serves`,
-          `"${route.summary}" and must answer without an API key.`,
+          `"${routeSummary(route)}" and must answer without an API key.`,
         ]);
       }
       routeFunctions.set(key, fn);

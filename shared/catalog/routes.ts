@@ -3,7 +3,8 @@
  * what AWS resources its function may touch. The CDK api construct makes one function per
  * row, the local gateway serves the same rows, the OpenAPI document and the authorization
  * tests are generated from it, and handlers look up their own row (by `event.routeKey`) to
- * re-check permissions.
+ * re-check permissions. Each route's one-line summary (OpenAPI, function descriptions) is in
+ * ./route-summaries.ts, keyed by route: the documentation stays out of the handler bundles.
  *
  * Keep this file free of runtime imports: every Lambda bundle includes it.
  */
@@ -25,7 +26,6 @@ export interface RouteDef extends FunctionAccess {
   /** Handler module relative to the repository root; it exports `handler`. */
   readonly handler: string;
   readonly auth: RouteAuth;
-  readonly summary: string;
   readonly tag: 'service' | 'integrations' | 'scripts' | 'webhooks';
   /** Overrides of the function defaults (timeout 10 s, memory 512 MB). */
   readonly timeoutSeconds?: number;
@@ -39,7 +39,6 @@ export const routes = [
     path: '/health',
     handler: 'functions/service/health.ts',
     auth: 'public',
-    summary: 'Liveness and readiness: 200 with JSON once the service can reach its tables.',
     tag: 'service',
     tables: [{ table: 'counters', access: 'read' }],
   },
@@ -48,7 +47,6 @@ export const routes = [
     path: '/openapi.json',
     handler: 'functions/service/openapi.ts',
     auth: 'public',
-    summary: 'The OpenAPI 3.1 document of this API, generated from the route table and zod schemas.',
     tag: 'service',
   },
   {
@@ -56,7 +54,6 @@ export const routes = [
     path: '/me',
     handler: 'functions/service/me.ts',
     auth: 'user',
-    summary: 'The principal behind the API key: user id, name and permissions.',
     tag: 'service',
   },
   // ── integrations (issue: integrations API) ───────────────────────────────────────────
@@ -65,7 +62,6 @@ export const routes = [
     path: '/integrations',
     handler: 'functions/integrations/list.ts',
     auth: 'admin',
-    summary: 'Every integration, config redacted.',
     tag: 'integrations',
     tables: [{ table: 'integrations', access: 'read' }],
     usesSecrets: true,
@@ -75,8 +71,6 @@ export const routes = [
     path: '/integrations',
     handler: 'functions/integrations/create.ts',
     auth: 'admin',
-    summary:
-      'Create an integration (JSON or YAML): validate, claim the host, start the lifecycle; dryRun validates only.',
     tag: 'integrations',
     tables: [
       { table: 'integrations', access: 'readWrite' },
@@ -93,7 +87,6 @@ export const routes = [
     path: '/integrations/{id}',
     handler: 'functions/integrations/get.ts',
     auth: 'admin',
-    summary: 'One integration, config with defaults applied and secrets redacted.',
     tag: 'integrations',
     tables: [{ table: 'integrations', access: 'read' }],
     usesSecrets: true,
@@ -103,7 +96,6 @@ export const routes = [
     path: '/integrations/{id}',
     handler: 'functions/integrations/update.ts',
     auth: 'admin',
-    summary: 'Update an integration (or retry its failed creation); dryRun validates only.',
     tag: 'integrations',
     tables: [
       { table: 'integrations', access: 'readWrite' },
@@ -119,8 +111,6 @@ export const routes = [
     path: '/integrations/{id}',
     handler: 'functions/integrations/delete.ts',
     auth: 'admin',
-    summary:
-      'Delete an integration (privileged credentials in the body when automatic); forceDisable, dryRun.',
     tag: 'integrations',
     tables: [
       { table: 'integrations', access: 'readWrite' },
@@ -137,7 +127,6 @@ export const routes = [
     path: '/integrations/{id}/status',
     handler: 'functions/integrations/status.ts',
     auth: 'admin',
-    summary: 'The integration id (a number) and its status.',
     tag: 'integrations',
     tables: [{ table: 'integrations', access: 'read' }],
   },
@@ -146,7 +135,6 @@ export const routes = [
     path: '/integrations/{id}/regenerate',
     handler: 'functions/integrations/regenerate.ts',
     auth: 'admin',
-    summary: 'FederatedSql: issue a new cluster API key; returns it once with the configuration snippet.',
     tag: 'integrations',
     tables: [{ table: 'integrations', access: 'readWrite' }],
   },
@@ -155,8 +143,6 @@ export const routes = [
     path: '/integrations/{id}/repair',
     handler: 'functions/integrations/repair.ts',
     auth: 'admin',
-    summary:
-      'Automatic integrations in recurringValidationError: re-run the setup steps the last check found missing (status editing), then check again.',
     tag: 'integrations',
     tables: [{ table: 'integrations', access: 'readWrite' }],
     startsWorkflow: true,
@@ -167,8 +153,6 @@ export const routes = [
     path: '/integrations/scripts/initial-create',
     handler: 'functions/integrations/scripts/initial-create.ts',
     auth: 'admin',
-    summary:
-      'First manual setup script (AnalyticsWarehouse: the login in master; ClusterWarehouse: user, groups and database).',
     tag: 'scripts',
   },
   {
@@ -176,7 +160,6 @@ export const routes = [
     path: '/integrations/scripts/create',
     handler: 'functions/integrations/scripts/create.ts',
     auth: 'admin',
-    summary: 'Manual setup script; run it before POST /integrations with autoBootstrap false.',
     tag: 'scripts',
   },
   {
@@ -184,7 +167,6 @@ export const routes = [
     path: '/integrations/{id}/scripts/edit',
     handler: 'functions/integrations/scripts/edit.ts',
     auth: 'admin',
-    summary: 'Script of the remote changes an edit needs; run it before PUT /integrations/{id}.',
     tag: 'scripts',
     tables: [{ table: 'integrations', access: 'read' }],
     usesSecrets: true,
@@ -194,7 +176,6 @@ export const routes = [
     path: '/integrations/{id}/scripts/delete',
     handler: 'functions/integrations/scripts/delete.ts',
     auth: 'admin',
-    summary: 'Removal script for a created integration; run it before DELETE /integrations/{id}.',
     tag: 'scripts',
     tables: [{ table: 'integrations', access: 'read' }],
     usesSecrets: true,
@@ -204,8 +185,6 @@ export const routes = [
     path: '/integrations/scripts/cleanup',
     handler: 'functions/integrations/scripts/cleanup.ts',
     auth: 'admin',
-    summary:
-      'Removal script for an integration that failed to create (AnalyticsWarehouse: then post-cleanup).',
     tag: 'scripts',
   },
   {
@@ -213,8 +192,6 @@ export const routes = [
     path: '/integrations/{id}/scripts/cleanup',
     handler: 'functions/integrations/scripts/stored-cleanup.ts',
     auth: 'admin',
-    summary:
-      "Removal script for a stored integration: what its failed automatic setup left behind (when undoing it failed too), else everything its setup creates; never the operator's own accounts.",
     tag: 'scripts',
     tables: [{ table: 'integrations', access: 'read' }],
     usesSecrets: true,
@@ -224,8 +201,6 @@ export const routes = [
     path: '/integrations/{id}/scripts/repair',
     handler: 'functions/integrations/scripts/repair.ts',
     auth: 'admin',
-    summary:
-      "Script recreating exactly what the last periodic check found missing (objects and grants), in the plan's order; stored secrets shown as [REDACTED].",
     tag: 'scripts',
     tables: [{ table: 'integrations', access: 'read' }],
     usesSecrets: true,
@@ -235,7 +210,6 @@ export const routes = [
     path: '/integrations/scripts/post-cleanup',
     handler: 'functions/integrations/scripts/post-cleanup.ts',
     auth: 'admin',
-    summary: 'Second removal script (AnalyticsWarehouse: drops the login in master).',
     tag: 'scripts',
   },
   // ── webhooks (issue: webhooks) ───────────────────────────────────────────────────────
@@ -244,8 +218,6 @@ export const routes = [
     path: '/webhooks',
     handler: 'functions/webhooks/create.ts',
     auth: 'user',
-    summary:
-      'Create one or more webhooks; invalid or forbidden entries are reported in `errors`, the valid ones are still created.',
     tag: 'webhooks',
     tables: [
       { table: 'webhooks', access: 'readWrite' },
@@ -259,7 +231,6 @@ export const routes = [
     path: '/webhooks',
     handler: 'functions/webhooks/list.ts',
     auth: 'user',
-    summary: 'Webhooks visible to the caller: admins see all, other users their own.',
     tag: 'webhooks',
     tables: [{ table: 'webhooks', access: 'read' }],
   },
@@ -268,7 +239,6 @@ export const routes = [
     path: '/webhooks/actions',
     handler: 'functions/webhooks/actions.ts',
     auth: 'user',
-    summary: 'Valid notification actions: ALL_NOTIFICATIONS and every notification name.',
     tag: 'webhooks',
   },
   {
@@ -276,7 +246,6 @@ export const routes = [
     path: '/webhooks/history',
     handler: 'functions/webhooks/history.ts',
     auth: 'user',
-    summary: "One page of the caller's webhook history (filters, sorting, paging) and the total count.",
     tag: 'webhooks',
     tables: [
       { table: 'deliveryHistory', access: 'read' },
@@ -288,8 +257,6 @@ export const routes = [
     path: '/webhooks/{id}',
     handler: 'functions/webhooks/get.ts',
     auth: 'user',
-    summary:
-      'One webhook with its delivery health (404 unless it is the caller’s own or the caller is an admin).',
     tag: 'webhooks',
     tables: [
       { table: 'webhooks', access: 'read' },
@@ -302,7 +269,6 @@ export const routes = [
     path: '/webhooks/{id}',
     handler: 'functions/webhooks/delete.ts',
     auth: 'user',
-    summary: 'Delete a webhook and its subscriptions; returns the deleted webhook.',
     tag: 'webhooks',
     tables: [
       { table: 'webhooks', access: 'readWrite' },
@@ -316,8 +282,6 @@ export const routes = [
     path: '/webhooks/{id}',
     handler: 'functions/webhooks/update.ts',
     auth: 'user',
-    summary:
-      'Change a webhook (JSON merge patch: name, url, notificationType, global, actionType, maxDeliveriesPerSecond); returns it.',
     tag: 'webhooks',
     tables: [
       { table: 'webhooks', access: 'readWrite' },
@@ -331,7 +295,6 @@ export const routes = [
     path: '/webhooks/{id}/disable',
     handler: 'functions/webhooks/disable.ts',
     auth: 'user',
-    summary: 'Pause a webhook: no new deliveries; queued attempts are recorded as skipped (recoverable).',
     tag: 'webhooks',
     tables: [
       { table: 'webhooks', access: 'readWrite' },
@@ -343,7 +306,6 @@ export const routes = [
     path: '/webhooks/{id}/enable',
     handler: 'functions/webhooks/enable.ts',
     auth: 'user',
-    summary: 'Resume a disabled webhook (one disabled by key revocation: admins only).',
     tag: 'webhooks',
     tables: [
       { table: 'webhooks', access: 'readWrite' },
@@ -355,8 +317,6 @@ export const routes = [
     path: '/webhooks/{id}/secret/rotate',
     handler: 'functions/webhooks/rotate-secret.ts',
     auth: 'user',
-    summary:
-      'Replace the signing secret (the caller’s or a generated one, returned once); the previous one keeps signing during the overlap window.',
     tag: 'webhooks',
     tables: [{ table: 'webhooks', access: 'readWrite' }],
     usesSecrets: true,
@@ -366,8 +326,6 @@ export const routes = [
     path: '/webhooks/{id}/test',
     handler: 'functions/webhooks/test.ts',
     auth: 'user',
-    summary:
-      'Send a signed example notification to the webhook now; returns its history record (test: true).',
     tag: 'webhooks',
     timeoutSeconds: 30,
     tables: [
@@ -382,8 +340,6 @@ export const routes = [
     path: '/webhooks/{id}/recover',
     handler: 'functions/webhooks/recover.ts',
     auth: 'user',
-    summary:
-      'Re-send the deliveries of a time window whose latest attempt failed (or all): 202 with a job id; dryRun answers the count.',
     tag: 'webhooks',
     timeoutSeconds: 30,
     tables: [
@@ -400,7 +356,6 @@ export const routes = [
     path: '/webhooks/{id}/recover/{jobId}',
     handler: 'functions/webhooks/recover-status.ts',
     auth: 'user',
-    summary: "A recover job's progress and final counts.",
     tag: 'webhooks',
     tables: [
       { table: 'webhooks', access: 'read' },
@@ -412,7 +367,6 @@ export const routes = [
     path: '/webhooks/history/retry/{id}',
     handler: 'functions/webhooks/retry.ts',
     auth: 'user',
-    summary: "Re-send a history record's request to its webhook now; returns the new history record.",
     tag: 'webhooks',
     timeoutSeconds: 30,
     tables: [

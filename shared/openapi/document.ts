@@ -11,6 +11,7 @@ import {
   type ZodOpenApiResponseObject,
 } from 'zod-openapi';
 import type { RouteContract } from '../catalog/contract';
+import { routeSummary } from '../catalog/route-summaries';
 import { type RouteDef, routeKey, routes } from '../catalog/routes';
 import { JSON_BODY } from '../edge/body';
 import { ErrorBodySchema } from '../edge/errors';
@@ -77,7 +78,7 @@ function buildOpenApiDocument(servers: readonly ServerEntry[] = []): ReturnType<
     }
     const operation: ZodOpenApiOperationObject = {
       operationId: `${route.method.toLowerCase()}${route.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
-      summary: route.summary,
+      summary: routeSummary(route),
       tags: [route.tag],
       ...(route.auth === 'public' ? { security: [] } : {}),
       ...(contract.params || contract.query
