@@ -1,8 +1,10 @@
 /**
- * API errors on screen: the whole message in a banner, and each "field: problem" part of a
- * validation message next to the field it names (the service labels fields by their path,
- * e.g. `config.host: …; config.port: …`).
+ * API errors on screen, next to what caused them: each "field: problem" part of a validation
+ * message beside the field it names (the service labels fields by their path, e.g.
+ * `config.host: …; config.port: …`), an action's refusal beside its button (ActionError), and
+ * the banner only for what belongs to the whole page (it could not load).
  */
+import { useEffect, useRef } from 'preact/hooks';
 import type { ApiError } from './api';
 
 export function fieldErrors(error: ApiError | null): Record<string, string> {
@@ -24,5 +26,22 @@ export function ErrorBanner({ error }: { error: ApiError | null }) {
       </strong>
       : {error.message}
     </div>
+  );
+}
+
+/**
+ * An action's error, rendered right beside the button that caused it and scrolled into view
+ * when it appears (a refusal the user cannot see reads as "nothing happened").
+ */
+export function ActionError({ error }: { error: ApiError | null }) {
+  const element = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    element.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [error]);
+  if (!error) return null;
+  return (
+    <p class="action-error" role="alert" ref={element}>
+      {error.message}
+    </p>
   );
 }

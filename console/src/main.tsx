@@ -1,7 +1,9 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { type ApiError, api, asApiError } from './api';
+import { ConfirmHost } from './confirm';
 import { ErrorBanner } from './errors';
+import { Loading } from './loading';
 import { History } from './pages/History';
 import { IntegrationDetail } from './pages/IntegrationDetail';
 import { IntegrationNew } from './pages/IntegrationNew';
@@ -11,6 +13,7 @@ import { WebhookDetail } from './pages/WebhookDetail';
 import { Webhooks } from './pages/Webhooks';
 import { match, route } from './router';
 import { apiKey, isAdmin, me, signOut } from './session';
+import { Toasts } from './toast';
 import './styles.css';
 
 function Page() {
@@ -35,7 +38,7 @@ function Shell() {
     });
   }, [apiKey.value]);
   if (error) return <ErrorBanner error={error} />;
-  if (!me.value) return <p aria-busy="true">Loading…</p>;
+  if (!me.value) return <Loading />;
   const path = route.value;
   const tab = (href: string, label: string) => (
     <a href={`#${href}`} aria-current={path.startsWith(href) ? 'page' : undefined}>
@@ -67,7 +70,13 @@ function Shell() {
 }
 
 function App() {
-  return apiKey.value ? <Shell /> : <SignIn />;
+  return (
+    <>
+      {apiKey.value ? <Shell /> : <SignIn />}
+      <Toasts />
+      <ConfirmHost />
+    </>
+  );
 }
 
 render(<App />, document.getElementById('app') as HTMLElement);

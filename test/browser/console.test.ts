@@ -4,36 +4,28 @@
  * with a real API key and goes through the public API only; the main screens are saved under
  * docs/console/ for the README.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runManualSetup } from '../integration/integrations/helpers';
 import { adminKey, baseUrl, call, createKey, eventually, useLocalCloudEnv } from '../support/api';
+import {
+  createEnabledIntegration,
+  expectNoHorizontalOverflow,
+  field,
+  launchBrowser,
+  shotsDir as shots,
+  signedIn as signedInWith,
+} from '../support/browser';
 import { type LoopbackServer, startLoopback } from '../support/loopback';
 import { deleteBodies, type Payload, payloads, uid } from '../unit/integrations/fixtures';
-
-const repoRoot = join(import.meta.dirname, '..', '..');
-const shots = join(repoRoot, 'docs', 'console');
-
-function chromiumPath(): string {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
-  return execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], {
-    encoding: 'utf8',
-  }).trim();
-}
 
 let browser: Browser;
 let receiver: LoopbackServer;
 const received: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(join(repoRoot, 'console', 'dist', 'index.html'))) {
-    execFileSync('npm', ['run', '--silent', 'console:build'], { cwd: repoRoot, stdio: 'inherit' });
-  }
-  mkdirSync(shots, { recursive: true });
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
+  browser = await launchBrowser();
   receiver = await startLoopback((req) => {
     received.push(req.body);
     return { status: 200, body: 'ok' };
@@ -45,23 +37,7 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-async function signedIn(key: string, width = 1280): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
-  await page.goto(`${baseUrl()}/console/`);
-  await page.getByLabel('API key').fill(key);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
-  return page;
-}
-
-const field = (page: Page, path: string) => page.locator(`[id="${path}"]`);
-
-/** Nothing wider than the viewport: no layout break. */
-async function expectNoHorizontalOverflow(page: Page) {
-  await expect
-    .poll(() => page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth'))
-    .toBeLessThanOrEqual(0);
-}
+const signedIn = (key: string, width = 1280) => signedInWith(browser, key, width);
 
 describe('the operator console', () => {
   it('a bad key shows the API 401 message and nothing else', async () => {
@@ -125,6 +101,7 @@ describe('the operator console', () => {
       .getByLabel('Privileged credentials for the teardown (YAML or JSON)')
       .fill(JSON.stringify(deleteBodies(id0).AnalyticsWarehouse));
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete integration' }).click();
     await expect
       .poll(() => page.locator('.badge').first().textContent(), { timeout: 20_000 })
       .toBe('deleted');
@@ -136,14 +113,7 @@ describe('the operator console', () => {
 
   it('a drifted integration: the last check, its findings, the repair script and Repair now (issue 21)', async () => {
     const body = payloads(uid()).ClusterWarehouse as { config: Record<string, string> };
-    const created = await call('POST', '/integrations', { body });
-    expect(created.status, JSON.stringify(created.body)).toBe(202);
-    const id = Number(created.body.id);
-    await eventually(
-      () => call('GET', `/integrations/${id}`),
-      (r) => r.body.status === 'enabled',
-      60_000,
-    );
+    const id = await createEnabledIntegration(body);
     // Out of band, a DBA drops the group the setup created; the next check finds it.
     useLocalCloudEnv();
     const { runOnSandbox, parseRenderedScript } = await import('../../shared/platforms/sandbox/run-script');

@@ -2,12 +2,15 @@ import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../../shared/openapi/api-types';
 import { type ApiError, api, asApiError, pastedBody, rawCall } from '../api';
 import { PeriodicCheck } from '../assurance';
-import { ErrorBanner, fieldErrors } from '../errors';
+import { confirmAction } from '../confirm';
+import { ActionError, ErrorBanner, fieldErrors } from '../errors';
+import { Loading } from '../loading';
 import { typeSchemas } from '../openapi';
 import { navigate } from '../router';
 import { compact, type Schema, SchemaFields, type Value } from '../schema-form';
 import { ScriptSteps } from '../scripts';
 import { failureReason, isMoving, StatusBadge } from '../status';
+import { toast } from '../toast';
 import { ValidationResults } from '../validation';
 
 type Integration = components['schemas']['Integration'];
@@ -24,6 +27,7 @@ export function IntegrationDetail({ id }: { id: number }) {
   const [regenerated, setRegenerated] = useState<{ apiKey?: string; configurationSnippet?: string } | null>(
     null,
   );
+  const [deleteError, setDeleteError] = useState<ApiError | null>(null);
   const [tick, setTick] = useState(0);
 
   useEffect(() => {
@@ -52,7 +56,7 @@ export function IntegrationDetail({ id }: { id: number }) {
       });
   }, [item?.type]);
 
-  if (!item) return error ? <ErrorBanner error={error} /> : <p aria-busy="true">Loading…</p>;
+  if (!item) return error ? <ErrorBanner error={error} /> : <Loading label="Loading the integration…" />;
   const payload = (config: Value) => ({
     type: item.type,
     autoBootstrap: item.autoBootstrap,
@@ -84,7 +88,15 @@ export function IntegrationDetail({ id }: { id: number }) {
   };
 
   const remove = async () => {
-    setError(null);
+    const confirmed = await confirmAction({
+      title: `Delete integration #${item.id} (${item.type})?`,
+      message: item.autoBootstrap
+        ? 'The service tears down what its setup created on the platform, then forgets the integration.'
+        : 'The service forgets the integration; run the delete script on the platform to remove what the setup created.',
+      confirmLabel: 'Delete integration',
+    });
+    if (!confirmed) return;
+    setDeleteError(null);
     const query = forceDisable ? '?forceDisable=true' : '';
     const text = credentials.trim();
     const result = await rawCall(
@@ -92,7 +104,8 @@ export function IntegrationDetail({ id }: { id: number }) {
       `/integrations/${id}${query}`,
       text ? pastedBody(text) : undefined,
     );
-    if (result.status >= 400) return setError(result.json as ApiError);
+    if (result.status >= 400) return setDeleteError(result.json as ApiError);
+    toast(`Deleting integration #${item.id}`);
     setTick((t) => t + 1);
   };
 
@@ -208,12 +221,15 @@ export function IntegrationDetail({ id }: { id: number }) {
               on the platform, to remove with the cleanup script.
             </p>
           )}
-          <button type="button" class="danger" onClick={remove}>
-            Delete
-          </button>{' '}
-          <button type="button" onClick={() => navigate('/integrations')}>
-            Back
-          </button>
+          <div class="actions">
+            <button type="button" class="danger" onClick={remove}>
+              Delete
+            </button>
+            <button type="button" onClick={() => navigate('/integrations')}>
+              Back
+            </button>
+            <ActionError error={deleteError} />
+          </div>
         </section>
       )}
     </section>

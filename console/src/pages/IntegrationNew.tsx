@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { type ApiError, pastedBody, rawCall } from '../api';
 import { ErrorBanner, fieldErrors } from '../errors';
+import { Loading } from '../loading';
 import { typeSchemas } from '../openapi';
 import { navigate } from '../router';
 import { compact, defaults, type Schema, SchemaFields, type Value } from '../schema-form';
@@ -88,7 +89,7 @@ export function IntegrationNew() {
   return (
     <section>
       <h1>New integration</h1>
-      {!schemas && <p aria-busy="true">Loading the platform schemas…</p>}
+      {!schemas && <Loading label="Loading the platform schemas…" />}
       {schemas && (
         <form onSubmit={(e) => e.preventDefault()}>
           <div class="field">

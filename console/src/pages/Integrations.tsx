@@ -3,6 +3,7 @@ import type { components } from '../../../shared/openapi/api-types';
 import { type ApiError, api, asApiError } from '../api';
 import { LastCheck } from '../assurance';
 import { ErrorBanner } from '../errors';
+import { Loading } from '../loading';
 import { failureReason, isMoving, StatusBadge } from '../status';
 
 type Integration = components['schemas']['Integration'];
@@ -32,7 +33,7 @@ export function Integrations() {
         </a>
       </div>
       <ErrorBanner error={error} />
-      {items === null && !error && <p aria-busy="true">Loading…</p>}
+      {items === null && !error && <Loading label="Loading integrations…" />}
       {items && items.length === 0 && <p>No integrations yet.</p>}
       {items && items.length > 0 && (
         <div class="table-wrap">

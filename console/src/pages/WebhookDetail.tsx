@@ -1,14 +1,18 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../../shared/openapi/api-types';
 import { type ApiError, api, asApiError } from '../api';
-import { ErrorBanner } from '../errors';
+import { confirmAction } from '../confirm';
+import { ActionError, ErrorBanner } from '../errors';
+import { Loading } from '../loading';
 import { navigate } from '../router';
+import { toast } from '../toast';
 
 type Webhook = components['schemas']['Webhook'];
 
 export function WebhookDetail({ id }: { id: number }) {
   const [item, setItem] = useState<Webhook | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
+  const [actionError, setActionError] = useState<ApiError | null>(null);
   useEffect(() => {
     void api
       .GET('/webhooks/{id}', { params: { path: { id } } })
@@ -18,9 +22,19 @@ export function WebhookDetail({ id }: { id: number }) {
       });
   }, [id]);
   const remove = async () => {
+    if (!item) return;
+    const confirmed = await confirmAction({
+      title: `Delete webhook “${item.name}”?`,
+      message:
+        'Its pending deliveries are dropped; its past deliveries stay in the history until they expire.',
+      confirmLabel: 'Delete webhook',
+    });
+    if (!confirmed) return;
+    setActionError(null);
     const { error: failure, response } = await api.DELETE('/webhooks/{id}', { params: { path: { id } } });
-    if (response.ok) navigate('/webhooks');
-    else setError(asApiError(failure, response.status));
+    if (!response.ok) return setActionError(asApiError(failure, response.status));
+    toast(`Webhook “${item.name}” deleted`);
+    navigate('/webhooks');
   };
   return (
     <section>
@@ -28,6 +42,7 @@ export function WebhookDetail({ id }: { id: number }) {
         <a href="#/webhooks">← Webhooks</a>
       </p>
       <ErrorBanner error={error} />
+      {!item && !error && <Loading label="Loading the webhook…" />}
       {item && (
         <>
           <h1>{item.name}</h1>
@@ -48,6 +63,7 @@ export function WebhookDetail({ id }: { id: number }) {
             <button type="button" class="danger" onClick={remove}>
               Delete webhook
             </button>
+            <ActionError error={actionError} />
           </div>
         </>
       )}

@@ -9,7 +9,9 @@ import {
 import type { components } from '../../../shared/openapi/api-types';
 import { type ApiError, api, asApiError, rawCall } from '../api';
 import { ErrorBanner, fieldErrors } from '../errors';
+import { Loading } from '../loading';
 import { isAdmin } from '../session';
+import { toast } from '../toast';
 
 type Webhook = components['schemas']['Webhook'];
 
@@ -86,6 +88,7 @@ function CreateWebhook({ onCreated }: { onCreated: () => void }) {
       setError(first ? { ...answer, message: first } : answer);
       return;
     }
+    toast(`Webhook “${name}” created`);
     setName('');
     setUrl('');
     setSecret('');
@@ -175,6 +178,7 @@ export function Webhooks() {
     <section>
       <h1>Webhooks</h1>
       <ErrorBanner error={error} />
+      {items === null && !error && <Loading label="Loading webhooks…" />}
       {items && items.length === 0 && <p>No webhooks yet.</p>}
       {items && items.length > 0 && (
         <div class="table-wrap">

@@ -1,0 +1,65 @@
+/**
+ * The browser tier's shared pieces: Debian's Chromium through playwright-core (never a
+ * downloaded browser), the console built once, sign-in with a real API key, and the checks
+ * every console test uses. The local cloud is the tier's globalSetup.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { baseUrl, call, eventually } from './api';
+
+export const repoRoot = join(import.meta.dirname, '..', '..');
+/** Where the browser tier saves its screenshots (docs/console.md shows them). */
+export const shotsDir = join(repoRoot, 'docs', 'console');
+
+function chromiumPath(): string {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  return execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], {
+    encoding: 'utf8',
+  }).trim();
+}
+
+/** Builds the console if it is not built, and starts Chromium. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(join(repoRoot, 'console', 'dist', 'index.html'))) {
+    execFileSync('npm', ['run', '--silent', 'console:build'], { cwd: repoRoot, stdio: 'inherit' });
+  }
+  mkdirSync(shotsDir, { recursive: true });
+  return chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
+}
+
+/** A new page signed in with `key`, at the console's default screen. */
+export async function signedIn(browser: Browser, key: string, width = 1280): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  await page.goto(`${baseUrl()}/console/`);
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  return page;
+}
+
+/** A schema-built form field by its path id (`config.host`). */
+export const field = (page: Page, path: string) => page.locator(`[id="${path}"]`);
+
+/** Nothing wider than the viewport: no layout break. */
+export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
+  await expect
+    .poll(() => page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth'))
+    .toBeLessThanOrEqual(0);
+}
+
+/** Creates an integration through the API and waits until it is enabled; returns its id. */
+export async function createEnabledIntegration(body: unknown): Promise<number> {
+  const created = await call('POST', '/integrations', { body });
+  expect(created.status, JSON.stringify(created.body)).toBe(202);
+  const id = Number(created.body.id);
+  const settled = await eventually(
+    () => call('GET', `/integrations/${id}`),
+    (r) => r.body.status === 'enabled',
+    60_000,
+  );
+  expect(settled.body.status).toBe('enabled');
+  return id;
+}
