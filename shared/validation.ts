@@ -1,6 +1,32 @@
 /** zod issues as messages that name the field, never the value (it may be a secret). */
-import type * as z from 'zod';
+import * as z from 'zod';
 import { InvalidInputError } from './errors';
+
+/**
+ * The service's wording where zod's default is parser talk: a missing field is "required"
+ * (not "Invalid input: expected string, received undefined"), a missing discriminator
+ * "required (one of …)". A schema's own message still
+ * wins; anything else keeps zod's wording. Set once for the process, here, because every
+ * message the service gives goes through `describeIssues` below, so this module is loaded
+ * wherever a request part, an entry or a record is checked.
+ */
+export const issueWording: z.core.$ZodErrorMap = (issue) => {
+  if (issue.code === 'invalid_type' && issue.input === undefined) return 'required';
+  // A discriminated union whose discriminator is absent (the issue's input is the whole object).
+  const { discriminator, options } = issue as { discriminator?: unknown; options?: unknown };
+  const input = issue.input as Record<string, unknown> | undefined;
+  if (
+    issue.code === 'invalid_union' &&
+    typeof discriminator === 'string' &&
+    Array.isArray(options) &&
+    input !== null &&
+    typeof input === 'object' &&
+    input[discriminator] === undefined
+  )
+    return `required (one of ${options.map(String).join(', ')})`;
+  return undefined;
+};
+z.config({ customError: issueWording });
 
 export interface IssueLabels {
   /** How an issue about the whole value is labelled (default `(body)`). */

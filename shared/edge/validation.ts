@@ -24,7 +24,8 @@ export const idParam = () =>
   documentedAs(
     z
       .string()
-      .regex(/^[1-9][0-9]{0,15}$/, 'must be a positive integer')
+      // `abort`: a value that is no integer at all gets one message, not this and the next.
+      .regex(/^[1-9][0-9]{0,15}$/, { message: 'must be a positive integer', abort: true })
       .refine((v) => Number.isSafeInteger(Number(v)), {
         message: `must be a positive integer no larger than ${Number.MAX_SAFE_INTEGER}`,
       })
@@ -32,16 +33,18 @@ export const idParam = () =>
     { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
   );
 
-/** A non-negative integer query parameter within [min, max]. */
-export const queryInt = (min: number, max: number) =>
-  documentedAs(
+/** A non-negative integer query parameter within [min, max]; a refusal names the range. */
+export const queryInt = (min: number, max: number) => {
+  const range = `must be an integer from ${min} to ${max}`;
+  return documentedAs(
     z
       .string()
-      .regex(/^\d+$/, 'a non-negative integer')
+      .regex(/^\d+$/, { message: range, abort: true })
       .transform(Number)
-      .pipe(z.number().int().min(min).max(max)),
+      .pipe(z.number().int(range).min(min, range).max(max, range)),
     { type: 'integer', minimum: min, maximum: max },
   );
+};
 
 /** A boolean query parameter: `true` or `false`. */
 export const queryBoolean = (options?: { error?: string }) =>

@@ -10,7 +10,16 @@
  * `MAX_YAML_BYTES` before parsing — configurations are a few kilobytes; larger payloads can be
  * sent as JSON.
  */
-import { isMap, isNode, isScalar, type LineCounter, LineCounter as Lines, parseDocument, visit } from 'yaml';
+import {
+  type ErrorCode,
+  isMap,
+  isNode,
+  isScalar,
+  type LineCounter,
+  LineCounter as Lines,
+  parseDocument,
+  visit,
+} from 'yaml';
 import { InvalidInputError } from '../errors';
 import { type BodyFormat, JSON_BODY } from './body';
 import { PayloadTooLargeError } from './errors';
@@ -19,6 +28,42 @@ const YAML_TYPES = new Set(['application/yaml', 'application/x-yaml', 'text/yaml
 
 /** The largest YAML body accepted (bytes of UTF-8). */
 export const MAX_YAML_BYTES = 1024 * 1024;
+
+/**
+ * What each of the parser's error codes means, in words (the codes themselves, such as
+ * BLOCK_AS_IMPLICIT_KEY, say nothing to someone who pasted a configuration). Never the
+ * parser's own message: it can quote the source, which may hold a secret.
+ */
+const YAML_PROBLEMS: Record<ErrorCode, string> = {
+  ALIAS_PROPS: 'an alias has an anchor or a tag',
+  BAD_ALIAS: 'an alias is malformed',
+  BAD_DIRECTIVE: 'a % directive is malformed',
+  BAD_DQ_ESCAPE: 'a double-quoted string has an invalid escape',
+  BAD_INDENT: 'items of one mapping or list are not indented alike (or a [ or { is not closed)',
+  BAD_PROP_ORDER: 'an anchor or tag is in the wrong place',
+  BAD_SCALAR_START: 'a value starts with a reserved character (quote it)',
+  BLOCK_AS_IMPLICIT_KEY:
+    'a mapping is nested on the same line as its key (put it on the next line, indented, or quote the value)',
+  BLOCK_IN_FLOW: 'a block value appears inside [ ] or { }',
+  DUPLICATE_KEY: 'a key appears twice in the same mapping',
+  IMPOSSIBLE: 'the document could not be read',
+  KEY_OVER_1024_CHARS: 'a key is longer than 1024 characters',
+  MISSING_CHAR: 'a closing bracket, brace or quote is missing',
+  MULTILINE_IMPLICIT_KEY: 'a key spans more than one line (is a colon missing after a key?)',
+  MULTIPLE_ANCHORS: 'a value has more than one anchor',
+  MULTIPLE_DOCS: 'the body holds more than one YAML document (---)',
+  MULTIPLE_TAGS: 'a value has more than one tag',
+  NON_STRING_KEY: 'a key is not a string',
+  RESOURCE_EXHAUSTION: 'the document is too complex to read',
+  TAB_AS_INDENT: 'a tab is used for indentation (use spaces)',
+  TAG_RESOLVE_FAILED: 'a tag is unknown or does not fit its value',
+  UNEXPECTED_TOKEN: 'something appears where the YAML syntax does not allow it',
+  BAD_COLLECTION_TYPE: 'a collection has the wrong type for its tag',
+};
+
+function problems(found: readonly { code: ErrorCode }[]): string {
+  return [...new Set(found.map((e) => YAML_PROBLEMS[e.code]))].join('; ');
+}
 
 function at(lines: LineCounter, offset: number | undefined): string {
   if (offset === undefined) return '';
@@ -47,7 +92,7 @@ function assertPlainMaps(doc: ReturnType<typeof parseDocument>, lines: LineCount
       const key = String(pair.key.value);
       if (seen.has(key)) {
         throw new InvalidInputError(
-          `request body is not valid YAML (DUPLICATE_KEY${at(lines, pair.key.range?.[0])})`,
+          `request body is not valid YAML${at(lines, pair.key.range?.[0])}: ${YAML_PROBLEMS.DUPLICATE_KEY}`,
         );
       }
       seen.add(key);
@@ -72,16 +117,17 @@ export function parseYamlBody(text: string): unknown {
   });
   const firstError = doc.errors[0];
   if (firstError) {
-    const codes = [...new Set(doc.errors.map((e) => e.code))].join(', ');
-    throw new InvalidInputError(`request body is not valid YAML (${codes}${at(lines, firstError.pos[0])})`);
+    // Where the first problem is, and every kind of problem found (one often follows from another).
+    throw new InvalidInputError(
+      `request body is not valid YAML${at(lines, firstError.pos[0])}: ${problems(doc.errors)}`,
+    );
   }
   assertPlainMaps(doc, lines);
   const firstWarning = doc.warnings[0];
   if (firstWarning) {
     // Unresolved tags such as !!binary or !custom arrive as warnings: refuse them.
-    const codes = [...new Set(doc.warnings.map((e) => e.code))].join(', ');
     throw new InvalidInputError(
-      `request body uses YAML features that are not accepted (${codes}${at(lines, firstWarning.pos[0])})`,
+      `request body uses YAML features that are not accepted${at(lines, firstWarning.pos[0])}: ${problems(doc.warnings)}`,
     );
   }
   try {

@@ -22,11 +22,13 @@ const notificationName = <const T extends readonly [string, ...string[]]>(names:
       `unknown notification type ${JSON.stringify(String(issue.input).slice(0, 100))}; GET /webhooks/actions lists the valid ones`,
   });
 
-/** `ftp://…` and other schemes get their own message. */
+/** A missing URL is "required"; `ftp://…` and other schemes get their own message. */
 const urlMessage = (input: unknown): string =>
-  typeof input === 'string' && /^[a-z][a-z0-9+.-]*:/i.test(input) && !/^https?:/i.test(input)
-    ? 'the URL scheme must be http or https'
-    : 'must be an absolute http or https URL';
+  input === undefined
+    ? 'required'
+    : typeof input === 'string' && /^[a-z][a-z0-9+.-]*:/i.test(input) && !/^https?:/i.test(input)
+      ? 'the URL scheme must be http or https'
+      : 'must be an absolute http or https URL';
 
 /**
  * Control characters (C0 with NUL, CR and LF; DEL; C1) and the bidirectional controls that

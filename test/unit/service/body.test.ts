@@ -119,11 +119,42 @@ describe('request bodies', () => {
     expect(json).toBe('request body is not valid JSON (line 3, column 3)');
     expect(message(() => parseJsonBodyEcho())).not.toContain('hunter2');
     const yaml = message(() => parseYamlBody('a: 1\nb: [1, 2\nc: 3\n'));
-    expect(yaml).toMatch(/not valid YAML \(.+ at line \d+, column \d+\)/);
+    expect(yaml).toMatch(/^request body is not valid YAML at line \d+, column \d+: /);
+    expect(yaml).toContain('a [ or { is not closed');
     expect(message(() => parseYamlBody('a: 1\nb:\n  x: 1\n  x: 2\n'))).toBe(
-      'request body is not valid YAML (DUPLICATE_KEY at line 4, column 3)',
+      'request body is not valid YAML at line 4, column 3: a key appears twice in the same mapping',
     );
     expect(message(() => parseYamlBody('? [a, b]\n: c\n'))).toMatch(/complex YAML keys/);
+  });
+
+  it("says what is wrong with YAML in words, never with the parser's codes", () => {
+    const message = (text: string) => {
+      try {
+        parseYamlBody(text);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return '';
+    };
+    // A mapping on its key's line: the parser's BLOCK_AS_IMPLICIT_KEY.
+    const nested = message('config: host: h\n');
+    expect(nested).toBe(
+      'request body is not valid YAML at line 1, column 9: a mapping is nested on the same line as its key (put it on the next line, indented, or quote the value)',
+    );
+    const missingColon = message('type: ClusterWarehouse\nconfig\n  host: h\n');
+    expect(missingColon).toContain('is a colon missing after a key?');
+    const tabs = message('config:\n\thost: h\n');
+    expect(tabs).toContain('a tab is used for indentation (use spaces)');
+    for (const text of [
+      nested,
+      missingColon,
+      tabs,
+      message('a: "unclosed\n'),
+      message('a: 1\n---\nb: 2\n'),
+    ]) {
+      expect(text).toMatch(/ at line \d+, column \d+: [a-z]/);
+      expect(text).not.toMatch(/[A-Z]{3,}_[A-Z_]+/);
+    }
   });
 
   it(`refuses YAML bodies over ${MAX_YAML_BYTES} bytes before parsing them (413)`, () => {
