@@ -52,6 +52,10 @@ export default defineConfig({
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 90_000,
           hookTimeout: 120_000,
+          // expect.poll waits for what the screen shows after an API call; its 1 s default is a
+          // deadline sized for a quiet machine (two scripts generated under CI load took longer).
+          // 30 s only guards against a hang.
+          expect: { poll: { timeout: 30_000 } },
           fileParallelism: false,
         },
       },

@@ -7,12 +7,23 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { ApiError } from './api';
 
-export function fieldErrors(error: ApiError | null): Record<string, string> {
+const FIELD = '[A-Za-z0-9_.[\\]-]+';
+/** `config.host: required`, and `config.username, config.password: …` naming several fields. */
+const FIELD_PART = new RegExp(`^(${FIELD}(?:, ${FIELD})*): (.+)$`);
+
+/**
+ * Each field a validation message names, with its problem, keyed by the field's path (`prefix`
+ * put before each, for a form whose fields live under one, e.g. `credentials`). The message's
+ * lead-in (`invalid request body: `) is not part of the first field.
+ */
+export function fieldErrors(error: ApiError | null, prefix = ''): Record<string, string> {
   const out: Record<string, string> = {};
   if (!error?.message) return out;
-  for (const part of error.message.split('; ')) {
-    const match = /^([A-Za-z0-9_.[\]-]+): (.+)$/.exec(part);
-    if (match?.[1] && match[2]) out[match[1].replace(/^body\./, '')] = match[2];
+  const message = error.message.replace(/^invalid [a-z ]+: /, '');
+  for (const part of message.split('; ')) {
+    const match = FIELD_PART.exec(part);
+    if (!match?.[1] || !match[2]) continue;
+    for (const name of match[1].split(', ')) out[`${prefix}${name.replace(/^body\./, '')}`] = match[2];
   }
   return out;
 }

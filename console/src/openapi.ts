@@ -1,4 +1,9 @@
-/** The served OpenAPI document (public route), for the per-type schemas the forms are built from. */
+/**
+ * The served OpenAPI document (public route): the per-type schemas the forms are built from, and
+ * what the document says of each type beyond its schema (`x-automatic-setup`, `x-updatable`,
+ * `x-non-editable`, `x-required-when-automatic`, `x-host-field`, `x-name-field`,
+ * `x-issues-api-key`; shared/platforms/index.ts writes them from each type's module).
+ */
 import type { Schema } from './schema-form';
 
 let document: Promise<Schema> | undefined;
@@ -18,4 +23,24 @@ export async function typeSchemas(): Promise<Map<string, Schema>> {
     if (typeof type === 'string') out.set(type, alt);
   }
   return out;
+}
+
+/** The privileged credentials a DELETE takes, per type (`x-integration-type`; `x-required`). */
+export async function deleteSchemas(): Promise<Map<string, Schema>> {
+  const doc = await openapiDocument();
+  const body = doc.paths['/integrations/{id}'].delete.requestBody?.content['application/json'].schema as
+    | Schema
+    | undefined;
+  const out = new Map<string, Schema>();
+  for (const alt of (body?.anyOf ?? body?.oneOf ?? []) as Schema[]) {
+    const type = alt['x-integration-type'];
+    if (typeof type === 'string') out.set(type, alt);
+  }
+  return out;
+}
+
+/** The document's list of config paths under `key` (e.g. `x-non-editable`) as form field ids. */
+export function configPaths(typeSchema: Schema | undefined, key: string, prefix = 'config'): Set<string> {
+  const paths = (typeSchema?.[key] ?? []) as string[];
+  return new Set(paths.map((p) => `${prefix}.${p}`));
 }

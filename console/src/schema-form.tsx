@@ -1,8 +1,11 @@
 /**
  * Forms built from a platform type's JSON Schema (the served /openapi.json): defaults filled
- * in, required fields marked, secrets as password inputs, variants (`oneOf` told apart by a
- * `const` property such as `authenticationType`) as a choice that swaps the conditional fields.
- * Field errors from the API are shown next to the field they name (by path).
+ * in, required fields marked (also those the document requires in a mode, such as automatic
+ * setup), secrets as password inputs, variants (`oneOf` told apart by a `const` property such
+ * as `authenticationType`) as a choice that swaps the conditional fields. A stored secret (the
+ * API's redaction placeholder) shows as "stored", never as the placeholder's text: left empty
+ * it is sent back as the placeholder, which keeps it. Field errors from the API are shown next
+ * to the field they name (by path), linked to it for assistive technology.
  */
 import type { JSX } from 'preact';
 
@@ -11,6 +14,18 @@ export type Schema = Record<string, any>;
 export type Value = Record<string, unknown>;
 
 const SECRET = /password|secret|privatekey|token|credential|apikey/i;
+
+/** What the API returns in place of a secret (and takes back as "keep the stored value"). */
+export const REDACTED = '[REDACTED]';
+
+/** The field ids (`config.password`) whose value is the redaction placeholder. */
+export function storedSecrets(value: unknown, path: string): Set<string> {
+  const out = new Set<string>();
+  if (value === REDACTED) out.add(path);
+  else if (value && typeof value === 'object' && !Array.isArray(value))
+    for (const [k, v] of Object.entries(value)) for (const p of storedSecrets(v, `${path}.${k}`)) out.add(p);
+  return out;
+}
 
 /** The variants of a `oneOf`, each named by its `const` discriminator (property and value). */
 function variants(schema: Schema): { key: string; value: string; schema: Schema }[] {
@@ -61,25 +76,44 @@ interface FieldsProps {
   errors: Record<string, string>;
   /** Field paths that may not change (non-editable attributes on edit). */
   locked?: ReadonlySet<string> | undefined;
+  /** Field paths required beyond the schema's own list (e.g. by automatic setup). */
+  alsoRequired?: ReadonlySet<string> | undefined;
+  /** Field paths holding a stored secret (the value is the redaction placeholder). */
+  stored?: ReadonlySet<string> | undefined;
 }
 
-export function SchemaFields({ schema, value, onChange, path, errors, locked }: FieldsProps) {
+export function SchemaFields({
+  schema,
+  value,
+  onChange,
+  path,
+  errors,
+  locked,
+  alsoRequired,
+  stored,
+}: FieldsProps) {
   const vs = variants(schema);
   const chosen = vs.length > 0 ? pickVariant(schema, value) : schema;
   const required = new Set<string>(chosen.required ?? []);
+  for (const name of Object.keys(chosen.properties ?? {}))
+    if (alsoRequired?.has(`${path}.${name}`.replace(/^\./, ''))) required.add(name);
   const rows: JSX.Element[] = [];
   const discriminator = vs[0]?.key;
   if (vs.length > 1 && discriminator) {
     const id = `${path}.${discriminator}`;
+    const error = errors[id.replace(/^\./, '')];
     rows.push(
       <div class="field" key={id}>
         <label for={id}>
-          {discriminator} <span aria-hidden="true">*</span>
+          {discriminator}
+          <abbr title="required"> *</abbr>
         </label>
         <select
           id={id}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
           value={String(value[discriminator] ?? vs[0]?.value)}
-          disabled={locked?.has(id)}
+          disabled={locked?.has(id.replace(/^\./, ''))}
           onChange={(e) =>
             onChange(
               defaults(schema, {
@@ -93,6 +127,11 @@ export function SchemaFields({ schema, value, onChange, path, errors, locked }: 
             <option value={v.value}>{v.value}</option>
           ))}
         </select>
+        {error && (
+          <span class="field-error" id={`${id}-error`}>
+            {error}
+          </span>
+        )}
       </div>,
     );
   }
@@ -107,10 +146,16 @@ export function SchemaFields({ schema, value, onChange, path, errors, locked }: 
         {required.has(name) && <abbr title="required"> *</abbr>}
       </label>
     );
-    const error = errors[id.replace(/^\./, '')];
+    const key = id.replace(/^\./, '');
+    const error = errors[key];
+    const isStored = stored?.has(key) ?? false;
     const hint = error ? (
-      <span class="field-error" id={`${id}-error`} role="alert">
+      <span class="field-error" id={`${id}-error`}>
         {error}
+      </span>
+    ) : isStored ? (
+      <span class="hint" id={`${id}-hint`}>
+        Stored: leave empty to keep it, or type a new value.
       </span>
     ) : prop.description ? (
       <span class="hint">{prop.description}</span>
@@ -118,9 +163,9 @@ export function SchemaFields({ schema, value, onChange, path, errors, locked }: 
     const common = {
       id,
       'aria-invalid': error ? true : undefined,
-      'aria-describedby': error ? `${id}-error` : undefined,
+      'aria-describedby': error ? `${id}-error` : isStored ? `${id}-hint` : undefined,
       'aria-required': required.has(name) || undefined,
-      disabled: locked?.has(id.replace(/^\./, '')),
+      disabled: locked?.has(key),
     };
     if (prop.type === 'object' && prop.properties) {
       rows.push(
@@ -133,6 +178,8 @@ export function SchemaFields({ schema, value, onChange, path, errors, locked }: 
             path={id}
             errors={errors}
             locked={locked}
+            alsoRequired={alsoRequired}
+            stored={stored}
           />
         </fieldset>,
       );
@@ -204,6 +251,12 @@ export function SchemaFields({ schema, value, onChange, path, errors, locked }: 
         </div>,
       );
     } else {
+      // A stored secret shows empty with "stored"; emptied again, it goes back to the placeholder.
+      const shown = value[name] === undefined || value[name] === REDACTED ? '' : String(value[name]);
+      const input = (e: Event) => {
+        const text = (e.target as HTMLInputElement).value;
+        set(text === '' && isStored ? REDACTED : text);
+      };
       rows.push(
         <div class="field" key={id}>
           {label}
@@ -211,17 +264,19 @@ export function SchemaFields({ schema, value, onChange, path, errors, locked }: 
             <input
               type="password"
               autocomplete="new-password"
+              placeholder={isStored ? 'stored' : undefined}
               {...common}
-              value={value[name] === undefined ? '' : String(value[name])}
-              onInput={(e) => set((e.target as HTMLInputElement).value)}
+              value={shown}
+              onInput={input}
             />
           ) : (
             <input
               type="text"
               autocomplete="off"
+              placeholder={isStored ? 'stored' : undefined}
               {...common}
-              value={value[name] === undefined ? '' : String(value[name])}
-              onInput={(e) => set((e.target as HTMLInputElement).value)}
+              value={shown}
+              onInput={input}
             />
           )}
           {hint}

@@ -1,7 +1,8 @@
 /** Scripts of the manual flow, each with copy and download. */
-import { useState } from 'preact/hooks';
-import { type ApiError, rawCall } from './api';
-import { ErrorBanner } from './errors';
+import { useEffect, useState } from 'preact/hooks';
+import { type ApiError, asApiError, rawCall } from './api';
+import { ActionError } from './errors';
+import { Loading } from './loading';
 
 export interface ScriptStep {
   /** What the step is, e.g. "1. initial-create". */
@@ -44,11 +45,17 @@ function ScriptViewer({ title, script }: { title: string; script: string }) {
   );
 }
 
-export function ScriptSteps({ steps }: { steps: ScriptStep[] }) {
+/**
+ * Each step's Generate button with its script below it, or its refusal beside it: a refusal
+ * replaces the step's earlier script (an old script under a new error would read as current).
+ * `loadAtOnce` generates every step when shown (the cleanup after a failed setup).
+ */
+export function ScriptSteps({ steps, loadAtOnce = false }: { steps: ScriptStep[]; loadAtOnce?: boolean }) {
   const [scripts, setScripts] = useState<Record<string, string>>({});
-  const [error, setError] = useState<ApiError | null>(null);
+  const [errors, setErrors] = useState<Record<string, ApiError>>({});
+  const [busy, setBusy] = useState<string | null>(null);
   const load = async (step: ScriptStep) => {
-    setError(null);
+    setBusy(step.title);
     const result = await rawCall(
       'POST',
       step.path,
@@ -56,19 +63,34 @@ export function ScriptSteps({ steps }: { steps: ScriptStep[] }) {
         ? undefined
         : { text: JSON.stringify(step.body), contentType: 'application/json' },
     );
-    if (result.status === 200)
-      setScripts((s) => ({ ...s, [step.title]: (result.json as { script: string }).script }));
-    else setError(result.json as ApiError);
+    setBusy(null);
+    const ok = result.status === 200;
+    const without = <T,>(all: Record<string, T>) => {
+      const { [step.title]: _dropped, ...rest } = all;
+      return rest;
+    };
+    setScripts((all) =>
+      ok ? { ...all, [step.title]: (result.json as { script: string }).script } : without(all),
+    );
+    setErrors((all) =>
+      ok ? without(all) : { ...all, [step.title]: asApiError(result.json, result.status) },
+    );
   };
+  useEffect(() => {
+    if (loadAtOnce) for (const step of steps) void load(step);
+  }, [loadAtOnce]);
   return (
     <div class="steps">
-      <ErrorBanner error={error} />
       <ol>
         {steps.map((step) => (
           <li key={step.title}>
-            <button type="button" onClick={() => load(step)}>
-              Generate {step.title}
-            </button>
+            <div class="actions">
+              <button type="button" disabled={busy === step.title} onClick={() => load(step)}>
+                Generate {step.title}
+              </button>
+              <ActionError error={errors[step.title] ?? null} />
+            </div>
+            {busy === step.title && <Loading label={`Generating ${step.title}…`} />}
             {scripts[step.title] !== undefined && (
               <ScriptViewer title={step.title} script={scripts[step.title] as string} />
             )}

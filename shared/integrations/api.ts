@@ -150,8 +150,21 @@ export const integrationContracts = {
     // ClusterWarehouse and CloudWarehouse integrations take (and need) them.
     // Which credentials (if any) a DELETE takes depends on the stored integration: the use case checks them.
     body: ObjectBodySchema.or(z.null()),
+    // Each type's credentials marked with the type (`x-integration-type`) and the fields an
+    // automatic integration's DELETE must send (`x-required`), so a client can ask for them by name.
     documentedBody: z.union(
-      platforms().flatMap((m) => (m.deletion ? [m.deletion.schema] : [])) as [z.ZodType, z.ZodType],
+      platforms().flatMap((m) =>
+        m.deletion
+          ? [
+              m.deletion.schema.meta({
+                'x-integration-type': m.type,
+                ...(m.deletion.requiredWhenAutomatic
+                  ? { 'x-required': [...m.deletion.requiredWhenAutomatic] }
+                  : {}),
+              }),
+            ]
+          : [],
+      ) as [z.ZodType, z.ZodType],
     ),
     bodyRequired: false,
     bodyFormats: JSON_OR_YAML,

@@ -47,15 +47,34 @@ export type SqlType = {
 export type SqlPayload = PayloadOf<SqlType>;
 
 /**
- * Strict payload schemas, one per type; an unknown or missing `type` lists the accepted ones. A
- * type whose cluster gets an API key from the service is marked `x-issues-api-key` in the
- * OpenAPI document (the console offers "regenerate" from it).
+ * What the OpenAPI document says of a type beyond its schema, from its module, so clients (the
+ * console) read the facts instead of learning them from refusals: `x-automatic-setup` (whether
+ * autoBootstrap true is accepted), `x-updatable` (whether PUT takes the type), `x-non-editable`
+ * (config paths a PUT may not change),
+ * `x-required-when-automatic`, `x-host-field` / `x-name-field` (what a list shows),
+ * `x-issues-api-key` (the cluster's key is issued by the service; "regenerate" renews it) and
+ * `x-scripts` (the script routes that take the type, for a manual setup).
  */
+function documentedFacts(m: PlatformModule): Record<string, unknown> {
+  return {
+    'x-automatic-setup': m.supportsAutoBootstrap,
+    'x-updatable': m.updatable,
+    'x-non-editable': [...m.nonEditable],
+    ...(m.requiredWhenAutomatic ? { 'x-required-when-automatic': [...m.requiredWhenAutomatic] } : {}),
+    ...(m.listedAs?.host ? { 'x-host-field': m.listedAs.host } : {}),
+    ...(m.listedAs?.name ? { 'x-name-field': m.listedAs.name } : {}),
+    ...(m.issuesApiKey ? { 'x-issues-api-key': true } : {}),
+    ...(m.remote?.scriptRoutes ? { 'x-scripts': [...m.remote.scriptRoutes] } : {}),
+  };
+}
+
+/** Strict payload schemas, one per type; an unknown or missing `type` lists the accepted ones. */
 export function payloadUnion(modules: readonly PlatformModule[]): z.ZodType {
   const types = modules.map((m) => m.type);
-  const schemas = modules.map((m) =>
-    m.issuesApiKey ? m.payloadSchema.meta({ 'x-issues-api-key': true }) : m.payloadSchema,
-  ) as unknown as [z.ZodObject, ...z.ZodObject[]];
+  const schemas = modules.map((m) => m.payloadSchema.meta(documentedFacts(m))) as unknown as [
+    z.ZodObject,
+    ...z.ZodObject[],
+  ];
   return z.discriminatedUnion('type', schemas, {
     error: (issue) => (issue.code === 'invalid_union' ? `must be one of ${types.join(', ')}` : undefined),
   });

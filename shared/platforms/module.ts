@@ -87,8 +87,19 @@ export interface PlatformModule<P extends AnyPayload = AnyPayload> {
    * treated as connection identity, the safe side.
    */
   readonly settings: readonly string[];
-  /** Config paths a PUT may not change. */
+  /** Config paths a PUT may not change (the document marks them: `x-non-editable`). */
   readonly nonEditable: readonly string[];
+  /**
+   * Config paths the schema leaves optional that an automatic setup needs (refused when absent
+   * with autoBootstrap true, by `requireWhenAutomatic` in the payload schema's refinement; the
+   * document marks them: `x-required-when-automatic`).
+   */
+  readonly requiredWhenAutomatic?: readonly string[];
+  /**
+   * The config fields that tell two integrations of the type apart in a list: where it connects
+   * and the name it works under there (the document marks them: `x-host-field`, `x-name-field`).
+   */
+  readonly listedAs?: { readonly host?: string; readonly name?: string };
   /** The attributes a change of the uniqueness claims is reported as. */
   readonly identityAttributes: readonly string[];
   readonly supportsAutoBootstrap: boolean;
@@ -137,6 +148,15 @@ export const EVEN_WITH_OTHER_ISSUES = {
 
 export function addIssue(ctx: z.RefinementCtx, path: (string | number)[], message: string): void {
   ctx.addIssue({ code: 'custom', path, message });
+}
+
+/** Refuses an automatic setup that lacks one of `paths` (config paths the module declares). */
+export function requireWhenAutomatic(payload: unknown, ctx: z.RefinementCtx, paths: readonly string[]): void {
+  if (getPath(payload, 'autoBootstrap') !== true) return;
+  for (const path of paths) {
+    if (!getPath(payload, `config.${path}`))
+      addIssue(ctx, ['config', ...path.split('.')], 'is required when autoBootstrap is true');
+  }
 }
 
 /** Reads a dotted config path without trusting the shape (refinements run on partial input). */

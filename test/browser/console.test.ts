@@ -74,7 +74,7 @@ describe('the operator console', () => {
     await expect
       .poll(() => page.locator('.badge').first().textContent(), { timeout: 20_000 })
       .toBe('enabled');
-    expect(await page.locator('pre.config').textContent()).not.toContain(payload.config.password);
+    expect(await page.locator('dl.config').first().textContent()).not.toContain(payload.config.password);
 
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
     await field(page, 'config.connectArgs').fill('encrypt=true');
@@ -97,9 +97,9 @@ describe('the operator console', () => {
       .toBe('enabled');
     await page.screenshot({ path: join(shots, 'integration-detail.png'), fullPage: true });
 
-    await page
-      .getByLabel('Privileged credentials for the teardown (YAML or JSON)')
-      .fill(JSON.stringify(deleteBodies(id0).AnalyticsWarehouse));
+    const credentials = deleteBodies(id0).AnalyticsWarehouse as Record<string, string>;
+    await field(page, 'credentials.username').fill(credentials.username as string);
+    await field(page, 'credentials.password').fill(credentials.password as string);
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete integration' }).click();
     await expect

@@ -136,7 +136,10 @@ describe('console primitives', () => {
 
   it('an automatic integration deleted without credentials: the refusal shows beside Delete, in view', async () => {
     const id = await createEnabledIntegration(payloads(uid()).AnalyticsWarehouse);
-    const refused = await call('DELETE', `/integrations/${id}`);
+    // What the form sends with its credential fields left empty: the authentication choice alone.
+    const refused = await call('DELETE', `/integrations/${id}`, {
+      body: { authenticationType: 'userPassword' },
+    });
     expect(refused.status).toBe(400);
 
     const page = await signedIn(browser, adminKey());

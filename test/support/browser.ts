@@ -50,16 +50,18 @@ export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
     .toBeLessThanOrEqual(0);
 }
 
-/** Creates an integration through the API and waits until it is enabled; returns its id. */
-export async function createEnabledIntegration(body: unknown): Promise<number> {
+/** Creates an integration through the API and waits until it reaches `status`; returns its id. */
+export async function createIntegrationReaching(body: unknown, status: string): Promise<number> {
   const created = await call('POST', '/integrations', { body });
   expect(created.status, JSON.stringify(created.body)).toBe(202);
   const id = Number(created.body.id);
   const settled = await eventually(
     () => call('GET', `/integrations/${id}`),
-    (r) => r.body.status === 'enabled',
+    (r) => r.body.status === status,
     60_000,
   );
-  expect(settled.body.status).toBe('enabled');
+  expect(settled.body.status).toBe(status);
   return id;
 }
+
+export const createEnabledIntegration = (body: unknown) => createIntegrationReaching(body, 'enabled');

@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../../shared/openapi/api-types';
-import { type ApiError, api, asApiError, pastedBody, rawCall } from '../api';
+import { type ApiError, api, asApiError, rawCall } from '../api';
 import { PeriodicCheck } from '../assurance';
-import { confirmAction } from '../confirm';
+import { ConfigView } from '../config-view';
 import { ActionError, ErrorBanner, fieldErrors } from '../errors';
+import { DeleteIntegration } from '../integration-delete';
 import { Loading } from '../loading';
-import { typeSchemas } from '../openapi';
-import { navigate } from '../router';
-import { compact, type Schema, SchemaFields, type Value } from '../schema-form';
+import { configPaths, typeSchemas } from '../openapi';
+import { compact, type Schema, SchemaFields, storedSecrets, type Value } from '../schema-form';
 import { ScriptSteps } from '../scripts';
 import { failureReason, isMoving, StatusBadge } from '../status';
 import { toast } from '../toast';
@@ -18,16 +18,13 @@ type Integration = components['schemas']['Integration'];
 export function IntegrationDetail({ id }: { id: number }) {
   const [item, setItem] = useState<Integration | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
-  const [schema, setSchema] = useState<Schema | undefined>();
-  const [issuesApiKey, setIssuesApiKey] = useState(false);
+  const [typeSchema, setTypeSchema] = useState<Schema | undefined>();
   const [editing, setEditing] = useState<Value | null>(null);
-  const [locked, setLocked] = useState<Set<string>>(new Set());
-  const [credentials, setCredentials] = useState('');
-  const [forceDisable, setForceDisable] = useState(false);
+  const [saveError, setSaveError] = useState<ApiError | null>(null);
+  const [keyError, setKeyError] = useState<ApiError | null>(null);
   const [regenerated, setRegenerated] = useState<{ apiKey?: string; configurationSnippet?: string } | null>(
     null,
   );
-  const [deleteError, setDeleteError] = useState<ApiError | null>(null);
   const [tick, setTick] = useState(0);
 
   useEffect(() => {
@@ -47,76 +44,47 @@ export function IntegrationDetail({ id }: { id: number }) {
     return () => window.clearTimeout(timer);
   }, [id, tick]);
   useEffect(() => {
-    if (item)
-      void typeSchemas().then((s) => {
-        const typeSchema = s.get(item.type);
-        setSchema(typeSchema?.properties?.config as Schema | undefined);
-        // The document marks the types whose cluster authenticates with a key the service issues.
-        setIssuesApiKey((typeSchema as Record<string, unknown> | undefined)?.['x-issues-api-key'] === true);
-      });
+    if (item) void typeSchemas().then((s) => setTypeSchema(s.get(item.type)));
   }, [item?.type]);
 
   if (!item) return error ? <ErrorBanner error={error} /> : <Loading label="Loading the integration…" />;
-  const payload = (config: Value) => ({
+  const schema = typeSchema?.properties?.config as Schema | undefined;
+  // What the document says of the type: whether PUT takes it, which fields it may not change,
+  // whether its cluster key is issued here, which scripts it has.
+  const updatable = typeSchema?.['x-updatable'] === true;
+  const locked = configPaths(typeSchema, 'x-non-editable');
+  const issuesApiKey = typeSchema?.['x-issues-api-key'] === true;
+  const scripts = new Set((typeSchema?.['x-scripts'] ?? []) as string[]);
+  const config = (item.config ?? {}) as Value;
+  const stored = storedSecrets(config, 'config');
+  const payload = (values: Value) => ({
     type: item.type,
     autoBootstrap: item.autoBootstrap,
-    config: compact(config),
+    config: compact(values),
   });
+  const refresh = () => setTick((t) => t + 1);
 
   const save = async () => {
     if (!editing) return;
-    setError(null);
+    setSaveError(null);
     const result = await rawCall('PUT', `/integrations/${id}`, {
       text: JSON.stringify(payload(editing)),
       contentType: 'application/json',
     });
-    const answer = result.json as ApiError & { attributes?: string[] };
-    if (result.status >= 400) {
-      setError(answer);
-      // Attributes the type does not let an edit change: locked, back to the stored values.
-      if (Array.isArray(answer.attributes)) {
-        setLocked(new Set(answer.attributes.map((a) => `config.${a}`)));
-        setEditing({
-          ...editing,
-          ...Object.fromEntries(answer.attributes.map((a) => [a, item.config?.[a]])),
-        });
-      }
-      return;
-    }
+    if (result.status >= 400) return setSaveError(asApiError(result.json, result.status));
     setEditing(null);
-    setTick((t) => t + 1);
-  };
-
-  const remove = async () => {
-    const confirmed = await confirmAction({
-      title: `Delete integration #${item.id} (${item.type})?`,
-      message: item.autoBootstrap
-        ? 'The service tears down what its setup created on the platform, then forgets the integration.'
-        : 'The service forgets the integration; run the delete script on the platform to remove what the setup created.',
-      confirmLabel: 'Delete integration',
-    });
-    if (!confirmed) return;
-    setDeleteError(null);
-    const query = forceDisable ? '?forceDisable=true' : '';
-    const text = credentials.trim();
-    const result = await rawCall(
-      'DELETE',
-      `/integrations/${id}${query}`,
-      text ? pastedBody(text) : undefined,
-    );
-    if (result.status >= 400) return setDeleteError(result.json as ApiError);
-    toast(`Deleting integration #${item.id}`);
-    setTick((t) => t + 1);
+    toast(`Saving integration #${id}`);
+    refresh();
   };
 
   const regenerate = async () => {
+    setKeyError(null);
     const result = await rawCall('POST', `/integrations/${id}/regenerate`);
-    if (result.status >= 400) return setError(result.json as ApiError);
+    if (result.status >= 400) return setKeyError(asApiError(result.json, result.status));
     setRegenerated(result.json as { apiKey?: string; configurationSnippet?: string });
   };
 
-  const errors = fieldErrors(error);
-  const config = (item.config ?? {}) as Value;
+  const live = item.status !== 'deleted';
   return (
     <section>
       <p>
@@ -131,34 +99,67 @@ export function IntegrationDetail({ id }: { id: number }) {
       </p>
       <ErrorBanner error={error} />
       <ValidationResults results={item.validationResults} />
-      <PeriodicCheck item={item} onChange={() => setTick((t) => t + 1)} />
+      {item.status === 'createError' && scripts.has('cleanup') && (
+        <section aria-labelledby="cleanup-title">
+          <h2 id="cleanup-title">Clean up after the failed setup</h2>
+          <p>
+            Run this on the platform to remove what the failed setup left behind, then create the integration
+            again (or edit it to retry).
+          </p>
+          <ScriptSteps
+            steps={[{ title: 'cleanup', path: `/integrations/${id}/scripts/cleanup` }]}
+            loadAtOnce
+          />
+        </section>
+      )}
+      <PeriodicCheck item={item} onChange={refresh} />
       {editing && schema ? (
-        <form onSubmit={(e) => e.preventDefault()}>
-          <h2>Edit</h2>
+        <form
+          aria-labelledby="edit-title"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+        >
+          <h2 id="edit-title">Edit</h2>
+          {locked.size > 0 && (
+            <p class="hint">
+              Locked: {[...locked].map((p) => p.replace(/^config\./, '')).join(', ')} cannot change after
+              creation.
+            </p>
+          )}
           <SchemaFields
             schema={schema}
             value={editing}
             onChange={setEditing}
             path="config"
-            errors={errors}
+            errors={fieldErrors(saveError)}
             locked={locked}
+            stored={stored}
           />
           <div class="actions">
-            <button type="button" class="primary" onClick={save}>
+            <button type="submit" class="primary">
               Save
             </button>
             <button type="button" onClick={() => setEditing(null)}>
               Cancel
             </button>
+            <ActionError error={saveError} />
           </div>
         </form>
       ) : (
-        <section>
-          <h2>Configuration</h2>
-          <pre class="config">{JSON.stringify(config, null, 2)}</pre>
+        <section aria-labelledby="config-title">
+          <h2 id="config-title">Configuration</h2>
+          <ConfigView config={config} />
           <div class="actions">
-            {schema && item.status !== 'deleted' && (
-              <button type="button" onClick={() => setEditing(structuredClone(config))}>
+            {schema && updatable && live && (
+              <button
+                type="button"
+                onClick={() => {
+                  setSaveError(null);
+                  setEditing(structuredClone(config));
+                }}
+              >
                 Edit
               </button>
             )}
@@ -167,6 +168,7 @@ export function IntegrationDetail({ id }: { id: number }) {
                 Regenerate key
               </button>
             )}
+            <ActionError error={keyError} />
           </div>
         </section>
       )}
@@ -179,59 +181,20 @@ export function IntegrationDetail({ id }: { id: number }) {
           <textarea id="fs-snippet" readOnly rows={5} value={regenerated.configurationSnippet} />
         </div>
       )}
-      {schema && item.status !== 'deleted' && (
-        <section>
-          <h2>Scripts</h2>
+      {schema && scripts.size > 0 && live && (
+        <section aria-labelledby="scripts-title">
+          <h2 id="scripts-title">Scripts</h2>
           <ScriptSteps
             steps={[
               { title: 'edit', path: `/integrations/${id}/scripts/edit`, body: payload(editing ?? config) },
               { title: 'delete', path: `/integrations/${id}/scripts/delete` },
               { title: 'cleanup', path: `/integrations/${id}/scripts/cleanup` },
               { title: 'post-cleanup', path: '/integrations/scripts/post-cleanup', body: payload(config) },
-            ]}
+            ].filter((step) => step.title === 'delete' || scripts.has(step.title))}
           />
         </section>
       )}
-      {item.status !== 'deleted' && (
-        <section>
-          <h2>Delete</h2>
-          {item.autoBootstrap && (
-            <div class="field">
-              <label for="credentials">Privileged credentials for the teardown (YAML or JSON)</label>
-              <textarea
-                id="credentials"
-                rows={4}
-                value={credentials}
-                onInput={(e) => setCredentials((e.target as HTMLTextAreaElement).value)}
-              />
-            </div>
-          )}
-          <div class="field check">
-            <input
-              id="forceDisable"
-              type="checkbox"
-              checked={forceDisable}
-              onChange={(e) => setForceDisable((e.target as HTMLInputElement).checked)}
-            />
-            <label for="forceDisable">forceDisable</label>
-          </div>
-          {forceDisable && (
-            <p class="warning">
-              forceDisable deletes the integration here even if the remote teardown fails: objects may be left
-              on the platform, to remove with the cleanup script.
-            </p>
-          )}
-          <div class="actions">
-            <button type="button" class="danger" onClick={remove}>
-              Delete
-            </button>
-            <button type="button" onClick={() => navigate('/integrations')}>
-              Back
-            </button>
-            <ActionError error={deleteError} />
-          </div>
-        </section>
-      )}
+      {live && <DeleteIntegration item={item} onDeleting={refresh} />}
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { type ApiError, pastedBody, rawCall } from '../api';
 import { ErrorBanner, fieldErrors } from '../errors';
 import { Loading } from '../loading';
-import { typeSchemas } from '../openapi';
+import { configPaths, typeSchemas } from '../openapi';
 import { navigate } from '../router';
 import { compact, defaults, type Schema, SchemaFields, type Value } from '../schema-form';
 import { ScriptSteps } from '../scripts';
@@ -22,7 +22,7 @@ interface Accepted {
 export function IntegrationNew() {
   const [schemas, setSchemas] = useState<Map<string, Schema> | null>(null);
   const [type, setType] = useState('');
-  const [autoBootstrap, setAutoBootstrap] = useState(true);
+  const [autoBootstrap, setAutoBootstrap] = useState(false);
   const [config, setConfig] = useState<Value>({});
   const [mode, setMode] = useState<'form' | 'paste'>('form');
   const [paste, setPaste] = useState('');
@@ -40,11 +40,20 @@ export function IntegrationNew() {
   }, []);
   const typeSchema = schemas?.get(type);
   const configSchema = typeSchema?.properties?.config as Schema | undefined;
+  // The document says whether the type accepts automatic setup: never offer what the API refuses.
+  const automaticSetup = typeSchema?.['x-automatic-setup'] === true;
   useEffect(() => {
     if (configSchema) setConfig(defaults(configSchema));
+    setAutoBootstrap(automaticSetup);
     setDryRun(null);
     setError(null);
-  }, [type]);
+  }, [type, schemas]);
+  const scripts = new Set((typeSchema?.['x-scripts'] ?? []) as string[]);
+  const manualSteps = [
+    { title: '1. initial-create', kind: 'initial-create' },
+    { title: '2. create', kind: 'create' },
+  ].filter((s) => scripts.has(s.kind));
+  const alsoRequired = autoBootstrap ? configPaths(typeSchema, 'x-required-when-automatic') : undefined;
 
   const payload = () => (configSchema ? { type, autoBootstrap, config: compact(config) } : { type });
   const body = () =>
@@ -128,9 +137,17 @@ export function IntegrationNew() {
                     id="autoBootstrap"
                     type="checkbox"
                     checked={autoBootstrap}
+                    disabled={!automaticSetup}
+                    aria-describedby="autoBootstrap-hint"
                     onChange={(e) => setAutoBootstrap((e.target as HTMLInputElement).checked)}
                   />
                   <label for="autoBootstrap">Set up the remote automatically (autoBootstrap)</label>
+                  <span class={errors.autoBootstrap ? 'field-error' : 'hint'} id="autoBootstrap-hint">
+                    {errors.autoBootstrap ??
+                      (automaticSetup
+                        ? 'The service creates what it needs on the platform with the credentials below.'
+                        : `${type} has no automatic setup${manualSteps.length > 0 ? ': run the setup scripts below, then Create' : ''}.`)}
+                  </span>
                 </div>
                 <fieldset>
                   <legend>config</legend>
@@ -140,6 +157,7 @@ export function IntegrationNew() {
                     onChange={setConfig}
                     path="config"
                     errors={errors}
+                    alsoRequired={alsoRequired}
                   />
                 </fieldset>
               </>
@@ -155,19 +173,16 @@ export function IntegrationNew() {
               Create
             </button>
           </div>
-          {configSchema && !autoBootstrap && mode === 'form' && (
+          {configSchema && !autoBootstrap && mode === 'form' && manualSteps.length > 0 && (
             <section>
               <h2>Manual setup scripts</h2>
               <p>Run these on the platform in order, then Create.</p>
               <ScriptSteps
-                steps={[
-                  {
-                    title: '1. initial-create',
-                    path: '/integrations/scripts/initial-create',
-                    body: payload(),
-                  },
-                  { title: '2. create', path: '/integrations/scripts/create', body: payload() },
-                ]}
+                steps={manualSteps.map((s) => ({
+                  title: s.title,
+                  path: `/integrations/scripts/${s.kind}`,
+                  body: payload(),
+                }))}
               />
             </section>
           )}

@@ -4,6 +4,8 @@ import { type ApiError, api, asApiError } from '../api';
 import { LastCheck } from '../assurance';
 import { ErrorBanner } from '../errors';
 import { Loading } from '../loading';
+import { typeSchemas } from '../openapi';
+import type { Schema } from '../schema-form';
 import { failureReason, isMoving, StatusBadge } from '../status';
 
 type Integration = components['schemas']['Integration'];
@@ -11,6 +13,16 @@ type Integration = components['schemas']['Integration'];
 export function Integrations() {
   const [items, setItems] = useState<Integration[] | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
+  const [types, setTypes] = useState<Map<string, Schema>>(new Map());
+  useEffect(() => {
+    void typeSchemas().then(setTypes);
+  }, []);
+  // The document names, per type, the config fields that tell two integrations apart.
+  const listed = (i: Integration, key: 'x-host-field' | 'x-name-field') => {
+    const field = types.get(i.type)?.[key] as string | undefined;
+    const value = field ? i.config?.[field] : undefined;
+    return typeof value === 'string' && value !== '' ? value : <span class="muted">—</span>;
+  };
   useEffect(() => {
     let timer: number | undefined;
     const load = async () => {
@@ -42,6 +54,8 @@ export function Integrations() {
               <tr>
                 <th scope="col">ID</th>
                 <th scope="col">Type</th>
+                <th scope="col">Host</th>
+                <th scope="col">Name</th>
                 <th scope="col">Setup</th>
                 <th scope="col">Status</th>
                 <th scope="col">Last check</th>
@@ -55,6 +69,8 @@ export function Integrations() {
                     <a href={`#/integrations/${i.id}`}>#{i.id}</a>
                   </td>
                   <td>{i.type}</td>
+                  <td class="url">{listed(i, 'x-host-field')}</td>
+                  <td>{listed(i, 'x-name-field')}</td>
                   <td>{i.autoBootstrap ? 'automatic' : 'manual'}</td>
                   <td>
                     <StatusBadge status={i.status} reason={failureReason(i)} />

@@ -15,6 +15,7 @@ export const analyticsWarehouse = definePlatform<AnalyticsWarehousePayload>()({
   secretPaths: ['username', 'password'],
   settings: ['database', 'schema', 'metadataDelimiters', 'impersonation'],
   nonEditable: ['host', 'database', 'schema'],
+  listedAs: { host: 'host', name: 'database' },
   identityAttributes: ['config.host'],
   supportsAutoBootstrap: true,
   updatable: true,

@@ -7,16 +7,19 @@ import {
   EVEN_WITH_OTHER_ISSUES,
   getPath,
   hostClaim,
+  requireWhenAutomatic,
 } from '../module';
 import { CloudWarehouseConfigSchema, CloudWarehouseDeleteSchema } from './schema';
+
+/** An automatic setup acts as `role` (a manual one is set up by the operator). */
+const AUTOMATIC_NEEDS = ['role'] as const;
 
 export const CloudWarehousePayloadSchema = configPayload(
   'CloudWarehouse',
   CloudWarehouseConfigSchema,
 ).superRefine((p, ctx) => {
   if (p.autoBootstrap === true) {
-    if (!getPath(p, 'config.role'))
-      addIssue(ctx, ['config', 'role'], 'is required when autoBootstrap is true');
+    requireWhenAutomatic(p, ctx, AUTOMATIC_NEEDS);
     if (getPath(p, 'config.authenticationType') === 'oAuth')
       addIssue(ctx, ['autoBootstrap'], 'must be false with oAuth authentication');
   } else if (p.autoBootstrap === false && getPath(p, 'config.privilegedConnectArgs') !== undefined) {
@@ -52,6 +55,8 @@ export const cloudWarehouse = definePlatform<CloudWarehousePayload>()({
     'oAuthClientConfig.resource',
   ],
   nonEditable: ['host', 'database'],
+  requiredWhenAutomatic: AUTOMATIC_NEEDS,
+  listedAs: { host: 'host', name: 'database' },
   identityAttributes: ['config.host'],
   supportsAutoBootstrap: true,
   updatable: true,

@@ -1,22 +1,21 @@
 /** ClusterWarehouse (PostgreSQL/Redshift family): a database, groups and schemas; IAM or IdP logins. */
 import type * as z from 'zod';
 import {
-  addIssue,
   configPayload,
   definePlatform,
   EVEN_WITH_OTHER_ISSUES,
-  getPath,
   hostClaim,
+  requireWhenAutomatic,
 } from '../module';
 import { ClusterWarehouseConfigSchema, ClusterWarehouseDeleteSchema } from './schema';
+
+/** An automatic setup first connects to `initialDatabase` (a manual one never does). */
+const AUTOMATIC_NEEDS = ['initialDatabase'] as const;
 
 export const ClusterWarehousePayloadSchema = configPayload(
   'ClusterWarehouse',
   ClusterWarehouseConfigSchema,
-).superRefine((p, ctx) => {
-  if (p.autoBootstrap === true && !getPath(p, 'config.initialDatabase'))
-    addIssue(ctx, ['config', 'initialDatabase'], 'is required when autoBootstrap is true');
-}, EVEN_WITH_OTHER_ISSUES);
+).superRefine((p, ctx) => requireWhenAutomatic(p, ctx, AUTOMATIC_NEEDS), EVEN_WITH_OTHER_ISSUES);
 export type ClusterWarehousePayload = z.output<typeof ClusterWarehousePayloadSchema>;
 
 export const clusterWarehouse = definePlatform<ClusterWarehousePayload>()({
@@ -41,6 +40,8 @@ export const clusterWarehouse = definePlatform<ClusterWarehousePayload>()({
     'idp.role',
   ],
   nonEditable: ['host', 'database'],
+  requiredWhenAutomatic: AUTOMATIC_NEEDS,
+  listedAs: { host: 'host', name: 'database' },
   identityAttributes: ['config.host'],
   supportsAutoBootstrap: true,
   updatable: true,

@@ -21,6 +21,7 @@ export const datasetWarehouse = definePlatform<DatasetWarehousePayload>()({
   secretPaths: ['credential'],
   settings: ['role', 'datasetSuffix', 'dataset', 'location'],
   nonEditable: ['dataset', 'location'],
+  listedAs: { name: 'dataset' },
   identityAttributes: ['config.credential (its project_id)'],
   supportsAutoBootstrap: false,
   updatable: true,

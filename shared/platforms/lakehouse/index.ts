@@ -19,6 +19,7 @@ export const lakehouse = definePlatform<LakehousePayload>()({
     'oAuthClientConfig.scope',
   ],
   nonEditable: ['workspaceUrl', 'catalog'],
+  listedAs: { host: 'workspaceUrl', name: 'catalog' },
   identityAttributes: ['config.workspaceUrl'],
   supportsAutoBootstrap: true,
   updatable: true,

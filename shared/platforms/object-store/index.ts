@@ -17,6 +17,7 @@ export const objectStore = definePlatform<ObjectStorePayload>()({
   secretPaths: ['cloudAccessKeyId', 'cloudSecretAccessKey'],
   settings: ['name', 'cloudLocationRole', 'cloudLocationPath', 'cloudRoleToAssume', 'authenticationType'],
   nonEditable: ['name', 'cloudLocationPath'],
+  listedAs: { host: 'cloudLocationPath', name: 'name' },
   identityAttributes: ['config.name', 'config.cloudLocationPath'],
   supportsAutoBootstrap: false,
   updatable: false,
