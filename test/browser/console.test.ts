@@ -1,10 +1,9 @@
 /**
  * The console in real Chromium (Debian's, driven by Playwright) against the local cloud the
  * tier's globalSetup started, which serves the built console at /console/. Each flow signs in
- * with a real API key and goes through the public API only; the main screens are saved under
- * docs/console/ for the README.
+ * with a real API key and goes through the public API only; the drift and manual-script screens
+ * are saved under docs/console/ in a screenshot run (the accessibility test saves the others).
  */
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runManualSetup } from '../integration/integrations/helpers';
@@ -14,7 +13,7 @@ import {
   expectNoHorizontalOverflow,
   field,
   launchBrowser,
-  shotsDir as shots,
+  screenshot,
   signedIn as signedInWith,
 } from '../support/browser';
 import { type LoopbackServer, startLoopback } from '../support/loopback';
@@ -43,7 +42,6 @@ describe('the operator console', () => {
   it('a bad key shows the API 401 message and nothing else', async () => {
     const page = await browser.newPage();
     await page.goto(`${baseUrl()}/console/`);
-    await page.screenshot({ path: join(shots, 'sign-in.png') });
     await page.getByLabel('API key').fill('cw_not_a_real_key');
     await page.getByRole('button', { name: 'Sign in' }).click();
     const unauthorized = await call('GET', '/me', { key: 'cw_not_a_real_key' });
@@ -67,7 +65,6 @@ describe('the operator console', () => {
       await field(page, `config.${name}`).fill(value);
     await page.getByRole('button', { name: 'Dry run', exact: true }).click();
     await page.getByRole('region', { name: 'Validation results' }).waitFor();
-    await page.screenshot({ path: join(shots, 'integration-dry-run.png'), fullPage: true });
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await page.waitForURL(/#\/integrations\/\d+$/);
     const id = Number(page.url().split('/').pop());
@@ -95,7 +92,6 @@ describe('the operator console', () => {
     await expect
       .poll(() => page.locator('.badge').first().textContent(), { timeout: 20_000 })
       .toBe('enabled');
-    await page.screenshot({ path: join(shots, 'integration-detail.png'), fullPage: true });
 
     const credentials = deleteBodies(id0).AnalyticsWarehouse as Record<string, string>;
     await field(page, 'credentials.username').fill(credentials.username as string);
@@ -107,7 +103,6 @@ describe('the operator console', () => {
       .toBe('deleted');
     await page.goto(`${baseUrl()}/console/#/integrations`);
     await page.getByRole('table').waitFor();
-    await page.screenshot({ path: join(shots, 'integrations.png'), fullPage: true });
     await page.close();
   });
 
@@ -139,7 +134,7 @@ describe('the operator console', () => {
     await expect.poll(() => findings.textContent()).toContain('group service_system');
     await check.getByRole('button', { name: 'Generate repair' }).click();
     await expect.poll(() => check.locator('pre').textContent()).toContain('CREATE GROUP "service_system"');
-    await page.screenshot({ path: join(shots, 'integration-drift.png'), fullPage: true });
+    await screenshot(page, 'integration-drift');
     await check.getByRole('button', { name: 'Repair now' }).click();
     await expect
       .poll(() => page.locator('.badge').first().textContent(), { timeout: 60_000 })
@@ -162,7 +157,7 @@ describe('the operator console', () => {
     await page.getByRole('button', { name: 'Generate 2. create' }).click();
     const scripts = page.locator('figure.script pre');
     await expect.poll(() => scripts.count()).toBe(2);
-    await page.screenshot({ path: join(shots, 'manual-scripts.png'), fullPage: true });
+    await screenshot(page, 'manual-scripts');
     for (const script of await scripts.allTextContents()) expect(script).toMatch(/CREATE|GRANT/i);
     // The operator runs them on the platform: here the sandbox, with the same generated setup.
     payload.autoBootstrap = false;
@@ -187,7 +182,6 @@ describe('the operator console', () => {
     await page.getByLabel('addedToProject', { exact: true }).check();
     await page.getByRole('button', { name: 'Create webhook' }).click();
     await page.getByRole('link', { name: 'console receiver' }).waitFor();
-    await page.screenshot({ path: join(shots, 'webhooks.png'), fullPage: true });
 
     useLocalCloudEnv();
     const { publishNotification } = await import('../../shared/notifications/publisher');
@@ -210,7 +204,6 @@ describe('the operator console', () => {
     expect(await drawer.textContent()).toContain('from the console test');
     expect(await drawer.textContent()).toContain('(masked)');
     expect(await drawer.textContent()).not.toContain('whsec_');
-    await page.screenshot({ path: join(shots, 'history-drawer.png'), fullPage: true });
     await drawer.getByRole('button', { name: 'Retry', exact: true }).click();
     await drawer.getByText(/Retry sent/).waitFor();
     await drawer.getByRole('button', { name: 'Close' }).click();
@@ -222,7 +215,6 @@ describe('the operator console', () => {
     await expect
       .poll(() => page.locator('figure.chart figcaption').textContent(), { timeout: 10_000 })
       .toBe('2 deliveries in the last 24 hours');
-    await page.screenshot({ path: join(shots, 'history.png'), fullPage: true });
     await expectNoHorizontalOverflow(page);
     await page.setViewportSize({ width: 390, height: 844 });
     await expectNoHorizontalOverflow(page);

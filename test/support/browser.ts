@@ -30,9 +30,15 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
 }
 
+/** A page in its own context (what axe-core's AxeBuilder needs), `width` px wide. */
+export async function newPage(browser: Browser, width = 1280): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  return context.newPage();
+}
+
 /** A new page signed in with `key`, at the console's default screen. */
 export async function signedIn(browser: Browser, key: string, width = 1280): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const page = await newPage(browser, width);
   await page.goto(`${baseUrl()}/console/`);
   await page.getByLabel('API key').fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -65,3 +71,11 @@ export async function createIntegrationReaching(body: unknown, status: string): 
 }
 
 export const createEnabledIntegration = (body: unknown) => createIntegrationReaching(body, 'enabled');
+
+/** Whether this run saves screenshots (`npm run console:screenshots` sets CONSOLE_SCREENSHOTS=1). */
+export const savingScreenshots = process.env.CONSOLE_SCREENSHOTS === '1';
+
+/** Saves the whole page as docs/console/<name>.png, in a screenshot run only. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (savingScreenshots) await page.screenshot({ path: join(shotsDir, `${name}.png`), fullPage: true });
+}
