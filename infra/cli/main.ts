@@ -17,7 +17,7 @@
  *   sandbox run-script --type T --host H [--file F | -]   run a script on the local sandbox
  *   sandbox show --type T --host H                        list what exists on a sandbox host
  *   sandbox outage --type T --host H on|off               make a sandbox host unreachable / reachable
- *   webhooks disable|enable|rotate-secret|test --id ID …  [--key KEY]
+ *   webhooks disable|enable|rotate-secret|test|recover|recover-status --id ID …  [--key KEY]
  *                                       a webhook's operations through the API (./webhooks.ts)
  */
 import { readFileSync } from 'node:fs';
@@ -37,7 +37,9 @@ const USAGE = `usage: npm run --silent cli -- <command> [--stage NAME]
   sandbox show --type T --host H                          (local stage only)
   sandbox outage --type T --host H on|off                 (local stage only)
   webhooks disable --id ID [--reason TEXT] | webhooks enable --id ID          [--key KEY]
-  webhooks rotate-secret --id ID [--secret S] | webhooks test --id ID [--type NAME]   [--key KEY]`;
+  webhooks rotate-secret --id ID [--secret S] | webhooks test --id ID [--type NAME]   [--key KEY]
+  webhooks recover --id ID --since T [--until T] [--all] [--dry-run]          [--key KEY]
+  webhooks recover-status --id ID --job JOB                                   [--key KEY]`;
 
 class UsageError extends Error {}
 

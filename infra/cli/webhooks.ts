@@ -6,6 +6,10 @@
  *   webhooks enable --id ID                      resume it
  *   webhooks rotate-secret --id ID [--secret S]  new signing secret (a generated one is printed once)
  *   webhooks test --id ID [--type NAME]          send a signed example notification now
+ *   webhooks recover --id ID --since T [--until T] [--all] [--dry-run]
+ *                                                re-send the window's failed (--all: every) deliveries
+ *                                                as a job; --dry-run only counts them
+ *   webhooks recover-status --id ID --job JOB    the job's progress and final counts
  *
  * The key comes from `--key KEY` or `CAUSEWAY_API_KEY`.
  */
@@ -31,6 +35,11 @@ export async function webhooksCommand(argv: string[]): Promise<unknown> {
       reason: { type: 'string' },
       secret: { type: 'string' },
       type: { type: 'string' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+      all: { type: 'boolean', default: false },
+      'dry-run': { type: 'boolean', default: false },
+      job: { type: 'string' },
     },
     strict: true,
   });
@@ -63,6 +72,28 @@ export async function webhooksCommand(argv: string[]): Promise<unknown> {
           body: values.type === undefined ? {} : { notificationType: values.type as NotificationName },
         }),
       );
+    case 'recover': {
+      if (values.since === undefined)
+        throw new ApiUsageError('webhooks recover needs --since T (ISO 8601, e.g. 2026-01-31T12:00:00Z)');
+      return answerOf(
+        await client.POST('/webhooks/{id}/recover', {
+          params: { path: { id: webhookId(values.id, sub) }, query: { dryRun: values['dry-run'] } },
+          body: {
+            since: values.since,
+            ...(values.until === undefined ? {} : { until: values.until }),
+            onlyFailed: !values.all,
+          },
+        }),
+      );
+    }
+    case 'recover-status': {
+      if (!values.job) throw new ApiUsageError('webhooks recover-status needs --job JOB (the job id)');
+      return answerOf(
+        await client.GET('/webhooks/{id}/recover/{jobId}', {
+          params: { path: { id: webhookId(values.id, sub), jobId: values.job } },
+        }),
+      );
+    }
     default:
       throw new ApiUsageError(`unknown webhooks command "${sub ?? ''}"`);
   }

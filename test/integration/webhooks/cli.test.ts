@@ -1,0 +1,105 @@
+/**
+ * The CLI's `webhooks` commands (infra/cli/webhooks.ts) against the local gateway, through the
+ * typed client: each answers what the API answers, with the caller's permissions.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { API_URL_ENV } from '../../../infra/cli/target';
+import { webhooksCommand } from '../../../infra/cli/webhooks';
+import { baseUrl, call, createKey, untilDone } from '../../support/api';
+import { createHooks } from './helpers';
+import { type Receiver, startReceiver } from './receiver';
+
+// biome-ignore lint/suspicious/noExplicitAny: CLI answers are asserted field by field
+type Answer = Record<string, any>;
+
+describe('cli webhooks commands', () => {
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver.close();
+  });
+  afterEach(() => {
+    delete process.env[API_URL_ENV];
+  });
+
+  it('disables, enables, rotates, test-sends and recovers a webhook as the API does', async () => {
+    process.env[API_URL_ENV] = baseUrl();
+    const owner = await createKey('cli-webhooks-owner');
+    const other = await createKey('cli-webhooks-other');
+    const [id] = await createHooks(owner.apiKey, [
+      {
+        name: 'cli-ops',
+        url: receiver.url('/cli-ops'),
+        global: false,
+        notificationType: ['queryCreated'],
+        actionType: 'triggered',
+      },
+    ]);
+    const run = async (key: string, ...args: string[]) =>
+      (await webhooksCommand([
+        args[0] as string,
+        '--key',
+        key,
+        '--id',
+        String(id),
+        ...args.slice(1),
+      ])) as Answer;
+
+    expect(await run(owner.apiKey, 'disable', '--reason', 'moving hosts')).toMatchObject({
+      id,
+      status: 'disabled',
+      disabledReason: 'disabled by its owner: moving hosts',
+    });
+    expect(await run(owner.apiKey, 'enable')).toMatchObject({ id, status: 'enabled' });
+
+    const rotated = await run(owner.apiKey, 'rotate-secret');
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.webhook).toMatchObject({ id });
+
+    const sent = await run(owner.apiKey, 'test');
+    expect(sent).toMatchObject({ test: true, webhooksId: id, statusCode: 200 });
+    expect(receiver.byPath('/cli-ops')).toHaveLength(1);
+
+    const since = new Date(Date.now() - 60_000).toISOString();
+    // The test send succeeded: nothing failed to re-send; --all counts it.
+    expect(await run(owner.apiKey, 'recover', '--since', since, '--dry-run')).toMatchObject({
+      dryRun: true,
+      deliveries: 0,
+      onlyFailed: true,
+    });
+    expect(await run(owner.apiKey, 'recover', '--since', since, '--all', '--dry-run')).toMatchObject({
+      dryRun: true,
+      deliveries: 1,
+      onlyFailed: false,
+    });
+    const job = await run(owner.apiKey, 'recover', '--since', since, '--all');
+    expect(job).toMatchObject({ webhookId: id, onlyFailed: false, status: 'running' });
+    const done = await untilDone(
+      () => run(owner.apiKey, 'recover-status', '--job', job.jobId),
+      (j) => j.status === 'completed' && j.resent >= 1,
+      { progress: (j) => [j.scanned, j.resent], what: 'the recover job' },
+    );
+    expect(done).toMatchObject({ deliveries: 1, enqueued: 1, resent: 1 });
+    expect(receiver.byPath('/cli-ops').map((r) => r.headers['webhook-id'])).toEqual([
+      sent.deliveryId,
+      sent.deliveryId,
+    ]);
+
+    // Another user's key: the API's 404, named with its status.
+    await expect(run(other.apiKey, 'disable')).rejects.toThrow(/^404 Not Found: /);
+    expect((await call('GET', `/webhooks/${id}`, { key: owner.apiKey })).body.status).toBe('enabled');
+  });
+
+  it('refuses missing or unknown arguments before calling the API', async () => {
+    process.env[API_URL_ENV] = baseUrl();
+    const key = ['--key', 'unused'];
+    await expect(webhooksCommand(['recover', ...key, '--id', '1'])).rejects.toThrow(/--since T/);
+    await expect(webhooksCommand(['recover-status', ...key, '--id', '1'])).rejects.toThrow(/--job JOB/);
+    await expect(webhooksCommand(['disable', ...key, '--id', 'x'])).rejects.toThrow(/--id ID/);
+    await expect(webhooksCommand(['pause', ...key, '--id', '1'])).rejects.toThrow(/unknown webhooks command/);
+    await expect(webhooksCommand(['enable', ...key, '--colour', 'red'])).rejects.toThrow(/colour/);
+  });
+});
