@@ -64,6 +64,35 @@ describe('PATCH /webhooks/{id}', () => {
     expect(receiver.byPath('/route-old')).toHaveLength(1);
   });
 
+  it('sends a queued retry to the URL in force when it is attempted', async () => {
+    // The old URL holds every request until the PATCH is done (the delivery's timeout makes it a
+    // failure), so the retry is queued while the URL changes; no attempt after it goes there.
+    let patchedAt = Number.POSITIVE_INFINITY;
+    let release: () => void = () => {};
+    const patched = new Promise<void>((r) => {
+      release = r;
+    });
+    receiver.on('/queued-old', (_req, _body, res) => {
+      void patched.then(() => res.writeHead(500).end());
+      return 500;
+    });
+    const [id] = await createHooks(owner.apiKey, [hook('queued-old', [X])]);
+    await publish({ notificationType: X, text: 'queued', recipients: [owner.userId] });
+    await untilCount(() => receiver.byPath('/queued-old').length, 1, 'the first attempt');
+    const reply = await call('PATCH', `/webhooks/${id}`, {
+      key: owner.apiKey,
+      body: { url: receiver.url('/queued-new') },
+    });
+    expect(reply.status, reply.text).toBe(200);
+    patchedAt = Date.now();
+    release();
+    await untilCount(() => receiver.byPath('/queued-new').length, 1, 'the retry at the new URL');
+    const [retried] = receiver.byPath('/queued-new');
+    expect(JSON.parse(retried?.body ?? '{}')).toMatchObject({ text: 'queued' });
+    expect(retried?.headers['webhook-id']).toBe(receiver.byPath('/queued-old')[0]?.headers['webhook-id']);
+    expect(receiver.byPath('/queued-old').every((r) => r.at < patchedAt)).toBe(true);
+  });
+
   it('refuses bad input with a 400 naming the field, and changes nothing', async () => {
     const [id] = await createHooks(owner.apiKey, [hook('bad-input', [X])]);
     const stored = (await call('GET', `/webhooks/${id}`, { key: owner.apiKey })).body;
