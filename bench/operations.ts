@@ -9,6 +9,8 @@
  *    bookkeeping off and on, interleaved. Target: on / off ≥ 0.9.
  * 9. Recover throughput: a recover job of failed deliveries (its steps and re-sends driven here
  *    through bench-only queues) against the same number of plain deliveries through the consumer.
+ * 11. Throttle: the rate a webhook limited to 5 deliveries/s receives, and the pace of an
+ *    unthrottled webhook in the same batches against the same deliveries alone.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -43,7 +45,12 @@ interface Hook {
   ownerId: number;
 }
 
-async function makeHooks(receiver: Receiver, prefix: string, paths: string[]): Promise<Hook[]> {
+async function makeHooks(
+  receiver: Receiver,
+  prefix: string,
+  paths: string[],
+  extra: { maxDeliveriesPerSecond?: number } = {},
+): Promise<Hook[]> {
   const { createPrincipalWithKey } = await import('../shared/auth/keys');
   const { createWebhooks } = await import('../shared/webhooks/api/webhooks');
   const hooks: Hook[] = [];
@@ -57,6 +64,7 @@ async function makeHooks(receiver: Receiver, prefix: string, paths: string[]): P
         notificationType: [NOTIFICATION],
         actionType: 'triggered',
         secret: `whsec_${randomBytes(32).toString('base64')}`,
+        ...extra,
       },
     ]);
     const created = out.createdWebhooks[0];
@@ -343,6 +351,111 @@ export async function recoverThroughput(options: {
       ratio: round(recoverPerSecond / plainPerSecond),
       resent,
       met: resent === options.deliveries,
+    };
+  } finally {
+    await receiver.close();
+  }
+}
+
+export interface ThrottleResult {
+  rate: number;
+  throttled: number;
+  free: number;
+  throttledPerSecond: number;
+  freePerSecond: { alone: number; mixed: number };
+  ratio: number;
+  target: { withinTenPercent: boolean; ratioAtLeast: number; met: boolean };
+}
+
+/**
+ * Arrivals per second: from `started` to the last arrival, or without it between the first and
+ * the last arrival (one interval fewer than arrivals).
+ */
+function ratePer(times: readonly number[], started?: number): number {
+  const last = times.at(-1);
+  const first = times[0];
+  if (last === undefined || first === undefined) return 0;
+  return started === undefined
+    ? ((times.length - 1) * 1000) / Math.max(1, last - first)
+    : (times.length * 1000) / Math.max(1, last - started);
+}
+
+/**
+ * Figure 11: a webhook throttled at `rate` deliveries/s and an unthrottled one in the same batches
+ * of the real deliveries consumer (8 unthrottled and 2 throttled records a batch); the throttled
+ * deliveries a consumer sends again for their slots are drained from the bench deliveries queue
+ * by 4 more consumers. Baseline: the same unthrottled deliveries alone, interleaved (2 rounds).
+ */
+export async function throttleCost(options: {
+  sqs: SQSClient;
+  deliveriesUrl: string;
+  rate: number;
+  free: number;
+}): Promise<ThrottleResult> {
+  const receiver = await startReceiver();
+  try {
+    const handler = await deliverHandler();
+    const [free] = await makeHooks(receiver, 'bench-throttle', ['/t/free']);
+    const [throttled] = await makeHooks(receiver, 'bench-throttle', ['/t/throttled'], {
+      maxDeliveriesPerSecond: options.rate,
+    });
+    if (!free || !throttled) throw new Error('no bench webhooks');
+    const batches = Math.ceil(options.free / 8);
+    const arrivals = (path: string, from: number) => (receiver.times.get(path) ?? []).slice(from);
+    let counter = 0;
+    const alone = async () => {
+      const from = receiver.times.get('/t/free')?.length ?? 0;
+      const started = Date.now();
+      await runPool(batches, INVOCATIONS, async () => {
+        const records = Array.from({ length: 8 }, () => sqsRecord(body(free, counter++)));
+        await handler(sqsEvent(records), lambdaContext('bench-throttle', 60_000));
+      });
+      return ratePer(arrivals('/t/free', from), started);
+    };
+    const mixed = async () => {
+      const fromFree = receiver.times.get('/t/free')?.length ?? 0;
+      const fromThrottled = receiver.times.get('/t/throttled')?.length ?? 0;
+      const started = Date.now();
+      const done = () => arrivals('/t/throttled', fromThrottled).length >= batches * 2;
+      const later = Array.from({ length: INVOCATIONS }, () =>
+        drain(
+          options.sqs,
+          options.deliveriesUrl,
+          (event) => handler(event, lambdaContext('bench-throttle-later', 60_000)),
+          done,
+        ),
+      );
+      await runPool(batches, INVOCATIONS, async () => {
+        const records = [
+          ...Array.from({ length: 8 }, () => sqsRecord(body(free, counter++))),
+          ...Array.from({ length: 2 }, () => sqsRecord(body(throttled, counter++))),
+        ];
+        await handler(sqsEvent(records), lambdaContext('bench-throttle', 60_000));
+      });
+      const freeRate = ratePer(arrivals('/t/free', fromFree), started);
+      await Promise.all(later);
+      return { freeRate, throttledRate: ratePer(arrivals('/t/throttled', fromThrottled)) };
+    };
+    const totals = { alone: [] as number[], mixed: [] as number[], throttled: [] as number[] };
+    for (let roundNo = 0; roundNo < 2; roundNo++) {
+      totals.alone.push(await alone());
+      const m = await mixed();
+      totals.mixed.push(m.freeRate);
+      totals.throttled.push(m.throttledRate);
+    }
+    const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+    const throttledPerSecond = round(mean(totals.throttled), 2);
+    const freePerSecond = { alone: round(mean(totals.alone), 1), mixed: round(mean(totals.mixed), 1) };
+    const ratio = round(freePerSecond.mixed / freePerSecond.alone);
+    const withinTenPercent = Math.abs(throttledPerSecond - options.rate) <= options.rate * 0.1;
+    return {
+      rate: options.rate,
+      throttled: batches * 2,
+      free: batches * 8,
+      throttledPerSecond,
+      freePerSecond,
+      ratio,
+      target: { withinTenPercent, ratioAtLeast: 0.9, met: withinTenPercent && ratio >= 0.9 },
     };
   } finally {
     await receiver.close();

@@ -3,7 +3,7 @@
  * run, printed as a table and written to `bench/results/latest.json`.
  *
  * Environment: BENCH_QUICK=1 (small sizes, for a smoke run; results are then written to
- * `node_modules/.cache/causeway-bench/partial.json`, as for BENCH_ONLY), BENCH_ONLY=consoleSize,coldStart,fanOut,history,throughput,isolation,latency,checks,health,recover.
+ * `node_modules/.cache/causeway-bench/partial.json`, as for BENCH_ONLY), BENCH_ONLY=consoleSize,coldStart,fanOut,history,throughput,isolation,latency,checks,health,recover,throttle.
  */
 
 import { spawn } from 'node:child_process';
@@ -18,7 +18,7 @@ import type { FanOutResult, HistoryResult } from './cost';
 import { deliveryThroughput, slowReceiverIsolation } from './delivery';
 import { apiLatency } from './latency';
 import { startBenchCloud } from './lib/cloud';
-import { healthCost, recoverThroughput } from './operations';
+import { healthCost, recoverThroughput, throttleCost } from './operations';
 
 const quick = process.env.BENCH_QUICK === '1';
 const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
@@ -145,7 +145,15 @@ async function main() {
     }
   }
 
-  const cloudFigures = ['throughput', 'isolation', 'latency', 'checks', 'health', 'recover'].filter(wants);
+  const cloudFigures = [
+    'throughput',
+    'isolation',
+    'latency',
+    'checks',
+    'health',
+    'recover',
+    'throttle',
+  ].filter(wants);
   if (cloudFigures.length > 0) {
     say('starting the local cloud');
     const bench = await startBenchCloud();
@@ -223,6 +231,33 @@ async function main() {
           result: `ratio ${r.ratio}`,
           target: 'reported; every delivery re-sent',
           met: r.met,
+        });
+      }
+
+      if (wants('throttle')) {
+        say('11. throttle: a webhook at 5/s beside an unthrottled one in the same batches');
+        const r = await throttleCost({
+          sqs: bench.sqs,
+          deliveriesUrl: bench.deliveriesUrl,
+          rate: 5,
+          free: quick ? 80 : 200,
+        });
+        results.throttle = r;
+        summary.push({
+          figure: '11. throttled webhook (5/s)',
+          measured: `${r.throttledPerSecond}/s (${r.throttled} deliveries a round)`,
+          baseline: `limit ${r.rate}/s`,
+          result: r.target.withinTenPercent ? 'within 10 %' : 'off by more than 10 %',
+          target: '5/s ± 10 %',
+          met: r.target.withinTenPercent,
+        });
+        summary.push({
+          figure: '11. unthrottled neighbour, deliveries/s',
+          measured: `${r.freePerSecond.mixed}/s beside the throttled one`,
+          baseline: `${r.freePerSecond.alone}/s alone`,
+          result: `ratio ${r.ratio}`,
+          target: '≥ 0.9',
+          met: r.ratio >= 0.9,
         });
       }
 

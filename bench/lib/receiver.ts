@@ -10,6 +10,8 @@ export interface Receiver {
   url: string;
   /** Requests received so far, per path. */
   received: Map<string, number>;
+  /** Arrival times (epoch ms) of the requests, per path. */
+  times: Map<string, number[]>;
   /** Paths that never answer. */
   hang: Set<string>;
   /** Paths that answer 500. */
@@ -19,6 +21,7 @@ export interface Receiver {
 
 export async function startReceiver(): Promise<Receiver> {
   const received = new Map<string, number>();
+  const times = new Map<string, number[]>();
   const hang = new Set<string>();
   const fail = new Set<string>();
   const held: ServerResponse[] = [];
@@ -27,6 +30,7 @@ export async function startReceiver(): Promise<Receiver> {
     req.resume();
     req.on('end', () => {
       received.set(path, (received.get(path) ?? 0) + 1);
+      times.set(path, [...(times.get(path) ?? []), Date.now()]);
       if (hang.has(path)) {
         held.push(res);
         return;
@@ -46,6 +50,7 @@ export async function startReceiver(): Promise<Receiver> {
   return {
     url: `http://127.0.0.1:${port}`,
     received,
+    times,
     hang,
     fail,
     async close() {
