@@ -47,7 +47,8 @@ export const routeSummaries = {
     'Second removal script (AnalyticsWarehouse: drops the login in master).',
   'POST /webhooks':
     'Create one or more webhooks; invalid or forbidden entries are reported in `errors`, the valid ones are still created.',
-  'GET /webhooks': 'Webhooks visible to the caller: admins see all, other users their own.',
+  'GET /webhooks':
+    'Webhooks visible to the caller (admins see all, other users their own), each with its delivery health.',
   'GET /webhooks/actions': 'Valid notification actions: ALL_NOTIFICATIONS and every notification name.',
   'GET /webhooks/history':
     "One page of the caller's webhook history (filters, sorting, paging) and the total count.",

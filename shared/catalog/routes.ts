@@ -232,7 +232,12 @@ export const routes = [
     handler: 'functions/webhooks/list.ts',
     auth: 'user',
     tag: 'webhooks',
-    tables: [{ table: 'webhooks', access: 'read' }],
+    tables: [
+      { table: 'webhooks', access: 'read' },
+      // The health figures: the stream-kept counters, and a failing webhook's streak on its index.
+      { table: 'deliveryCounts', access: 'read' },
+      { table: 'deliveryHistory', access: 'read' },
+    ],
   },
   {
     method: 'GET',
@@ -260,7 +265,8 @@ export const routes = [
     tag: 'webhooks',
     tables: [
       { table: 'webhooks', access: 'read' },
-      // The health figures, from the webhook's history index.
+      // The health figures: the stream-kept counters, and a failing webhook's streak on its index.
+      { table: 'deliveryCounts', access: 'read' },
       { table: 'deliveryHistory', access: 'read' },
     ],
   },

@@ -285,7 +285,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Webhooks visible to the caller: admins see all, other users their own. */
+        /** Webhooks visible to the caller (admins see all, other users their own), each with its delivery health. */
         get: operations["getWebhooks"];
         put?: never;
         /** Create one or more webhooks; invalid or forbidden entries are reported in `errors`, the valid ones are still created. */
@@ -653,15 +653,15 @@ export interface components {
             failingSince?: string;
             health?: components["schemas"]["WebhookHealth"];
         };
-        /** @description The webhook's recent delivery health (GET /webhooks/{id} only). */
+        /** @description The webhook's recent delivery health, from counters the history stream keeps (a few seconds behind the history). */
         WebhookHealth: {
             /** @description the newest attempt in the history */
             lastAttemptAt?: string;
-            /** @description the newest 2xx among the newest 1,000 attempts */
+            /** @description the newest 2xx answer in the history */
             lastSuccessAt?: string;
-            /** @description failed attempts since the last success (counted up to 1,000) */
+            /** @description failed attempts after the newest 2xx answer (counted up to 1,000) */
             consecutiveFailures: number;
-            /** @description share of 2xx among the attempts of the last 24 h (the newest 1,000 of them); null without any */
+            /** @description share of 2xx answers among the attempts of the current hour and the 23 before it; null without any */
             successRate24h: number | null;
             /** @description attempts the rate is taken over */
             attempts24h: number;

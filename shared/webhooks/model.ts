@@ -153,22 +153,23 @@ export interface WebhookItem {
 export const WebhookHealthSchema = z
   .object({
     lastAttemptAt: z.string().optional().describe('the newest attempt in the history'),
-    lastSuccessAt: z.string().optional().describe('the newest 2xx among the newest 1,000 attempts'),
+    lastSuccessAt: z.string().optional().describe('the newest 2xx answer in the history'),
     consecutiveFailures: z
       .number()
       .int()
-      .describe('failed attempts since the last success (counted up to 1,000)'),
+      .describe('failed attempts after the newest 2xx answer (counted up to 1,000)'),
     successRate24h: z
       .number()
       .nullable()
       .describe(
-        'share of 2xx among the attempts of the last 24 h (the newest 1,000 of them); null without any',
+        'share of 2xx answers among the attempts of the current hour and the 23 before it; null without any',
       ),
     attempts24h: z.number().int().describe('attempts the rate is taken over'),
   })
   .meta({
     id: 'WebhookHealth',
-    description: "The webhook's recent delivery health (GET /webhooks/{id} only).",
+    description:
+      "The webhook's recent delivery health, from counters the history stream keeps (a few seconds behind the history).",
   });
 export type WebhookHealth = z.infer<typeof WebhookHealthSchema>;
 

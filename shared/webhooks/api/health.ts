@@ -1,40 +1,36 @@
 /**
- * The health figures `GET /webhooks/{id}` shows, read at request time from the webhook's history
- * index (byWebhook projects each attempt's status): the newest 1,000 attempts within the
- * retention, merged over the write shards — a bounded read, whatever the history holds, and no
- * write on the delivery path. The streak start (`failingSince`) is on the webhook item itself.
+ * The health `GET /webhooks` and `GET /webhooks/{id}` show, from the counters the history
+ * stream's consumer keeps (../health-counters.ts): a few items per webhook, read in batches, and
+ * only for a webhook whose newest attempt failed, a COUNT of its failed attempts after its newest
+ * success on its history index (up to 1,000). Nothing is written on the delivery path for it.
  */
-import { historyRetentionDays, historyWriteShards } from '../config';
+
+import { healthFigures } from '../health-counters';
 import type { WebhookHealth } from '../model';
-import { mergedListing } from '../store/history';
-import { createdAtOf, liveWindow, webhookPartitions } from '../store/history-keys';
+import { failedAttemptsAfter, healthItems } from '../store/health';
 
-const SAMPLE = 1000;
-const DAY_MS = 86_400_000;
+/** Consecutive failures are counted up to this many. */
+export const STREAK_CAP = 1000;
+/** Failing webhooks whose streak is counted at a time. */
+const CONCURRENCY = 8;
 
-export async function webhookHealth(webhookId: number, now = Date.now()): Promise<WebhookHealth> {
-  const window = liveWindow(now, historyRetentionDays());
-  const entries = await mergedListing(
-    'webhook',
-    webhookPartitions(webhookId, historyWriteShards()),
-    window.minId,
-    false,
-    SAMPLE,
+export async function webhooksHealth(
+  webhookIds: readonly number[],
+  now = Date.now(),
+): Promise<Map<number, WebhookHealth>> {
+  const items = await healthItems(webhookIds, now);
+  const figures = webhookIds.map((id) => ({ id, ...healthFigures(id, items, now) }));
+  const health = new Map<number, WebhookHealth>();
+  const queue = [...figures];
+  await Promise.all(
+    Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+        const { id, failingAfter, ...shown } = next;
+        const consecutiveFailures =
+          failingAfter === undefined ? 0 : await failedAttemptsAfter(id, failingAfter, STREAK_CAP, now);
+        health.set(id, { ...shown, consecutiveFailures });
+      }
+    }),
   );
-  const ok = (code: number | undefined) => code !== undefined && code >= 200 && code < 300;
-  const firstSuccess = entries.findIndex((e) => ok(e.statusCode));
-  const dayAgo = (now - DAY_MS) * 1000;
-  const recent = entries.filter((e) => e.id >= dayAgo);
-  const newest = entries[0];
-  const success = firstSuccess >= 0 ? entries[firstSuccess] : undefined;
-  return {
-    ...(newest ? { lastAttemptAt: createdAtOf(newest.id) } : {}),
-    ...(success ? { lastSuccessAt: createdAtOf(success.id) } : {}),
-    consecutiveFailures: firstSuccess >= 0 ? firstSuccess : entries.length,
-    successRate24h:
-      recent.length === 0
-        ? null
-        : Math.round((recent.filter((e) => ok(e.statusCode)).length / recent.length) * 1e4) / 1e4,
-    attempts24h: recent.length,
-  };
+  return health;
 }

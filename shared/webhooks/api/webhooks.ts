@@ -35,7 +35,7 @@ import {
   pageWebhooks,
   putWebhook,
 } from '../store/webhooks';
-import { webhookHealth } from './health';
+import { webhooksHealth } from './health';
 
 /**
  * Whether the URL as written has userinfo (`user:pass@`, and also an empty `:@` or `@`, which
@@ -162,7 +162,7 @@ export async function listWebhooks(
   const owner = isAdmin(caller) ? undefined : caller.userId;
   if (query.pageSize === undefined && query.nextToken === undefined) {
     const items = owner === undefined ? await listAllWebhooks() : await listWebhooksByOwner(owner);
-    return items.map(webhookView);
+    return withHealth(items);
   }
   const start = query.nextToken;
   if (start !== undefined && !isPageKeyOf(start, owner)) {
@@ -170,7 +170,7 @@ export async function listWebhooks(
   }
   const page = await pageWebhooks(owner, query.pageSize ?? MAX_WEBHOOK_PAGE_SIZE, start);
   return {
-    webhooks: page.items.map(webhookView),
+    webhooks: await withHealth(page.items),
     ...(page.next ? { nextToken: encodePageKey(page.next) } : {}),
   };
 }
@@ -201,8 +201,17 @@ export function assertVisible(caller: Principal, item: WebhookItem): void {
 }
 
 export async function getWebhook(caller: Principal, id: number): Promise<WebhookView> {
-  const item = await findVisibleWebhook(caller, id);
-  return { ...webhookView(item), health: await webhookHealth(item.id) };
+  const [view] = await withHealth([await findVisibleWebhook(caller, id)]);
+  return view as WebhookView;
+}
+
+/** The views of these webhooks, each with its health (read for all of them at once). */
+async function withHealth(items: readonly WebhookItem[]): Promise<WebhookView[]> {
+  const health = await webhooksHealth(items.map((item) => item.id));
+  return items.map((item) => {
+    const figures = health.get(item.id);
+    return { ...webhookView(item), ...(figures ? { health: figures } : {}) };
+  });
 }
 
 /** Deletes the webhook as it is now (a concurrent change makes it read again). */

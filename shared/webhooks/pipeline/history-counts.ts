@@ -1,7 +1,9 @@
 /**
  * The history counters, kept off the delivery path (ADR 0006): the deliveryHistory stream's
- * consumer adds each batch's new records to their per-day counters, every counter once per
- * group of up to 99 counters, in one transaction with the group's idempotency marker.
+ * consumer adds each batch's new records to their per-day counters and their webhooks' hourly
+ * health counters (ADR 0007, ../health-counters.ts), every counter item once per group of up to
+ * 99, in one transaction with the group's idempotency marker; and raises each webhook's newest
+ * attempt and success (a maximum, idempotent by itself).
  *
  * Exactly once: a group's marker is keyed by its first stream record and says through which
  * sequence number the group counted. A batch delivered again (an invocation that failed or timed
@@ -12,14 +14,24 @@
  */
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { describeError, logger } from '../../observability/logger';
+import { hourlyAdds } from '../health-counters';
+import { raiseLatestAttempt } from '../store/health';
 import { applyCountGroup, type CountGroup, MAX_COUNTERS_PER_GROUP } from '../store/history';
 import { dayOf, ID_SLOTS } from '../store/history-keys';
+
+/** One counter a record adds 1 to: an item of the counts table and its attribute. */
+export interface CounterAdd {
+  key: string;
+  attr: string;
+}
 
 interface Counted {
   eventId: string;
   sequence: string;
-  keys: string[];
+  adds: CounterAdd[];
   expiresAt: number;
+  /** The attempt of a webhook this record is (its health: ../health-counters.ts). */
+  attempt?: { webhookId: number; id: number; ok: boolean };
 }
 
 /** The counters a new record adds 1 to, from its stream image; undefined for anything else. */
@@ -34,24 +46,30 @@ export function countedRecord(record: DynamoDBRecord): Counted | undefined {
   if (!la || !lt || !Number.isSafeInteger(id) || !Number.isFinite(expiresAt)) return undefined;
   const day = dayOf(Math.floor(id / ID_SLOTS));
   // A listing key without its shard suffix, plus the day, is the counter.
-  const counter = (key: string) => `${key.slice(0, key.lastIndexOf('|'))}|${day}`;
-  return { eventId: record.eventID, sequence, keys: [counter(la), counter(lt)], expiresAt };
+  const counter = (key: string) => ({ key: `${key.slice(0, key.lastIndexOf('|'))}|${day}`, attr: 'n' });
+  const counted: Counted = { eventId: record.eventID, sequence, adds: [counter(la), counter(lt)], expiresAt };
+  const webhookId = Number(image.webhooksId?.N);
+  const statusCode = Number(image.statusCode?.N);
+  if (Number.isSafeInteger(webhookId) && Number.isInteger(statusCode)) {
+    counted.adds.push(...hourlyAdds(webhookId, id, statusCode));
+    counted.attempt = { webhookId, id, ok: statusCode >= 200 && statusCode < 300 };
+  }
+  return counted;
 }
 
-/** The group that starts at `from`: as many records as fit MAX_COUNTERS_PER_GROUP counters. */
+/** The group that starts at `from`: as many records as fit MAX_COUNTERS_PER_GROUP counter items. */
 export function groupFrom(records: readonly Counted[], from: number): { group: CountGroup; end: number } {
-  const deltas = new Map<string, { n: number; expiresAt: number }>();
+  const deltas = new Map<string, { adds: Map<string, number>; expiresAt: number }>();
   let end = from;
   for (; end < records.length; end++) {
     const record = records[end] as Counted;
-    const fresh = record.keys.filter((k) => !deltas.has(k)).length;
+    const fresh = new Set(record.adds.map((a) => a.key).filter((k) => !deltas.has(k))).size;
     if (end > from && deltas.size + fresh > MAX_COUNTERS_PER_GROUP) break;
-    for (const key of record.keys) {
-      const current = deltas.get(key);
-      deltas.set(key, {
-        n: (current?.n ?? 0) + 1,
-        expiresAt: Math.max(current?.expiresAt ?? 0, record.expiresAt),
-      });
+    for (const { key, attr } of record.adds) {
+      const current = deltas.get(key) ?? { adds: new Map<string, number>(), expiresAt: 0 };
+      current.adds.set(attr, (current.adds.get(attr) ?? 0) + 1);
+      current.expiresAt = Math.max(current.expiresAt, record.expiresAt);
+      deltas.set(key, current);
     }
   }
   const first = records[from] as Counted;
@@ -59,8 +77,44 @@ export function groupFrom(records: readonly Counted[], from: number): { group: C
   return { group: { marker: first.eventId, through: last.sequence, deltas }, end };
 }
 
+/**
+ * Raises each webhook's newest attempt and newest success to the batch's (a maximum, so a batch
+ * delivered again changes nothing): one conditional update per webhook and kind in the batch.
+ */
+async function raiseLatest(records: readonly Counted[]): Promise<void> {
+  const latest = new Map<number, { la: number; ls?: number; expiresAt: number }>();
+  for (const { attempt, expiresAt } of records) {
+    if (!attempt) continue;
+    const current = latest.get(attempt.webhookId) ?? { la: 0, expiresAt: 0 };
+    current.la = Math.max(current.la, attempt.id);
+    if (attempt.ok) current.ls = Math.max(current.ls ?? 0, attempt.id);
+    current.expiresAt = Math.max(current.expiresAt, expiresAt);
+    latest.set(attempt.webhookId, current);
+  }
+  const raises = [...latest].flatMap(([webhookId, { la, ls, expiresAt }]) => [
+    () => raiseLatestAttempt(webhookId, 'la', la, expiresAt),
+    ...(ls !== undefined ? [() => raiseLatestAttempt(webhookId, 'ls', ls, expiresAt)] : []),
+  ]);
+  const queue = [...raises];
+  await Promise.all(
+    Array.from({ length: Math.min(8, queue.length) }, async () => {
+      for (let raise = queue.shift(); raise !== undefined; raise = queue.shift()) await raise();
+    }),
+  );
+}
+
 export async function countHistoryRecords(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   const records = event.Records.map(countedRecord).filter((r): r is Counted => r !== undefined);
+  try {
+    await raiseLatest(records);
+  } catch (error) {
+    const first = records[0] as Counted;
+    logger.error('history counts: the newest attempts were not raised; the batch comes again', {
+      sequence: first.sequence,
+      ...describeError(error),
+    });
+    return { batchItemFailures: [{ itemIdentifier: first.sequence }] };
+  }
   let at = 0;
   while (at < records.length) {
     const { group, end } = groupFrom(records, at);

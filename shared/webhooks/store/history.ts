@@ -298,11 +298,13 @@ export async function mergedListing(
 /**
  * How many entries of `partitions` fall in the range (after its filters): COUNT queries, whose
  * cost is the matching index entries' size (about 1 RCU per 4 KB of keys), not the records'.
+ * With `cap`, at most that many (each partition reads at most `cap` entries a page).
  */
 export async function countRange(
   index: IndexKind,
   partitions: readonly string[],
   range: ListingRange,
+  cap = Number.POSITIVE_INFINITY,
 ): Promise<number> {
   const counts = await Promise.all(
     partitions.map(async (partition) => {
@@ -314,15 +316,19 @@ export async function countRange(
             ...listingQuery(index, partition, range),
             Select: 'COUNT',
             ExclusiveStartKey: start,
+            ...(Number.isFinite(cap) ? { Limit: cap - total } : {}),
           }),
         );
         total += out.Count ?? 0;
         start = out.LastEvaluatedKey;
-      } while (start);
+      } while (start && total < cap);
       return total;
     }),
   );
-  return counts.reduce((a, b) => a + b, 0);
+  return Math.min(
+    cap,
+    counts.reduce((a, b) => a + b, 0),
+  );
 }
 
 /** The records with these keys, in the same order (expired ones TTL has removed are left out). */
@@ -349,7 +355,8 @@ export interface CountGroup {
   marker: string;
   /** The group's last stream sequence number (what the marker covers). */
   through: string;
-  deltas: ReadonlyMap<string, { n: number; expiresAt: number }>;
+  /** Per counter item, what each of its attributes goes up by. */
+  deltas: ReadonlyMap<string, { adds: ReadonlyMap<string, number>; expiresAt: number }>;
 }
 
 /** Markers outlive a stream record's 24 hours, so a batch retried that late still finds its own. */
@@ -379,15 +386,21 @@ export async function applyCountGroup(group: CountGroup): Promise<{ applied: tru
           ExpressionAttributeNames: { '#k': 'key' },
         },
       },
-      ...[...group.deltas].map(([key, { n, expiresAt }]) => ({
-        Update: {
-          TableName: table,
-          Key: { key },
-          UpdateExpression: 'ADD #n :n SET expiresAt = if_not_exists(expiresAt, :exp)',
-          ExpressionAttributeNames: { '#n': 'n' },
-          ExpressionAttributeValues: { ':n': n, ':exp': expiresAt },
-        },
-      })),
+      ...[...group.deltas].map(([key, { adds, expiresAt }]) => {
+        const attrs = [...adds];
+        return {
+          Update: {
+            TableName: table,
+            Key: { key },
+            UpdateExpression: `ADD ${attrs.map((_, i) => `#a${i} :a${i}`).join(', ')} SET expiresAt = if_not_exists(expiresAt, :exp)`,
+            ExpressionAttributeNames: Object.fromEntries(attrs.map(([attr], i) => [`#a${i}`, attr])),
+            ExpressionAttributeValues: {
+              ...Object.fromEntries(attrs.map(([, n], i) => [`:a${i}`, n])),
+              ':exp': expiresAt,
+            },
+          },
+        };
+      }),
     ]);
     return { applied: true };
   } catch (error) {

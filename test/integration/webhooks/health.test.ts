@@ -68,9 +68,21 @@ describe('health and auto-disable', () => {
     );
     expect(webhook.disabledReason).toMatch(/every attempt failed since/);
     expect(webhook.failingSince).toEqual(expect.any(String));
-    expect(webhook.health).toMatchObject({ consecutiveFailures: expect.any(Number), successRate24h: 0 });
-    expect(webhook.health.consecutiveFailures).toBeGreaterThanOrEqual(4);
-    expect(webhook.health.lastSuccessAt).toBeUndefined();
+    // The health figures come from counters the history stream keeps: wait for its records.
+    const failing = (health: Record<string, unknown> | undefined) =>
+      Number(health?.consecutiveFailures ?? 0) >= 4 && Number(health?.attempts24h ?? 0) >= 4;
+    const counted = await untilDone(
+      async () => (await api('GET', `/webhooks/${dying}`)).body,
+      (w) => failing(w.health),
+      { progress: (w) => w.health, what: 'the failed attempts in the health figures' },
+    );
+    expect(counted.health).toMatchObject({ successRate24h: 0, lastAttemptAt: expect.any(String) });
+    expect(counted.health.lastSuccessAt).toBeUndefined();
+    // The list shows the same figures for every webhook it holds.
+    const listed = (await api('GET', '/webhooks')).body.find((w: { id: number }) => w.id === dying);
+    expect(failing(listed.health), JSON.stringify(listed.health)).toBe(true);
+    expect(listed.health).toMatchObject({ successRate24h: 0, lastAttemptAt: expect.any(String) });
+    expect(listed.status).toBe('autoDisabled');
 
     const news = await untilDone(
       async () => receiver.byPath('/ops-news').map((r) => JSON.parse(r.body)),
@@ -94,6 +106,12 @@ describe('health and auto-disable', () => {
       { progress: (w) => w.health?.lastAttemptAt, what: 'a success after enable' },
     );
     expect(healthy.health.consecutiveFailures).toBe(0);
+    expect(healthy.health.successRate24h).toBeGreaterThan(0);
     expect(healthy.failingSince).toBeUndefined();
+    const paged = await api('GET', '/webhooks?pageSize=100');
+    expect(paged.body.webhooks.find((w: { id: number }) => w.id === dying)?.health).toMatchObject({
+      consecutiveFailures: 0,
+      lastSuccessAt: expect.any(String),
+    });
   }, 600_000);
 });

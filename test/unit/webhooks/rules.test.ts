@@ -290,9 +290,9 @@ describe('history counting from the stream', () => {
   });
 
   it('counts inserts only, per day and without the shard', () => {
-    expect(countedRecord(insert(1, 'global|s|3', 'global|userCreated|s|3'))?.keys).toEqual([
-      'global|s|2026-03-10',
-      'global|userCreated|s|2026-03-10',
+    expect(countedRecord(insert(1, 'global|s|3', 'global|userCreated|s|3'))?.adds).toEqual([
+      { key: 'global|s|2026-03-10', attr: 'n' },
+      { key: 'global|userCreated|s|2026-03-10', attr: 'n' },
     ]);
     expect(
       countedRecord({ ...insert(1, 'global|s|3', 'global|t|s|3'), eventName: 'REMOVE' }),
@@ -308,7 +308,7 @@ describe('history counting from the stream', () => {
     );
     const { group, end } = groupFrom(same as never, 0);
     expect(end).toBe(300);
-    expect([...group.deltas.values()].map((d) => d.n)).toEqual([300, 300]);
+    expect([...group.deltas.values()].map((d) => d.adds.get('n'))).toEqual([300, 300]);
     expect(group).toMatchObject({ marker: 'e0', through: '1299' });
     const distinct = Array.from({ length: 100 }, (_, n) =>
       countedRecord(insert(n, `user#${n}|s|0`, `user#${n}|t|s|0`)),

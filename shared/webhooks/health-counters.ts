@@ -1,0 +1,76 @@
+/**
+ * A webhook's health counters (ADR 0007), kept off the delivery path by the deliveryHistory
+ * stream's consumer in the counts table, and the figures `GET /webhooks` and `GET /webhooks/{id}`
+ * show from them. Pure: the keys, what one history record adds, and the figures of a read.
+ *
+ * - `wh|<webhookId>|<day>`: per hour of the day (UTC), attempts `a<HH>` and 2xx answers `s<HH>`,
+ *   added exactly once per record with the day counters (same groups, same markers);
+ * - `wh|<webhookId>`: the ids of the newest attempt (`la`) and the newest 2xx (`ls`), raised by
+ *   conditional updates (a maximum: a batch delivered again changes nothing).
+ *
+ * Every history record counts as an attempt (automatic, manual retry, re-send, test send, and a
+ * skipped one as a failure), as on the history page.
+ */
+import type { WebhookHealth } from './model';
+import { createdAtOf, dayOf, ID_SLOTS } from './store/history-keys';
+
+const HOUR_MS = 3_600_000;
+/** Hours the rate is taken over: the current one and the 23 before it. */
+const RATE_HOURS = 24;
+
+export const webhookLatestKey = (webhookId: number): string => `wh|${webhookId}`;
+export const webhookDayKey = (webhookId: number, day: string): string => `wh|${webhookId}|${day}`;
+
+const hourOf = (ms: number): string => new Date(ms).toISOString().slice(11, 13);
+
+/** The hourly counters one history record adds 1 to: its attempt, and its success if it is one. */
+export function hourlyAdds(
+  webhookId: number,
+  recordId: number,
+  statusCode: number,
+): { key: string; attr: string }[] {
+  const ms = Math.floor(recordId / ID_SLOTS);
+  const key = webhookDayKey(webhookId, dayOf(ms));
+  const hour = hourOf(ms);
+  const ok = statusCode >= 200 && statusCode < 300;
+  return [{ key, attr: `a${hour}` }, ...(ok ? [{ key, attr: `s${hour}` }] : [])];
+}
+
+/** The counts-table keys a health read needs for one webhook at `now`. */
+export function healthKeys(webhookId: number, now: number): string[] {
+  const days = new Set([dayOf(now - (RATE_HOURS - 1) * HOUR_MS), dayOf(now)]);
+  return [webhookLatestKey(webhookId), ...[...days].map((day) => webhookDayKey(webhookId, day))];
+}
+
+export interface HealthItems {
+  /** Counts-table items by key (missing ones absent). */
+  get(key: string): Record<string, unknown> | undefined;
+}
+
+export interface HealthFigures extends Omit<WebhookHealth, 'consecutiveFailures'> {
+  /** The newest attempt failed: consecutive failures are the failed attempts after this id. */
+  failingAfter?: number;
+}
+
+/** The figures of one webhook from its counters (consecutive failures are the caller's read). */
+export function healthFigures(webhookId: number, items: HealthItems, now: number): HealthFigures {
+  const latest = items.get(webhookLatestKey(webhookId));
+  const la = typeof latest?.la === 'number' ? latest.la : undefined;
+  const ls = typeof latest?.ls === 'number' ? latest.ls : undefined;
+  let attempts = 0;
+  let successes = 0;
+  for (let h = 0; h < RATE_HOURS; h++) {
+    const ms = now - h * HOUR_MS;
+    const day = items.get(webhookDayKey(webhookId, dayOf(ms)));
+    const hour = hourOf(ms);
+    attempts += Number(day?.[`a${hour}`] ?? 0);
+    successes += Number(day?.[`s${hour}`] ?? 0);
+  }
+  return {
+    ...(la !== undefined ? { lastAttemptAt: createdAtOf(la) } : {}),
+    ...(ls !== undefined ? { lastSuccessAt: createdAtOf(ls) } : {}),
+    successRate24h: attempts === 0 ? null : Math.round((successes / attempts) * 1e4) / 1e4,
+    attempts24h: attempts,
+    ...(la !== undefined && (ls === undefined || ls < la) ? { failingAfter: ls ?? 0 } : {}),
+  };
+}

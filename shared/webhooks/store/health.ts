@@ -1,0 +1,58 @@
+/**
+ * DynamoDB access for a webhook's health counters (key layout and figures: ../health-counters.ts):
+ * the stream consumer's raise of the newest attempt and success, the counters a health read
+ * needs, and the failed attempts after the newest success, counted on the webhook's index.
+ */
+import { batchGetAll } from '../../store/read';
+import { tableName } from '../../store/tables';
+import { conditionalUpdate } from '../../store/write';
+import { historyRetentionDays, historyWriteShards } from '../config';
+import { healthKeys, webhookLatestKey } from '../health-counters';
+import { countRange } from './history';
+import { liveWindow, webhookPartitions } from './history-keys';
+
+/** Raises the webhook's newest attempt (`la`) or success (`ls`) id to `id` if it is newer. */
+export async function raiseLatestAttempt(
+  webhookId: number,
+  attr: 'la' | 'ls',
+  id: number,
+  expiresAt: number,
+): Promise<void> {
+  await conditionalUpdate({
+    TableName: tableName('deliveryCounts'),
+    Key: { key: webhookLatestKey(webhookId) },
+    UpdateExpression: 'SET #id = :id, expiresAt = :exp',
+    ConditionExpression: 'attribute_not_exists(#id) OR #id < :id',
+    ExpressionAttributeNames: { '#id': attr },
+    ExpressionAttributeValues: { ':id': id, ':exp': expiresAt },
+  });
+}
+
+/** The counts-table items the health of these webhooks is read from, by key (one BatchGet per 33 webhooks). */
+export async function healthItems(
+  webhookIds: readonly number[],
+  now: number,
+): Promise<Map<string, Record<string, unknown>>> {
+  const keys = [...new Set(webhookIds.flatMap((id) => healthKeys(id, now)))];
+  const items = await batchGetAll<Record<string, unknown>>(
+    tableName('deliveryCounts'),
+    keys.map((key) => ({ key })),
+  );
+  return new Map(items.map((item) => [String(item.key), item]));
+}
+
+/** The webhook's failed attempts with an id above `afterId` within the retention, up to `cap`. */
+export function failedAttemptsAfter(
+  webhookId: number,
+  afterId: number,
+  cap: number,
+  now: number,
+): Promise<number> {
+  const { minId } = liveWindow(now, historyRetentionDays());
+  return countRange(
+    'webhook',
+    webhookPartitions(webhookId, historyWriteShards()),
+    { minId: Math.max(minId, afterId + 1), outcome: 'f' },
+    cap,
+  );
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import {
+  healthFigures,
+  healthKeys,
+  hourlyAdds,
+  webhookDayKey,
+  webhookLatestKey,
+} from '../../../shared/webhooks/health-counters';
+import { countedRecord, groupFrom } from '../../../shared/webhooks/pipeline/history-counts';
+import { historyId } from '../../../shared/webhooks/store/history-keys';
+
+const at = (iso: string) => Date.parse(iso);
+const items = (entries: Record<string, Record<string, unknown>>) => ({ get: (key: string) => entries[key] });
+
+describe('webhook health counters', () => {
+  it('adds each record to its hour: an attempt, and a success only for a 2xx', () => {
+    const id = historyId(at('2026-03-10T07:59:59.999Z'), 4);
+    expect(hourlyAdds(12, id, 204)).toEqual([
+      { key: 'wh|12|2026-03-10', attr: 'a07' },
+      { key: 'wh|12|2026-03-10', attr: 's07' },
+    ]);
+    expect(hourlyAdds(12, id, 0)).toEqual([{ key: 'wh|12|2026-03-10', attr: 'a07' }]);
+    expect(hourlyAdds(12, id, 302)).toHaveLength(1);
+  });
+
+  it('reads yesterday too while the last 24 hours reach into it', () => {
+    expect(healthKeys(5, at('2026-03-10T23:30:00Z'))).toEqual([
+      webhookLatestKey(5),
+      webhookDayKey(5, '2026-03-10'),
+    ]);
+    expect(healthKeys(5, at('2026-03-10T22:59:00Z'))).toEqual([
+      webhookLatestKey(5),
+      webhookDayKey(5, '2026-03-09'),
+      webhookDayKey(5, '2026-03-10'),
+    ]);
+  });
+
+  it('takes the rate over the current hour and the 23 before it, across midnight', () => {
+    const now = at('2026-03-10T05:20:00Z');
+    const figures = healthFigures(
+      5,
+      items({
+        'wh|5|2026-03-10': { a05: 3, s05: 3, a00: 2, s00: 1 },
+        // 06 of yesterday is 23 hours before 05: inside; 05 of yesterday is 24 hours before: outside.
+        'wh|5|2026-03-09': { a06: 4, s06: 0, a05: 100, s05: 100 },
+      }),
+      now,
+    );
+    expect(figures).toMatchObject({ attempts24h: 9, successRate24h: 0.4444 });
+    expect(healthFigures(5, items({}), now)).toEqual({ attempts24h: 0, successRate24h: null });
+  });
+
+  it('names the newest attempt and success, and where a failure streak starts', () => {
+    const now = at('2026-03-10T05:20:00Z');
+    const la = historyId(at('2026-03-10T05:00:00Z'), 1);
+    const ls = historyId(at('2026-03-10T04:00:00Z'), 2);
+    const failing = healthFigures(7, items({ 'wh|7': { la, ls } }), now);
+    expect(failing).toMatchObject({
+      lastAttemptAt: '2026-03-10T05:00:00.000Z',
+      lastSuccessAt: '2026-03-10T04:00:00.000Z',
+      failingAfter: ls,
+    });
+    expect(healthFigures(7, items({ 'wh|7': { la } }), now).failingAfter).toBe(0);
+    expect(healthFigures(7, items({ 'wh|7': { la: ls, ls } }), now).failingAfter).toBeUndefined();
+  });
+
+  it('counts a webhook’s records from the stream into its hourly items, one transaction item per key', () => {
+    const record = (n: number, statusCode: number) => ({
+      eventID: `e${n}`,
+      eventName: 'INSERT' as const,
+      dynamodb: {
+        SequenceNumber: String(100 + n),
+        NewImage: {
+          id: { N: String(historyId(at('2026-03-10T12:00:00Z'), n)) },
+          la: { S: 'user#2|f|1' },
+          lt: { S: 'user#2|queryCreated|f|1' },
+          expiresAt: { N: '1775000000' },
+          webhooksId: { N: '9' },
+          statusCode: { N: String(statusCode) },
+        },
+      },
+    });
+    const counted = [record(1, 500), record(2, 200), record(3, 503)].map(countedRecord);
+    expect(counted[1]?.attempt).toEqual({
+      webhookId: 9,
+      id: historyId(at('2026-03-10T12:00:00Z'), 2),
+      ok: true,
+    });
+    const { group } = groupFrom(counted as never, 0);
+    expect(Object.fromEntries(group.deltas.get('wh|9|2026-03-10')?.adds ?? [])).toEqual({ a12: 3, s12: 1 });
+    expect(group.deltas.size).toBe(3);
+  });
+});
