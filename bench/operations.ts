@@ -24,6 +24,7 @@ import { lambdaContext } from '../infra/local/lambda';
 import { localQueueUrl } from '../infra/local/sqs';
 import { queueEnvVar, queues } from '../shared/catalog/queues';
 import { sqsEvent, sqsRecord } from './lib/cloud';
+import { CapacityMeter } from './lib/capacity';
 import { type Receiver, startReceiver } from './lib/receiver';
 import { round, runPool } from './lib/stats';
 
@@ -86,38 +87,6 @@ function body(hook: Hook, n: number): string {
   });
 }
 
-/** Sums the write units of every write command sent through the shared DynamoDB client. */
-async function writeMeter(): Promise<{ units(): number; reset(): void }> {
-  const { documentClient } = await import('../shared/store/clients');
-  let units = 0;
-  const writes = new Set([
-    'PutCommand',
-    'UpdateCommand',
-    'DeleteCommand',
-    'TransactWriteCommand',
-    'BatchWriteCommand',
-  ]);
-  documentClient.middlewareStack.add(
-    (next, context) => async (args) => {
-      const name = (context as { commandName?: string }).commandName ?? '';
-      if (!writes.has(name)) return next(args);
-      (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
-      const result = await next(args);
-      const consumed = (result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
-      for (const c of [consumed].flat() as ({ CapacityUnits?: number } | undefined)[])
-        units += Number(c?.CapacityUnits ?? 0);
-      return result;
-    },
-    { step: 'initialize', name: 'causewayBenchWriteMeter', override: true },
-  );
-  return {
-    units: () => units,
-    reset: () => {
-      units = 0;
-    },
-  };
-}
-
 const setTracking = (on: boolean) => {
   process.env.WEBHOOK_HEALTH_TRACKING = String(on);
 };
@@ -135,7 +104,9 @@ export async function healthCost(options: { attempts: number; deliveries: number
   const receiver = await startReceiver();
   try {
     const handler = await deliverHandler();
-    const meter = await writeMeter();
+    const { dynamodb } = await import('../shared/store/clients');
+    const meter = new CapacityMeter();
+    meter.install(dynamodb);
     const good = await makeHooks(
       receiver,
       'bench-health',
@@ -161,9 +132,9 @@ export async function healthCost(options: { attempts: number; deliveries: number
     };
     const perAttempt = async (hooks: Hook[], on: boolean) => {
       setTracking(on);
-      meter.reset();
-      const { count } = await run(hooks, options.attempts);
-      return round(meter.units() / count, 3);
+      const { result, capacity } = await meter.measure(() => run(hooks, options.attempts));
+      if (capacity.writes === 0) throw new Error('no write was metered: the meter sees no command');
+      return round(capacity.wcu / result.count, 3);
     };
     // Warm-up, and every failing webhook's streak begun (its one class-change write).
     setTracking(true);
@@ -384,7 +355,8 @@ function ratePer(times: readonly number[], started?: number): number {
  * Figure 11: a webhook throttled at `rate` deliveries/s and an unthrottled one in the same batches
  * of the real deliveries consumer (8 unthrottled and 2 throttled records a batch); the throttled
  * deliveries a consumer sends again for their slots are drained from the bench deliveries queue
- * by 4 more consumers. Baseline: the same unthrottled deliveries alone, interleaved (2 rounds).
+ * by 4 more consumers. Baseline: the same batches with the 2 records for another unthrottled
+ * webhook instead, interleaved (2 rounds).
  */
 export async function throttleCost(options: {
   sqs: SQSClient;
@@ -395,11 +367,11 @@ export async function throttleCost(options: {
   const receiver = await startReceiver();
   try {
     const handler = await deliverHandler();
-    const [free] = await makeHooks(receiver, 'bench-throttle', ['/t/free']);
+    const [free, other] = await makeHooks(receiver, 'bench-throttle', ['/t/free', '/t/other']);
     const [throttled] = await makeHooks(receiver, 'bench-throttle', ['/t/throttled'], {
       maxDeliveriesPerSecond: options.rate,
     });
-    if (!free || !throttled) throw new Error('no bench webhooks');
+    if (!free || !other || !throttled) throw new Error('no bench webhooks');
     const batches = Math.ceil(options.free / 8);
     const arrivals = (path: string, from: number) => (receiver.times.get(path) ?? []).slice(from);
     let counter = 0;
@@ -407,7 +379,10 @@ export async function throttleCost(options: {
       const from = receiver.times.get('/t/free')?.length ?? 0;
       const started = Date.now();
       await runPool(batches, INVOCATIONS, async () => {
-        const records = Array.from({ length: 8 }, () => sqsRecord(body(free, counter++)));
+        const records = [
+          ...Array.from({ length: 8 }, () => sqsRecord(body(free, counter++))),
+          ...Array.from({ length: 2 }, () => sqsRecord(body(other, counter++))),
+        ];
         await handler(sqsEvent(records), lambdaContext('bench-throttle', 60_000));
       });
       return ratePer(arrivals('/t/free', from), started);
