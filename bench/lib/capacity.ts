@@ -4,14 +4,8 @@
  * `ReturnConsumedCapacity: TOTAL`. Used while one measured workload runs at a time.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { READS } from './reads';
 
-const READS = new Set([
-  'GetItemCommand',
-  'BatchGetItemCommand',
-  'QueryCommand',
-  'ScanCommand',
-  'TransactGetItemsCommand',
-]);
 const WRITES = new Set([
   'PutItemCommand',
   'UpdateItemCommand',

@@ -14,7 +14,8 @@ export interface ReadTally {
   byCommand: Record<string, number>;
 }
 
-const READS = new Set([
+/** The DynamoDB commands that read (shared with the capacity meter). */
+export const READS: ReadonlySet<string> = new Set([
   'GetItemCommand',
   'BatchGetItemCommand',
   'QueryCommand',

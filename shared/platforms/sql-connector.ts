@@ -72,6 +72,30 @@ export interface RunOptions {
   stopAfter?: number;
 }
 
+/** A statement's first three words, to name it in a failure without its values. */
+const opening = (statement: string) => statement.split(' ').slice(0, 3).join(' ');
+
+/**
+ * Runs one statement; a failure is a PlatformOperationError worded by `failure` (with the
+ * platform's reason, scrubbed). With `tolerateMissing`, a statement whose object is already gone
+ * is skipped.
+ */
+async function runStatement(
+  driver: PlatformDriver,
+  session: PlatformSession,
+  statement: string,
+  tolerateMissing: boolean | undefined,
+  failure: (reason: string) => string,
+): Promise<void> {
+  try {
+    await session.run(statement);
+  } catch (error) {
+    if (tolerateMissing && driver.isMissingObjectError(error)) return;
+    if (error instanceof PlatformOperationError) throw error;
+    throw new PlatformOperationError(failure(safeReason(error)));
+  }
+}
+
 /** Runs a script section by section, one connection per section. */
 export async function runScript(
   driver: PlatformDriver,
@@ -89,17 +113,14 @@ export async function runScript(
       for (const statement of section.statements) {
         if (options.stopAfter !== undefined && count >= options.stopAfter)
           throw new PlatformOperationError(`the platform failed after ${count} of the setup statements`);
-        try {
-          await session.run(statement);
-        } catch (error) {
-          if (options.tolerateMissing && driver.isMissingObjectError(error)) continue;
-          if (error instanceof PlatformOperationError) throw error;
-          throw new PlatformOperationError(
-            `statement ${count + 1} (${statement.split(' ').slice(0, 3).join(' ')} …) failed: ${safeReason(error)}`,
-          );
-        } finally {
-          count++;
-        }
+        count++;
+        await runStatement(
+          driver,
+          session,
+          statement,
+          options.tolerateMissing,
+          (reason) => `statement ${count} (${opening(statement)} …) failed: ${reason}`,
+        );
       }
     } finally {
       await session.close();
@@ -148,17 +169,14 @@ export async function runSteps(
         throw new PlatformOperationError(
           `${describeStep(step)} failed: the platform refused it (a sandbox failure trigger)`,
         );
-      for (const statement of step.statements) {
-        try {
-          await session.run(statement);
-        } catch (error) {
-          if (options.tolerateMissing && driver.isMissingObjectError(error)) continue;
-          if (error instanceof PlatformOperationError) throw error;
-          throw new PlatformOperationError(
-            `${describeStep(step)} failed at ${statement.split(' ').slice(0, 3).join(' ')} …: ${safeReason(error)}`,
-          );
-        }
-      }
+      for (const statement of step.statements)
+        await runStatement(
+          driver,
+          session,
+          statement,
+          options.tolerateMissing,
+          (reason) => `${describeStep(step)} failed at ${opening(statement)} …: ${reason}`,
+        );
       await options.progress?.record(step.key);
     }
   } finally {
