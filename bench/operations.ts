@@ -23,8 +23,8 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { lambdaContext } from '../infra/local/lambda';
 import { localQueueUrl } from '../infra/local/sqs';
 import { queueEnvVar, queues } from '../shared/catalog/queues';
-import { sqsEvent, sqsRecord } from './lib/cloud';
 import { CapacityMeter } from './lib/capacity';
+import { sqsEvent, sqsRecord } from './lib/cloud';
 import { type Receiver, startReceiver } from './lib/receiver';
 import { round, runPool } from './lib/stats';
 
