@@ -25,14 +25,14 @@ import { median, round } from './lib/stats';
 
 const run = promisify(execFile);
 
-export const EMPTY_HANDLER = 'bench/fixtures/empty-handler.ts';
+const EMPTY_HANDLER = 'bench/fixtures/empty-handler.ts';
 export const API_BUNDLE_LIMIT_BYTES = 300 * 1024;
 export const INIT_RATIO_LIMIT = 2;
 
 /** A catalogued handler's kind, or the empty handler every figure is measured against. */
-export type HandlerKind = CataloguedKind | 'baseline';
+type HandlerKind = CataloguedKind | 'baseline';
 
-export interface ColdStartRow {
+interface ColdStartRow {
   handler: string;
   kind: HandlerKind;
   bundleBytes: number;

@@ -170,7 +170,7 @@ export async function fanOutCost(options: { meter: ReadMeter; sqs: SQSClient; qu
   } satisfies FanOutResult;
 }
 
-export interface HistoryPoint {
+interface HistoryPoint {
   records: number;
   page: number;
   itemsRead: number;

@@ -9,7 +9,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Agent, request } from 'undici';
 import { percentile, round, runPool } from './lib/stats';
 
-export interface LatencyRow {
+interface LatencyRow {
   route: string;
   floor: 'GetItem' | 'PutItem';
   requests: number;

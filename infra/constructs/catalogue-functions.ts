@@ -18,7 +18,7 @@ import {
 import type { HandlerBundles } from './bundles';
 import { CausewayFunction, type StackResources, type StageContext } from './function';
 
-export interface CatalogueFunctionContext {
+interface CatalogueFunctionContext {
   readonly stage: StageContext;
   readonly resources: StackResources;
   /** @default - each function bundles itself (see `CausewayFunctionProps.bundles`) */

@@ -22,7 +22,7 @@ import { withScopedEnvironment } from '../../shared/config/env';
 const repoRoot = join(import.meta.dirname, '..', '..');
 
 // biome-ignore lint/suspicious/noExplicitAny: handler modules have heterogeneous signatures
-export type AnyHandler = (event: any, context: Context) => Promise<any>;
+type AnyHandler = (event: any, context: Context) => Promise<any>;
 
 const modules = new Map<string, Promise<AnyHandler>>();
 
@@ -38,7 +38,7 @@ function loadHandler(modulePath: string): Promise<AnyHandler> {
   return loaded;
 }
 
-export class LambdaTimeoutError extends Error {
+class LambdaTimeoutError extends Error {
   override name = 'Sandbox.Timedout';
 }
 

@@ -8,7 +8,7 @@ import type { WorkflowDef } from '../../shared/catalog/workflows';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 
-export interface AslState {
+interface AslState {
   Type: string;
   Resource?: string;
   States?: Record<string, AslState>;

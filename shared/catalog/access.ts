@@ -7,7 +7,7 @@
 import type { QueueName } from './queues';
 import type { TableName } from './tables';
 
-export interface TableGrant {
+interface TableGrant {
   readonly table: TableName;
   readonly access: 'read' | 'readWrite';
 }

@@ -11,7 +11,7 @@
 import type * as z from 'zod';
 
 /** A request body format: which media types select it and how to parse it. */
-export interface BodyFormat {
+interface BodyFormat {
   /** The media type named in the OpenAPI document and in 415 messages. */
   readonly mediaType: string;
   /** Whether a request's media type (undefined when absent) selects this format. */
@@ -19,7 +19,7 @@ export interface BodyFormat {
   parse(text: string): unknown;
 }
 
-export interface ResponseContract {
+interface ResponseContract {
   description: string;
   schema?: z.ZodType;
   /** Defaults to application/json. */

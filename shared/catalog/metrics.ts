@@ -33,7 +33,7 @@ export type LifecycleOutcome = (typeof LIFECYCLE_OUTCOMES)[number];
 export const AUTH_DENIAL_REASONS = ['missing', 'unknown', 'revoked'] as const;
 export type AuthDenialReason = (typeof AUTH_DENIAL_REASONS)[number];
 
-export type MetricUnitName = 'Count' | 'Milliseconds';
+type MetricUnitName = 'Count' | 'Milliseconds';
 
 export interface MetricDef {
   readonly unit: MetricUnitName;

@@ -8,7 +8,7 @@
 
 import type { FunctionAccess } from './access';
 
-export interface ConsumerDef extends FunctionAccess {
+interface ConsumerDef extends FunctionAccess {
   /** Handler module, relative to the repository root; it exports `handler`. */
   readonly handler: string;
   readonly batchSize: number;

@@ -10,9 +10,9 @@ type Catalogued = (typeof routes)[number];
 type KeyOf<R> = R extends { readonly method: infer M extends string; readonly path: infer P extends string }
   ? `${M} ${P}`
   : never;
-export type CataloguedRouteKey = KeyOf<Catalogued>;
+type CataloguedRouteKey = KeyOf<Catalogued>;
 
-export const routeSummaries = {
+const routeSummaries = {
   'GET /health': 'Liveness and readiness: 200 with JSON once the service can reach its tables.',
   'GET /openapi.json':
     'The OpenAPI 3.1 document of this API, generated from the route table and zod schemas.',

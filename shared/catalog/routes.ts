@@ -10,14 +10,14 @@
  */
 import type { FunctionAccess } from './access';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * - `public`: no Authorization header needed (health, OpenAPI document);
  * - `user`: any valid API key;
  * - `admin`: a key whose principal has APPLICATION_ADMIN.
  */
-export type RouteAuth = 'public' | 'user' | 'admin';
+type RouteAuth = 'public' | 'user' | 'admin';
 
 export interface RouteDef extends FunctionAccess {
   readonly method: HttpMethod;

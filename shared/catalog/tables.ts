@@ -6,7 +6,7 @@
  * Keep this file free of imports: Lambda bundles import it to resolve table names.
  */
 
-export type KeyType = 'S' | 'N';
+type KeyType = 'S' | 'N';
 
 export interface KeyAttribute {
   readonly name: string;

@@ -7,7 +7,7 @@
 
 import type { FunctionAccess } from './access';
 
-export interface WorkflowTaskDef extends FunctionAccess {
+interface WorkflowTaskDef extends FunctionAccess {
   readonly handler: string;
   readonly timeoutSeconds: number;
 }

@@ -85,7 +85,7 @@ export class LocalKeyProvider implements KeyProvider {
 }
 
 /** KMS-backed provider; the SDK client is loaded only where a function uses secrets. */
-export class KmsKeyProvider implements KeyProvider {
+class KmsKeyProvider implements KeyProvider {
   constructor(private readonly keyId: string) {}
 
   async generateDataKey(context: Record<string, string>): Promise<DataKey> {
@@ -133,7 +133,7 @@ function open(key: Buffer, sealed: Buffer, additional: Buffer): Buffer {
   return Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]);
 }
 
-export function defaultKeyProvider(): KeyProvider {
+function defaultKeyProvider(): KeyProvider {
   const kmsKeyId = optionalEnv('SECRETS_KMS_KEY_ID');
   if (kmsKeyId) return new KmsKeyProvider(kmsKeyId);
   const file = optionalEnv('LOCAL_MASTER_KEY_FILE');

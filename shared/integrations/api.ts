@@ -21,10 +21,10 @@ const flag = queryBoolean({ error: 'must be true or false' })
 /** A JSON (or YAML) object: PUT and DELETE check it against the stored integration's type in the use case. */
 const ObjectBodySchema = z.record(z.string(), z.unknown(), { error: 'the request body must be an object' });
 
-export const DryRunQuerySchema = z.object({ dryRun: flag });
-export const DeleteQuerySchema = z.object({ dryRun: flag, forceDisable: flag });
+const DryRunQuerySchema = z.object({ dryRun: flag });
+const DeleteQuerySchema = z.object({ dryRun: flag, forceDisable: flag });
 
-export const IntegrationResponseSchema = z
+const IntegrationResponseSchema = z
   .object({
     id: z.string(),
     status: IntegrationStatusSchema,
@@ -49,7 +49,7 @@ export const IntegrationResponseSchema = z
   .meta({ id: 'Integration' });
 export type IntegrationResponse = z.infer<typeof IntegrationResponseSchema>;
 
-export const AcceptedResponseSchema = z
+const AcceptedResponseSchema = z
   .object({
     id: z.string(),
     status: IntegrationStatusSchema,
@@ -63,16 +63,16 @@ export const AcceptedResponseSchema = z
   .meta({ id: 'IntegrationAccepted' });
 export type AcceptedResponse = z.infer<typeof AcceptedResponseSchema>;
 
-export const DryRunResponseSchema = z
+const DryRunResponseSchema = z
   .object({ validationResults: ValidationResultsSchema })
   .meta({ id: 'IntegrationDryRun' });
 
-export const IntegrationStatusResponseSchema = z
+const IntegrationStatusResponseSchema = z
   .object({ id: z.number().int(), status: IntegrationStatusSchema, statusMessage: z.string().optional() })
   .meta({ id: 'IntegrationStatus' });
 export type IntegrationStatusResponse = z.infer<typeof IntegrationStatusResponseSchema>;
 
-export const RegenerateResponseSchema = z
+const RegenerateResponseSchema = z
   .object({ id: z.string(), apiKey: z.string(), configurationSnippet: z.string() })
   .meta({ id: 'FederatedSqlKey' });
 export type RegenerateResponse = z.infer<typeof RegenerateResponseSchema>;

@@ -42,7 +42,7 @@ import { decryptedPayload, integrationOwner } from './secrets';
 /** Integrations read per page of a round. */
 const PAGE_SIZE = 100;
 
-export const CheckMessageSchema = z.discriminatedUnion('kind', [
+const CheckMessageSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('page'),
     /** When the round started (the schedule's time): every check of the round carries it. */
@@ -55,7 +55,7 @@ export const CheckMessageSchema = z.discriminatedUnion('kind', [
     integrationId: z.number().int().positive(),
   }),
 ]);
-export type CheckMessage = z.infer<typeof CheckMessageSchema>;
+type CheckMessage = z.infer<typeof CheckMessageSchema>;
 
 /** How long one check may run: a remote that does not answer is a failed check naming it. */
 export const checkTimeoutSeconds = () => intEnv('INTEGRATION_CHECK_TIMEOUT_SECONDS', 30);
@@ -77,7 +77,7 @@ export async function requestCheck(integrationId: number): Promise<string> {
 }
 
 /** One page of a round: a check message per integration on it, and the next page's message. */
-export async function expandPage(message: Extract<CheckMessage, { kind: 'page' }>): Promise<number> {
+async function expandPage(message: Extract<CheckMessage, { kind: 'page' }>): Promise<number> {
   const { ids, next } = await checkablePage(CHECKED_STATUSES, message.cursor, PAGE_SIZE);
   const bodies = ids.map((integrationId) =>
     JSON.stringify({ kind: 'check', round: message.round, integrationId } satisfies CheckMessage),
@@ -93,7 +93,7 @@ export type CheckOutcome =
   | { checked: true; status: IntegrationStatus; durationMs: number };
 
 /** Thrown when the host's lease is held: the message is checked again after a short delay. */
-export class HostBusyError extends Error {
+class HostBusyError extends Error {
   override name = 'HostBusyError';
 }
 

@@ -23,7 +23,7 @@ import { deleteCredentials } from './rules';
 import { integrationOwner, sealCredentials, storedSecretsOf, stringValues } from './secrets';
 
 /** Sealed delete credentials live this long; a teardown that starts later fails (deleteError). */
-export const CREDENTIALS_TTL_SECONDS = () => intEnv('INTEGRATION_CREDENTIALS_TTL_SECONDS', 900);
+const CREDENTIALS_TTL_SECONDS = () => intEnv('INTEGRATION_CREDENTIALS_TTL_SECONDS', 900);
 
 export async function deleteIntegration(
   id: number,

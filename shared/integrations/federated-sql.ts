@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 
-export const FEDERATED_SQL_KEY_PREFIX = 'cwfs_';
+const FEDERATED_SQL_KEY_PREFIX = 'cwfs_';
 
 export interface IssuedKey {
   apiKey: string;

@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { OperationSchema } from '../platforms/port';
 
-export const INTEGRATION_STATUSES = [
+const INTEGRATION_STATUSES = [
   'creating',
   'enabled',
   'createError',
@@ -35,7 +35,7 @@ export type InFlightStatus = 'creating' | 'editing' | 'deleting';
 /** Statuses with a workflow under way: no PUT or DELETE is accepted until it finishes. */
 export const IN_FLIGHT_STATUSES: readonly InFlightStatus[] = ['creating', 'editing', 'deleting'];
 
-export function isInFlight(status: IntegrationStatus): status is InFlightStatus {
+function isInFlight(status: IntegrationStatus): status is InFlightStatus {
   return (IN_FLIGHT_STATUSES as readonly string[]).includes(status);
 }
 

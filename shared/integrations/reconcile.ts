@@ -17,9 +17,9 @@ import { executionState, startLifecycle } from './workflow';
  * An operation running longer than this is failed. The lifecycle's slowest path is one task
  * with TimeoutSeconds 300 tried 3 times plus backoff (~16 minutes), so 30 minutes is safe.
  */
-export const operationTimeoutSeconds = () => intEnv('INTEGRATION_OPERATION_TIMEOUT_SECONDS', 1800);
+const operationTimeoutSeconds = () => intEnv('INTEGRATION_OPERATION_TIMEOUT_SECONDS', 1800);
 /** The API writes the in-flight status just before StartExecution; allow for that gap. */
-export const startGraceSeconds = () => intEnv('INTEGRATION_START_GRACE_SECONDS', 60);
+const startGraceSeconds = () => intEnv('INTEGRATION_START_GRACE_SECONDS', 60);
 
 export interface ReconcileReport {
   examined: number;

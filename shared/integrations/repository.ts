@@ -20,7 +20,7 @@ import {
 import type { InFlightStatus, IntegrationStatus } from './lifecycle';
 import type { IntegrationRecord } from './model';
 
-export const IN_FLIGHT_INDEX = 'byInFlightStatus';
+const IN_FLIGHT_INDEX = 'byInFlightStatus';
 
 /** A claim was taken by another integration between our check and our write. */
 export class ClaimTakenError extends Error {

@@ -84,7 +84,7 @@ function dedupe(list: string[]): string[] {
 }
 
 /** The config attributes that make up a type's host identity (its uniqueness claims). */
-export function identityAttributes(payload: IntegrationPayload): string[] {
+function identityAttributes(payload: IntegrationPayload): string[] {
   return [...platformOf(payload.type).identityAttributes];
 }
 

@@ -8,7 +8,7 @@ import { JSON_OR_YAML } from '../edge/yaml';
 import { IntegrationIdParamsSchema } from './api';
 import { SQL_TYPES, scriptBodySchema } from './script-requests';
 
-export const ScriptResponseSchema = z
+const ScriptResponseSchema = z
   .object({
     script: z
       .string()

@@ -21,7 +21,7 @@ import {
 } from '../platforms';
 
 /** Types each body script route accepts (their modules' `remote.scriptRoutes`). */
-export function acceptedTypes(kind: BodyScriptKind): IntegrationType[] {
+function acceptedTypes(kind: BodyScriptKind): IntegrationType[] {
   return typesWhere((m) => m.remote?.scriptRoutes?.includes(kind) ?? false);
 }
 

@@ -25,7 +25,7 @@ function stateMachineArn(): string {
 const nameOf = (integrationId: number, requestId: string, undo = false) =>
   executionName(integrationId, undo ? `${requestId}-undo` : requestId);
 
-export function executionArn(integrationId: number, requestId: string, undo = false): string {
+function executionArn(integrationId: number, requestId: string, undo = false): string {
   return `${stateMachineArn().replace(':stateMachine:', ':execution:')}:${nameOf(integrationId, requestId, undo)}`;
 }
 

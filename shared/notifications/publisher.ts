@@ -11,7 +11,7 @@ import {
   NotificationMessageSchema,
 } from './message';
 
-export class InvalidNotificationError extends Error {
+class InvalidNotificationError extends Error {
   override name = 'InvalidNotificationError';
 }
 

@@ -99,7 +99,7 @@ export function connectTimeoutMs(): number {
 }
 
 /** The message of a refused host: the same for every address class, never naming the address. */
-export function blockedHostMessage(host: string): string {
+function blockedHostMessage(host: string): string {
   return `${host} is not an address integrations may connect to (never link-local or metadata addresses; loopback and private addresses only where the stage allows them)`;
 }
 

@@ -29,10 +29,10 @@ import { logger } from '../observability/logger';
 import { egressScopes } from './egress-scope';
 
 /** Off by default: only a stage whose warehouses sit in a private network turns it on. */
-export const allowPrivateIntegrationHosts = (): boolean => boolEnv('ALLOW_PRIVATE_INTEGRATION_HOSTS', false);
+const allowPrivateIntegrationHosts = (): boolean => boolEnv('ALLOW_PRIVATE_INTEGRATION_HOSTS', false);
 
 /** Whether an integration may connect to this address under the stage's setting. */
-export function integrationAddressAllowed(address: string): boolean {
+function integrationAddressAllowed(address: string): boolean {
   const kind = addressClass(address);
   return kind === 'public' || (kind === 'private' && allowPrivateIntegrationHosts());
 }
@@ -47,7 +47,7 @@ export function literalHostAllowed(host: string): boolean {
   return address === undefined || integrationAddressAllowed(address);
 }
 
-export class BlockedHostError extends Error {
+class BlockedHostError extends Error {
   override name = 'BlockedHostError';
   readonly code = 'ETARGETBLOCKED';
   constructor(readonly host: string) {

@@ -36,7 +36,7 @@ export function hostClaim(host: string): Claim {
 }
 
 /** The DELETE body rules of a type whose automatic integrations need privileged credentials. */
-export interface DeletionRules {
+interface DeletionRules {
   /** The privileged credentials (strict). */
   schema: z.ZodType;
   /** A body a manual integration may send that carries no credential (it is ignored). */

@@ -8,10 +8,10 @@
 import * as z from 'zod';
 import type { RemotePayload, RemoteType } from '.';
 
-export const ValidationStatusSchema = z.enum(['passed', 'failed', 'warning', 'skipped']);
+const ValidationStatusSchema = z.enum(['passed', 'failed', 'warning', 'skipped']);
 export type ValidationStatus = z.infer<typeof ValidationStatusSchema>;
 
-export const ValidationTestSchema = z.object({
+const ValidationTestSchema = z.object({
   name: z.string(),
   status: ValidationStatusSchema,
   message: z.string().optional(),
@@ -37,7 +37,7 @@ export function summarize(validationTests: ValidationTest[]): ValidationResults 
 
 /** The lifecycle operations (the workflow's, and what a validation is for). */
 export const OperationSchema = z.enum(['create', 'edit', 'delete']);
-export type Operation = z.infer<typeof OperationSchema>;
+type Operation = z.infer<typeof OperationSchema>;
 
 /** A validated create/update payload of a type with remote objects (decrypted). */
 export type PlatformPayload = RemotePayload;

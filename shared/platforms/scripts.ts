@@ -11,22 +11,17 @@ import { sqlPlatformOf, sqlPlatforms } from './sql-platforms';
 
 export type { ScriptKind, SqlPayload };
 
-export class ScriptTypeMismatchError extends Error {
+class ScriptTypeMismatchError extends Error {
   override name = 'ScriptTypeMismatchError';
 }
 
-/** Everything automatic setup creates (and what a manual operator runs, both steps together). */
-export function setupScriptOf(platform: SqlPlatform, payload: SqlPayload): Script {
-  return setupScript(platform.plan(payload), layoutFor(platform.layouts.setup, payload));
-}
-
-/** Removes exactly what `setupScriptOf` made. */
+/** Removes exactly what the type's setup plan makes (automatic setup, or both manual steps). */
 export function removalScriptOf(platform: SqlPlatform, payload: SqlPayload): Script {
   return removalScript(platform.plan(payload), layoutFor(platform.layouts.delete, payload));
 }
 
 /** Only what an edit from `previous` to `next` requires. */
-export function editScriptOf(platform: SqlPlatform, previous: SqlPayload, next: SqlPayload): Script {
+function editScriptOf(platform: SqlPlatform, previous: SqlPayload, next: SqlPayload): Script {
   if (previous.type !== next.type)
     throw new ScriptTypeMismatchError('the type of an integration cannot change');
   return changeScript(platform.edit(previous, next));

@@ -55,7 +55,7 @@ import { failed, passed, skipped, TEST, warning } from './validation-tests';
  * itself for a type whose DELETE takes none (its module has no `deletion` rules). Manual
  * integrations: no connection (the operator runs the delete script).
  */
-export function teardownTarget(
+function teardownTarget(
   platform: SqlPlatform,
   payload: SqlPayload,
   privileged: Record<string, unknown> | undefined,
@@ -128,7 +128,7 @@ export async function runScript(
   }
 }
 
-export interface StepOptions {
+interface StepOptions {
   progress?: StepProgress;
   /** Undo runs: a statement failing because its object is already gone is skipped. */
   tolerateMissing?: boolean;
@@ -137,7 +137,7 @@ export interface StepOptions {
 }
 
 /** How a step is named in messages: its key and the object it makes. */
-export function describeStep(step: Pick<RunStep, 'key' | 'object'>): string {
+function describeStep(step: Pick<RunStep, 'key' | 'object'>): string {
   return step.object ? `step ${step.key} (${describeObject(step.object)})` : `step ${step.key}`;
 }
 
@@ -146,7 +146,7 @@ export function describeStep(step: Pick<RunStep, 'key' | 'object'>): string {
  * progress says already ran and recording each one that completes. A failing step throws a
  * `PlatformOperationError` naming it, its object and the platform's error text.
  */
-export async function runSteps(
+async function runSteps(
   driver: PlatformDriver,
   target: ConnectTarget,
   steps: readonly RunStep[],

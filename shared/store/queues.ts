@@ -52,7 +52,7 @@ export async function sendAll(queue: QueueName, bodies: readonly string[]): Prom
 }
 
 /** SQS's longest per-message delay (seconds). */
-export const MAX_MESSAGE_DELAY_SECONDS = 900;
+const MAX_MESSAGE_DELAY_SECONDS = 900;
 
 /** Sends one message that becomes visible after `delaySeconds` (at most 15 minutes). */
 export async function sendDelayed(queue: QueueName, body: string, delaySeconds: number): Promise<void> {

@@ -39,7 +39,7 @@ export const CONTROL_CHARACTERS =
   /^[^\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]*$/;
 
 /** Deliveries per second a throttled webhook receives at most (stage-independent bounds). */
-export const MAX_DELIVERIES_PER_SECOND = 1000;
+const MAX_DELIVERIES_PER_SECOND = 1000;
 
 const maxDeliveriesPerSecond = z
   .number()
@@ -103,10 +103,10 @@ export const WebhookPatchSchema = z
 export type WebhookPatch = z.output<typeof WebhookPatchSchema>;
 
 /** Why a webhook is not enabled: who or what disabled it. */
-export const DISABLE_CAUSES = ['owner', 'admin', 'keysRevoked', 'gone', 'failing'] as const;
+const DISABLE_CAUSES = ['owner', 'admin', 'keysRevoked', 'gone', 'failing'] as const;
 export type DisableCause = (typeof DISABLE_CAUSES)[number];
 
-export const WebhookStatusSchema = z
+const WebhookStatusSchema = z
   .enum(['enabled', 'disabled', 'autoDisabled'])
   .describe(
     '`enabled` receives deliveries; `disabled` was paused by its owner or an admin (or when its owner’s keys were revoked); `autoDisabled` was stopped by the service (a 410 answer, or failing continuously)',
@@ -150,7 +150,7 @@ export interface WebhookItem {
   updatedAt: string;
 }
 
-export const WebhookHealthSchema = z
+const WebhookHealthSchema = z
   .object({
     lastAttemptAt: z.string().optional().describe('the newest attempt in the history'),
     lastSuccessAt: z.string().optional().describe('the newest 2xx answer in the history'),

@@ -11,6 +11,7 @@
 import { type Binding, SecretBox } from '../crypto/envelope';
 import type { WebhookItem } from './model';
 
+/** @public read by the reseal test through the module namespace */
 export const WEBHOOK_SECRET_PURPOSE = 'webhook-secret';
 
 const box = new SecretBox(WEBHOOK_SECRET_PURPOSE, undefined, { legacyPurpose: WEBHOOK_SECRET_PURPOSE });

@@ -3,10 +3,7 @@ import type * as z from 'zod';
 import { configPayload, definePlatform, hostClaim } from '../module';
 import { AnalyticsWarehouseConfigSchema, AnalyticsWarehouseDeleteSchema } from './schema';
 
-export const AnalyticsWarehousePayloadSchema = configPayload(
-  'AnalyticsWarehouse',
-  AnalyticsWarehouseConfigSchema,
-);
+const AnalyticsWarehousePayloadSchema = configPayload('AnalyticsWarehouse', AnalyticsWarehouseConfigSchema);
 export type AnalyticsWarehousePayload = z.output<typeof AnalyticsWarehousePayloadSchema>;
 
 export const analyticsWarehouse = definePlatform<AnalyticsWarehousePayload>()({

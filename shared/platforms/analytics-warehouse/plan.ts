@@ -29,8 +29,6 @@ import {
 import { quoteIdent, quoteLiteral, sameIdentifier } from '../sql/quote';
 import { TEST } from '../validation-tests';
 import type { AnalyticsWarehouseConfig } from './schema';
-
-export type { AnalyticsWarehouseConfig };
 export interface AnalyticsWarehouseSetup {
   autoBootstrap: boolean;
   config: AnalyticsWarehouseConfig;

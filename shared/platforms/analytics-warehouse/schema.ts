@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { hostname, identifier, port, secret, text } from '../fields';
 
-export const MetadataDelimitersSchema = z
+const MetadataDelimitersSchema = z
   .strictObject({
     hashDelimiter: z.string().min(1).max(8).default('|'),
     hashKeyDelimiter: z.string().min(1).max(8).default(':'),

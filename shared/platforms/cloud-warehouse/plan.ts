@@ -38,19 +38,17 @@ import { quoteIdent, quoteLiteral, quoteQualified, sameIdentifier } from '../sql
 import { ScriptInputError } from '../sql/script';
 import { TEST } from '../validation-tests';
 import type { CloudWarehouseConfig } from './schema';
-
-export type { CloudWarehouseConfig };
 export interface CloudWarehouseSetup {
   autoBootstrap: boolean;
   config: CloudWarehouseConfig;
 }
 
-export const CLOUD_SYSTEM_ROLE = 'SERVICE_SYSTEM_ROLE';
-export const CLOUD_BASE_SCHEMAS = ['METADATA', 'POLICIES'] as const;
-export const CLOUD_AUDIT_SCHEMA = 'AUDIT';
-export const CLOUD_LINEAGE_SCHEMA = 'LINEAGE';
+const CLOUD_SYSTEM_ROLE = 'SERVICE_SYSTEM_ROLE';
+const CLOUD_BASE_SCHEMAS = ['METADATA', 'POLICIES'] as const;
+const CLOUD_AUDIT_SCHEMA = 'AUDIT';
+const CLOUD_LINEAGE_SCHEMA = 'LINEAGE';
 /** The platform's shared database holding account usage views (access history). */
-export const CLOUD_ACCOUNT_USAGE_DATABASE = 'SNOWFLAKE';
+const CLOUD_ACCOUNT_USAGE_DATABASE = 'SNOWFLAKE';
 
 const id = (value: string, what: string) => quoteIdent('cloud', value, what);
 const lit = (value: string, what: string) => quoteLiteral('cloud', value, what);
@@ -68,11 +66,11 @@ function publicKey(privateKey: string): string {
   }
 }
 
-export function cloudSystemUser(config: CloudWarehouseConfig): string | undefined {
+function cloudSystemUser(config: CloudWarehouseConfig): string | undefined {
   return config.authenticationType === 'oAuth' ? undefined : config.username;
 }
 
-export function cloudSchemas(config: CloudWarehouseConfig): string[] {
+function cloudSchemas(config: CloudWarehouseConfig): string[] {
   const schemas: string[] = [...CLOUD_BASE_SCHEMAS];
   if (config.audit.enabled) schemas.push(CLOUD_AUDIT_SCHEMA);
   if (config.lineage.enabled) schemas.push(CLOUD_LINEAGE_SCHEMA);

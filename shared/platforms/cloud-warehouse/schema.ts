@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { enabledFlag, hostname, identifier, port, regexSource, secret, text } from '../fields';
 
-export const CloudOAuthSchema = z
+const CloudOAuthSchema = z
   .strictObject({
     provider: text(255),
     clientId: text(255),
@@ -49,7 +49,7 @@ export const CloudOAuthSchema = z
     }
   });
 
-export const LineageSchema = z
+const LineageSchema = z
   .strictObject({
     enabled: z.boolean().default(false),
     lineageConfig: z

@@ -44,7 +44,7 @@ function lettersOf(on: 'database' | 'schema', privilege: string): string {
 }
 
 /** The elements of a PostgreSQL array literal (`{a,"b c"}`), unquoted. */
-export function arrayElements(text: string): string[] {
+function arrayElements(text: string): string[] {
   const body = text.trim().replace(/^\{/, '').replace(/\}$/, '');
   if (body === '') return [];
   const items: string[] = [];
@@ -67,7 +67,7 @@ export function arrayElements(text: string): string[] {
 }
 
 /** One ACL item (`name=CTc/owner`, `"odd name"=U/owner`, `group g=CT/owner`, `=Tc/owner`). */
-export function parseAclItem(item: string): AclEntry | undefined {
+function parseAclItem(item: string): AclEntry | undefined {
   const slash = item.lastIndexOf('/');
   const eq = item.lastIndexOf('=', slash < 0 ? item.length : slash);
   if (eq < 0) return undefined;

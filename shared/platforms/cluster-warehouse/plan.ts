@@ -30,21 +30,19 @@ import {
 import { quoteIdent, quoteLiteral, sameIdentifier } from '../sql/quote';
 import { TEST } from '../validation-tests';
 import type { ClusterWarehouseConfig } from './schema';
-
-export type { ClusterWarehouseConfig };
 export interface ClusterWarehouseSetup {
   autoBootstrap: boolean;
   config: ClusterWarehouseConfig;
 }
 
-export const CLUSTER_SYSTEM_GROUP = 'service_system';
-export const CLUSTER_SCHEMAS = ['service_metadata', 'service_policies'] as const;
+const CLUSTER_SYSTEM_GROUP = 'service_system';
+const CLUSTER_SCHEMAS = ['service_metadata', 'service_policies'] as const;
 const POLICY_SCHEMA = 'service_policies';
 
 const id = (value: string, what: string) => quoteIdent('cluster', value, what);
 const PUBLIC = { kind: 'public', name: 'PUBLIC' } as const;
 
-export function clusterSystemUser(config: ClusterWarehouseConfig): string {
+function clusterSystemUser(config: ClusterWarehouseConfig): string {
   switch (config.authenticationType) {
     case 'userPassword':
       return config.username;

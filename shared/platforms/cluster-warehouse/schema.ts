@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { hostname, identifier, port, secret, text } from '../fields';
 
-export const ClusterIdpSchema = z.strictObject({
+const ClusterIdpSchema = z.strictObject({
   username: text(128),
   password: secret(1024),
   appId: text(255),

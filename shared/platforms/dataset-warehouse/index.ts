@@ -3,7 +3,7 @@ import type * as z from 'zod';
 import { addIssue, configPayload, definePlatform, EVEN_WITH_OTHER_ISSUES } from '../module';
 import { DatasetWarehouseConfigSchema, parseServiceAccount } from './schema';
 
-export const DatasetWarehousePayloadSchema = configPayload(
+const DatasetWarehousePayloadSchema = configPayload(
   'DatasetWarehouse',
   DatasetWarehouseConfigSchema,
 ).superRefine((p, ctx) => {

@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { definePlatform } from '../module';
 
-export const FederatedSqlPayloadSchema = z.strictObject({ type: z.literal('FederatedSql') });
+const FederatedSqlPayloadSchema = z.strictObject({ type: z.literal('FederatedSql') });
 export type FederatedSqlPayload = z.output<typeof FederatedSqlPayloadSchema>;
 
 export const federatedSql = definePlatform<FederatedSqlPayload>()({

@@ -3,7 +3,7 @@ import type * as z from 'zod';
 import { configPayload, definePlatform, hostClaim } from '../module';
 import { LakehouseConfigSchema, lakehouseHost } from './schema';
 
-export const LakehousePayloadSchema = configPayload('Lakehouse', LakehouseConfigSchema);
+const LakehousePayloadSchema = configPayload('Lakehouse', LakehouseConfigSchema);
 export type LakehousePayload = z.output<typeof LakehousePayloadSchema>;
 
 export const lakehouse = definePlatform<LakehousePayload>()({

@@ -29,8 +29,6 @@ import {
 import { quoteIdent, quoteLiteral, quoteQualified } from '../sql/quote';
 import { TEST } from '../validation-tests';
 import type { LakehouseConfig } from './schema';
-
-export type { LakehouseConfig };
 export interface LakehouseSetup {
   autoBootstrap: boolean;
   config: LakehouseConfig;

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { enabledFlag, identifier, port, secret, text } from '../fields';
 
-export const LakehouseOAuthSchema = z.strictObject({
+const LakehouseOAuthSchema = z.strictObject({
   clientId: text(255),
   authorityUrl: z.url({ protocol: /^https$/ }),
   /** The spec gives no type: one scope string or a list of them. */

@@ -3,7 +3,7 @@ import type * as z from 'zod';
 import { addIssue, configPayload, definePlatform, EVEN_WITH_OTHER_ISSUES } from '../module';
 import { ObjectStoreConfigSchema } from './schema';
 
-export const ObjectStorePayloadSchema = configPayload('ObjectStore', ObjectStoreConfigSchema).superRefine(
+const ObjectStorePayloadSchema = configPayload('ObjectStore', ObjectStoreConfigSchema).superRefine(
   (p, ctx) => {
     if (p.autoBootstrap === true) addIssue(ctx, ['autoBootstrap'], 'must be false for ObjectStore');
   },

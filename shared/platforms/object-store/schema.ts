@@ -20,4 +20,3 @@ export const ObjectStoreConfigSchema = z.discriminatedUnion('authenticationType'
     cloudSecretAccessKey: secret(1024),
   }),
 ]);
-export type ObjectStoreConfig = z.infer<typeof ObjectStoreConfigSchema>;

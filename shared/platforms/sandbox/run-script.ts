@@ -10,10 +10,10 @@ import { sqlPlatformOf } from '../sql-platforms';
 import { SandboxDb } from './sql';
 import { readState, withState } from './store';
 
-export const SANDBOX_OPERATOR = 'sandbox_admin';
+const SANDBOX_OPERATOR = 'sandbox_admin';
 
 /** A statement the sandbox refused, named by its number and first words (never its literals). */
-export class SandboxStatementError extends Error {
+class SandboxStatementError extends Error {
   override name = 'SandboxStatementError';
 }
 

@@ -27,7 +27,7 @@ import { sqlPlatformOf } from '../sql-platforms';
 import { SandboxDb, SandboxSqlError } from './sql';
 import { readState, type SandboxState, withState } from './store';
 
-export const UNREACHABLE_SUFFIX = '.unreachable.example';
+const UNREACHABLE_SUFFIX = '.unreachable.example';
 export const TRIGGER = {
   invalidCredentials: 'invalid-credentials',
   failBootstrap: 'fail-bootstrap',

@@ -9,7 +9,6 @@ import { SandboxModel } from './sql-model';
 import { runStatement } from './sql-statements';
 import { tokenize } from './sql-tokens';
 
-export type { SandboxSession } from './sql-model';
 export { SandboxSqlError, tokenize } from './sql-tokens';
 
 export class SandboxDb extends SandboxModel {

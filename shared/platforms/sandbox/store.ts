@@ -10,7 +10,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { optionalEnv } from '../../config/env';
 
-export interface SandboxObject {
+interface SandboxObject {
   kind: string;
   /** The name as created (case preserved). */
   name: string;

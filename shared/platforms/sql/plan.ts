@@ -18,7 +18,7 @@ import type { RemoteObject } from '../driver';
 import { type Script, type ScriptSection, script } from './script';
 
 /** A securable a grant is made on (`warehouse`, `account`, `database` …), as the platform names it. */
-export interface Securable {
+interface Securable {
   kind: string;
   name: string;
   parent?: string;
@@ -193,7 +193,7 @@ export interface ChangeStep {
   undo: readonly string[];
 }
 
-export interface ChangeSection {
+interface ChangeSection {
   database?: string;
   note: string;
   steps: readonly ChangeStep[];

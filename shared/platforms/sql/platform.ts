@@ -9,14 +9,14 @@ import type { ChangeSet, ScriptLayouts, SetupPlan } from './plan';
 import type { Dialect } from './quote';
 
 /** A validated SQL payload (decrypted), as a type's schema outputs it. */
-export interface SqlPayloadShape {
+interface SqlPayloadShape {
   type: string;
   autoBootstrap: boolean;
   config: object;
 }
 
 /** What a type's own validation checks see. */
-export interface CheckContext<P, S extends PlatformSession> {
+interface CheckContext<P, S extends PlatformSession> {
   payload: P;
   /** True for POST (and a PUT retrying a failed creation); false for an edit. */
   creating: boolean;
@@ -40,7 +40,7 @@ export interface SandboxProbe {
 }
 
 /** How the sandbox plays the type. */
-export interface SandboxRules<S extends PlatformSession> {
+interface SandboxRules<S extends PlatformSession> {
   /** The account kind a connection logs in as (`login` on T-SQL platforms, else `user`). */
   readonly account: 'user' | 'login';
   /** The account a connection's credentials log in as. */

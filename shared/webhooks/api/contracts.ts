@@ -59,7 +59,7 @@ const RotatedSchema = z
   })
   .meta({ id: 'WebhookSecretRotated' });
 
-export const RecoverBodySchema = z
+const RecoverBodySchema = z
   .strictObject({
     since: instant('re-send deliveries with a record at or after this time (within the history retention)'),
     until: instant('… and at or before this time (default: now)').optional(),
@@ -76,7 +76,7 @@ const RecoverQuerySchema = z.strictObject({
   dryRun: queryBoolean().default(false).describe('true: answer the count and send nothing'),
 });
 
-export const RecoverJobSchema = z
+const RecoverJobSchema = z
   .object({
     jobId: z.string(),
     webhookId: z.number().int(),

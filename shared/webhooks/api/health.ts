@@ -10,7 +10,7 @@ import type { WebhookHealth } from '../model';
 import { failedAttemptsAfter, healthItems } from '../store/health';
 
 /** Consecutive failures are counted up to this many. */
-export const STREAK_CAP = 1000;
+const STREAK_CAP = 1000;
 /** Failing webhooks whose streak is counted at a time. */
 const CONCURRENCY = 8;
 

@@ -22,15 +22,8 @@ import {
   listingSelection,
   liveWindow,
   outcomeFilter,
-  type StoredHistoryRecord,
   webhookPartitions,
 } from '../store/history-keys';
-
-/** Whether the caller may see a record: their personal webhooks' records; global ones for admins. */
-export function canSeeRecord(caller: Principal, record: Pick<StoredHistoryRecord, 'audience'>): boolean {
-  if (record.audience === `user#${caller.userId}`) return true;
-  return record.audience === 'global' && isAdmin(caller);
-}
 
 /** The audiences a history query selects for the caller. */
 export function selectedAudiences(

@@ -37,7 +37,7 @@ function recoverWindow(webhookId: number, input: RecoverInput, now: number): Rec
   return { webhookId, since: input.since, until, onlyFailed: input.onlyFailed };
 }
 
-export function jobView(job: RecoverJob): RecoverJobView {
+function jobView(job: RecoverJob): RecoverJobView {
   return {
     jobId: job.jobId,
     webhookId: job.webhookId,

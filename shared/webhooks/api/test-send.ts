@@ -15,7 +15,7 @@ import { countManualSend, type ResendResult, type SenderRequest } from './retry'
 import { findVisibleWebhook } from './webhooks';
 
 /** The type a test send of this webhook carries (a 400 naming the field when it does not subscribe to `wanted`). */
-export function testType(
+function testType(
   webhook: Pick<WebhookItem, 'notificationType'>,
   wanted?: NotificationName,
 ): NotificationName {

@@ -60,7 +60,7 @@ const CONTINUE_BEFORE_MS = 10_000;
 const PAGE_SIZE = 100;
 
 /** The follow-up message of a fan-out that continues (on the notifications queue). */
-export const FanOutContinuationSchema = z.strictObject({
+const FanOutContinuationSchema = z.strictObject({
   v: z.literal(1),
   continuation: z.strictObject({
     notification: NotificationMessageSchema,

@@ -20,7 +20,7 @@ import { applyCountGroup, type CountGroup, MAX_COUNTERS_PER_GROUP } from '../sto
 import { dayOf, ID_SLOTS } from '../store/history-keys';
 
 /** One counter a record adds 1 to: an item of the counts table and its attribute. */
-export interface CounterAdd {
+interface CounterAdd {
   key: string;
   attr: string;
 }

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { NOTIFICATION_NAMES } from '../../notifications/catalogue';
 import { NotificationMetadataSchema } from '../../notifications/message';
 
-export const DeliveryMessageSchema = z.strictObject({
+const DeliveryMessageSchema = z.strictObject({
   v: z.literal(1),
   deliveryId: z.string().regex(/^msg_[0-9a-f]{32}_\d+$/),
   webhookId: z.number().int().positive(),
@@ -34,7 +34,7 @@ export type DeliveryMessage = z.infer<typeof DeliveryMessageSchema>;
  * the record to send again (its request goes to the webhook's current URL, signed with its
  * current secrets, under the original `webhook-id`), once.
  */
-export const ResendMessageSchema = z.strictObject({
+const ResendMessageSchema = z.strictObject({
   v: z.literal(1),
   webhookId: z.number().int().positive(),
   resend: z.strictObject({

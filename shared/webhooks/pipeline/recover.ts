@@ -96,7 +96,7 @@ const advance = (shard: number, next: Record<string, unknown> | undefined): Reco
  * Pages from `cursor` until the window is read or `deadline` passes; `send` gets each page's
  * re-sends (none for a dry run). Answers the counts and where it stopped.
  */
-export async function walkWindow(
+async function walkWindow(
   window: RecoverWindow,
   cursor: RecoverCursor,
   deadline: number,

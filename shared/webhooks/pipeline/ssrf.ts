@@ -21,7 +21,7 @@ export type { LookupFunction } from '../../net/guarded-lookup';
  * names the address: otherwise a user could map internal names to addresses by pointing webhooks
  * at them. The address goes to the operators' log only.
  */
-export class BlockedTargetError extends Error {
+class BlockedTargetError extends Error {
   override name = 'BlockedTargetError';
   readonly code = 'ETARGETBLOCKED';
   constructor() {

@@ -13,7 +13,7 @@ import { reserveDeliverySlot } from '../store/throttle';
 import type { DeliveryMessage } from './message';
 
 /** Waits up to this long in the invocation rather than re-queueing. */
-export const SLEEP_MAX_MS = 1000;
+const SLEEP_MAX_MS = 1000;
 
 export type ThrottleStep = { kind: 'now' } | { kind: 'later'; delaySeconds: number; slotAt: number };
 

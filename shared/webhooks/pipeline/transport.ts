@@ -14,7 +14,7 @@ import { allowPrivateTargets, connectTimeoutMs, RESPONSE_BODY_CAP_BYTES, webhook
 import { webhookConnector } from './ssrf';
 
 /** Why no HTTP answer came back: the stored body of a transport failure. */
-export interface TransportFailure {
+interface TransportFailure {
   code: string;
   connect: boolean;
   message?: string;
@@ -50,7 +50,7 @@ export interface AttemptOptions {
 const agents = new Map<string, Agent>();
 
 /** One keep-alive agent per container and setting, built on first use. */
-export function deliveryAgent(): Agent {
+function deliveryAgent(): Agent {
   const allowPrivate = allowPrivateTargets();
   const connectMs = connectTimeoutMs();
   const timeoutMs = webhookTimeoutMs();
@@ -110,7 +110,7 @@ function errorCode(error: unknown): string {
 }
 
 /** The history form of a transport failure. */
-export function failureOutcome(error: unknown, startedAt: number): AttemptOutcome {
+function failureOutcome(error: unknown, startedAt: number): AttemptOutcome {
   const code = errorCode(error);
   const body: TransportFailure = { code, connect: CONNECT_PHASE.has(code) };
   if (code === 'ETARGETBLOCKED') body.message = (error as Error).message;

@@ -31,7 +31,7 @@ type LegacyRecord = Omit<StoredHistoryRecord, 'deliveryId' | 'seq' | 'la' | 'lt'
 };
 
 /** A legacy record in the new layout. */
-export function migratedItem(legacy: LegacyRecord, shards: number): StoredHistoryRecord {
+function migratedItem(legacy: LegacyRecord, shards: number): StoredHistoryRecord {
   const { aud, audType, audOutcome, audTypeOutcome, updatedAt, request, ...fields } = legacy;
   const shard = legacy.id % shards;
   return {
