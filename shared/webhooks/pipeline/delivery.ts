@@ -5,7 +5,7 @@
  * throttled webhook's attempt waits for its slot (./throttle.ts); a 410 answer disables the
  * webhook (./auto-disable.ts).
  *
- * At most one POST per attempt (ADR 0006): before the POST the consumer claims
+ * At most one POST per attempt (ADR 0006): before the POST the consumer marks
  * `attempt#<deliveryId>#<n>` with a conditional put (duplicate messages of one attempt — a
  * notification fanned out twice, an SQS copy — arrive together, so only a write can tell them
  * apart), and a strongly consistent read of the delivery's records drops a message whose attempt
@@ -24,7 +24,7 @@ import { sleep } from '../../store/read';
 import { retrySchedule } from '../config';
 import { type DeliveryPayload, type HistoryRecord, statusOf, type WebhookItem } from '../model';
 import { signingSecrets } from '../secrets';
-import { claim, release } from '../store/dedup';
+import { markOnce, unmark } from '../store/dedup';
 import {
   getHistoryItem,
   type HistoryKey,
@@ -46,8 +46,8 @@ import { deliveryTraceparent, observeAttempt } from './telemetry';
 import { throttle } from './throttle';
 import { type AttemptOutcome, postWebhook } from './transport';
 
-/** Days an attempt claim is kept: longer than a delivery can live on its queue (14 days). */
-const CLAIM_TTL_DAYS = 15;
+/** Days an attempt marker is kept: longer than a delivery can live on its queue (14 days). */
+const MARKER_TTL_DAYS = 15;
 
 /** POSTs the payload to the webhook's URL, signed with its live secrets. */
 export async function post(
@@ -163,16 +163,16 @@ export function alreadyHandled(attempt: number, recorded: readonly RecordedAttem
   return undefined;
 }
 
-/** Sends a throttled message again for its slot; the new message claims the attempt then. */
+/** Sends a throttled message again for its slot; the new message marks the attempt then. */
 async function deferToSlot(
-  claimId: string,
+  markerId: string,
   message: DeliveryMessage | ResendMessage,
   delaySeconds: number,
 ): Promise<void> {
-  await release(claimId);
+  await unmark(markerId);
   await sendDelayed('deliveries', JSON.stringify(message), delaySeconds);
   logger.info('throttled delivery sent again for its slot', {
-    claim: claimId,
+    marker: markerId,
     webhookId: message.webhookId,
     slotAt: new Date(message.slot?.at ?? 0).toISOString(),
   });
@@ -186,15 +186,15 @@ export async function processDelivery(sqsRecord: SQSRecord, context?: Context): 
   const message = queued;
   const attempt =
     (message.attemptBase ?? 0) + Math.max(1, Number(sqsRecord.attributes.ApproximateReceiveCount) || 1);
-  const claimId = `attempt#${message.deliveryId}#${attempt}`;
-  const [claimed, recorded, webhook] = await Promise.all([
-    claim(claimId, CLAIM_TTL_DAYS),
+  const markerId = `attempt#${message.deliveryId}#${attempt}`;
+  const [marked, recorded, webhook] = await Promise.all([
+    markOnce(markerId, MARKER_TTL_DAYS),
     recordedAttempts(message.deliveryId),
     getWebhookItem(message.webhookId),
   ]);
-  const handled = claimed
+  const handled = marked
     ? alreadyHandled(attempt, recorded)
-    : 'attempt already claimed by another message of this delivery';
+    : 'attempt already marked by another message of this delivery';
   if (handled) {
     logger.info('delivery message dropped', { deliveryId: message.deliveryId, attempt, reason: handled });
     return;
@@ -234,7 +234,7 @@ export async function processDelivery(sqsRecord: SQSRecord, context?: Context): 
   const pace = await throttle(webhook, message, attempt);
   if (pace.kind === 'later') {
     await deferToSlot(
-      claimId,
+      markerId,
       { ...message, attemptBase: attempt - 1, slot: { attempt, at: pace.slotAt } },
       pace.delaySeconds,
     );
@@ -244,7 +244,7 @@ export async function processDelivery(sqsRecord: SQSRecord, context?: Context): 
   observeAttempt(outcome, attempt, message.notifiedAt);
   const stored = await record(webhook, fields, outcome, writeDeadline(context));
   if (stored === 'duplicate') {
-    // Cannot happen while the claim holds; kept so a record is never overwritten.
+    // Cannot happen while the marker holds; kept so a record is never overwritten.
     logger.warn('attempt recorded already by another message; this one ends here', {
       deliveryId: message.deliveryId,
       attempt,
@@ -320,24 +320,24 @@ export async function resendHistoryRecord(key: HistoryKey, context?: Context): P
 }
 
 /**
- * A recover job's re-send (./recover.ts): the record's request, sent once (claim
+ * A recover job's re-send (./recover.ts): the record's request, sent once (marker
  * `resend#<job>#<delivery>`) to the webhook's current URL under the original `webhook-id`,
  * recorded as a new record with `retryOf`, never retried automatically. A disabled webhook's
  * re-send is recorded as skipped; a throttled one waits for its slot like any delivery.
  */
 async function processResend(message: ResendMessage, context?: Context): Promise<void> {
   const { jobId, deliveryId, seq } = message.resend;
-  const claimId = `resend#${jobId}#${deliveryId}`;
-  const [claimed, original, webhook] = await Promise.all([
-    claim(claimId, CLAIM_TTL_DAYS),
+  const markerId = `resend#${jobId}#${deliveryId}`;
+  const [marked, original, webhook] = await Promise.all([
+    markOnce(markerId, MARKER_TTL_DAYS),
     getHistoryItem({ deliveryId, seq }),
     getWebhookItem(message.webhookId),
   ]);
-  if (!claimed || !original || !webhook) {
+  if (!marked || !original || !webhook) {
     logger.info('re-send dropped', {
       jobId,
       deliveryId,
-      claimed,
+      marked,
       recordFound: !!original,
       webhookFound: !!webhook,
     });
@@ -358,7 +358,7 @@ async function processResend(message: ResendMessage, context?: Context): Promise
   } else {
     const pace = await throttle(webhook, message, 1);
     if (pace.kind === 'later') {
-      await deferToSlot(claimId, { ...message, slot: { attempt: 1, at: pace.slotAt } }, pace.delaySeconds);
+      await deferToSlot(markerId, { ...message, slot: { attempt: 1, at: pace.slotAt } }, pace.delaySeconds);
       return;
     }
     outcome = await post(webhook, deliveryId, fields.payload, deliveryTraceparent({}));

@@ -8,7 +8,7 @@
  * message on the notifications queue that carries the notification, where it stopped, and the
  * notification's trace context and enqueue time. Each step marks itself done once its
  * deliveries and its follow-up were sent, so a redelivered step is skipped; a step that crashed
- * half-way is done again, and the delivery consumer's attempt claims drop the duplicates.
+ * half-way is done again, and the delivery consumer's attempt markers drop the duplicates.
  */
 import type { Context, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
@@ -18,7 +18,7 @@ import { type NotificationMessage, NotificationMessageSchema, pertainsTo } from 
 import { logger } from '../../observability/logger';
 import { recordFanOut } from '../../observability/metrics';
 import { fanOutChunk } from '../config';
-import { claim, exists } from '../store/dedup';
+import { exists, markOnce } from '../store/dedup';
 import { notificationSubscriptionKeys, sameAudienceKey } from '../store/subscriptions';
 import { alsoSubscribed, subscriptionPage } from '../store/webhooks';
 import { activityIdFor, type DeliveryMessage, deliveryIdFor, notificationDigest } from './message';
@@ -161,7 +161,7 @@ export async function processNotification(
         sent: step.sent + sent,
       };
       await sendAll('notifications', [JSON.stringify({ v: 1, continuation: next })]);
-      await claim(marker, FAN_OUT_MARKER_TTL_DAYS);
+      await markOnce(marker, FAN_OUT_MARKER_TTL_DAYS);
       logger.info('fan-out continues in a follow-up message', {
         messageId: record.messageId,
         sent,
@@ -172,8 +172,8 @@ export async function processNotification(
     }
   }
   // Written last: a crash before these lines fans out the step again, and the delivery
-  // consumer's attempt claims drop the duplicate messages.
-  await Promise.all([claim(marker, FAN_OUT_MARKER_TTL_DAYS), claim(done, FAN_OUT_MARKER_TTL_DAYS)]);
+  // consumer's attempt markers drop the duplicate messages.
+  await Promise.all([markOnce(marker, FAN_OUT_MARKER_TTL_DAYS), markOnce(done, FAN_OUT_MARKER_TTL_DAYS)]);
   recordFanOut(step.sent + sent);
   logger.info('notification fanned out', {
     messageId: record.messageId,

@@ -12,9 +12,9 @@
  * The job runs in steps on the recoveries queue (one message per step, each step pages until
  * about 20 s have passed), so 100,000 deliveries never meet a function timeout. A step enqueues
  * its re-sends in batches, then checkpoints the cursor and counts (conditional on the step it
- * read: a step that runs twice moves the job once, and the re-send claims drop what it enqueued
+ * read: a step that runs twice moves the job once, and the re-send markers drop what it enqueued
  * twice), then sends the next step. Each re-send is a message the delivery consumer sends once
- * (claim `resend#<job>#<delivery>`), with the original `webhook-id`, as a new record with `retryOf`.
+ * (marker `resend#<job>#<delivery>`), with the original `webhook-id`, as a new record with `retryOf`.
  */
 import type { Context, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';

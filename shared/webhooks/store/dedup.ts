@@ -3,10 +3,10 @@
  * at-least-once delivery:
  * - `fanout#<notification>`: the notification's deliveries were all enqueued; a redelivered
  *   notification is skipped.
- * - `attempt#<deliveryId>#<n>`: attempt n of a delivery was claimed before its POST; a second
+ * - `attempt#<deliveryId>#<n>`: attempt n of a delivery was marked before its POST; a second
  *   message carrying the same delivery and attempt (a notification fanned out twice after a
  *   crash) is dropped, so no attempt is ever POSTed twice. A throttled attempt that is sent
- *   again for a later slot gives its claim back first; the new message claims it.
+ *   again for a later slot removes its marker first; the new message marks it again.
  */
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../store/clients';
@@ -16,9 +16,9 @@ import { putIfAbsent } from '../../store/write';
 const DAY_SECONDS = 86_400;
 
 /** True when this call created the marker, false when it already existed. */
-export function claim(id: string, ttlDays: number): Promise<boolean> {
+export function markOnce(id: string, ttlDays: number): Promise<boolean> {
   const expiration = Math.floor(Date.now() / 1000) + ttlDays * DAY_SECONDS;
-  return putIfAbsent(tableName('idempotency'), { id, status: 'claimed', expiration }, 'id');
+  return putIfAbsent(tableName('idempotency'), { id, status: 'marked', expiration }, 'id');
 }
 
 export async function exists(id: string): Promise<boolean> {
@@ -28,7 +28,7 @@ export async function exists(id: string): Promise<boolean> {
   return out.Item !== undefined;
 }
 
-/** Gives a claim back (a throttled attempt re-queued for its slot). */
-export async function release(id: string): Promise<void> {
+/** Removes a marker (a throttled attempt re-queued for its slot). */
+export async function unmark(id: string): Promise<void> {
   await documentClient.send(new DeleteCommand({ TableName: tableName('idempotency'), Key: { id } }));
 }
