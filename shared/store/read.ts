@@ -18,6 +18,8 @@ type Item = Record<string, unknown>;
 /** BatchGetItem's maximum keys per call. */
 const BATCH_GET_MAX_KEYS = 100;
 /** Rounds of UnprocessedKeys retries before a batch read gives up. */
+/** BatchGet requests in flight at once for one call. */
+const BATCH_GET_CONCURRENCY = 4;
 const BATCH_GET_ROUNDS = 8;
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -70,19 +72,26 @@ export async function batchGetAll<T = Item>(table: string, keys: readonly Item[]
   if (first === undefined) return [];
   const attributes = Object.keys(first);
   const found = new Map<string, T>();
-  for (let i = 0; i < keys.length; i += BATCH_GET_MAX_KEYS) {
-    let pending: Item[] | undefined = keys.slice(i, i + BATCH_GET_MAX_KEYS);
-    for (let round = 0; pending && pending.length > 0; round++) {
-      if (round === BATCH_GET_ROUNDS) {
-        throw new Error(`DynamoDB left ${pending.length} key(s) of ${table} unprocessed`);
+  const chunks: Item[][] = [];
+  for (let i = 0; i < keys.length; i += BATCH_GET_MAX_KEYS) chunks.push(keys.slice(i, i + BATCH_GET_MAX_KEYS));
+  // A few batches at a time: a long key list costs a few round trips, not one per 100 keys.
+  await Promise.all(
+    Array.from({ length: Math.min(BATCH_GET_CONCURRENCY, chunks.length) }, async () => {
+      for (let chunk = chunks.shift(); chunk !== undefined; chunk = chunks.shift()) {
+        let pending: Item[] | undefined = chunk;
+        for (let round = 0; pending && pending.length > 0; round++) {
+          if (round === BATCH_GET_ROUNDS) {
+            throw new Error(`DynamoDB left ${pending.length} key(s) of ${table} unprocessed`);
+          }
+          if (round > 0) await sleep(Math.random() * 25 * 2 ** round);
+          const out: BatchGetCommandOutput = await documentClient.send(
+            new BatchGetCommand({ RequestItems: { [table]: { Keys: pending } } }),
+          );
+          for (const item of out.Responses?.[table] ?? []) found.set(identity(item, attributes), item as T);
+          pending = out.UnprocessedKeys?.[table]?.Keys;
+        }
       }
-      if (round > 0) await sleep(Math.random() * 25 * 2 ** round);
-      const out: BatchGetCommandOutput = await documentClient.send(
-        new BatchGetCommand({ RequestItems: { [table]: { Keys: pending } } }),
-      );
-      for (const item of out.Responses?.[table] ?? []) found.set(identity(item, attributes), item as T);
-      pending = out.UnprocessedKeys?.[table]?.Keys;
-    }
-  }
+    }),
+  );
   return keys.map((key) => found.get(identity(key, attributes))).filter((item) => item !== undefined);
 }
