@@ -12,7 +12,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../infra/constructs/bundles';
 import { integrationChecks } from './checks';
-import { API_BUNDLE_LIMIT_BYTES, coldStart, coldStartEnv, INIT_RATIO_LIMIT } from './cold-start';
+import { API_BUNDLE_LIMIT_BYTES, coldStart, coldStartEnv, SDK_TWIN_RATIO_LIMIT } from './cold-start';
 import { CONSOLE_BUDGET_BYTES, consoleSize } from './console-size';
 import type { FanOutResult, HistoryResult } from './cost';
 import { deliveryThroughput, slowReceiverIsolation } from './delivery';
@@ -84,12 +84,25 @@ async function main() {
       met: r.targets.apiBundlesWithinLimit,
     });
     summary.push({
-      figure: '5. cold start: init (process start → handler ready)',
+      figure: '5. cold start: init over an empty handler',
       measured: worst ? `${worst.initMs} ms worst (${worst.handler})` : 'none',
       baseline: `empty handler ${r.baseline.initMs} ms`,
       result: `max ratio ${r.maxInitRatio}`,
-      target: `ratio ≤ ${INIT_RATIO_LIMIT}${broken.length ? `; cannot import: ${broken.map((x) => x.handler).join(', ')}` : ''}`,
-      met: r.targets.initRatioWithinLimit,
+      target: `reported (loading @aws-sdk/* dominates)${broken.length ? `; cannot import: ${broken.map((x) => x.handler).join(', ')}` : ''}`,
+      met: broken.length === 0,
+    });
+    const twinWorst = [...r.rows]
+      .filter((x) => (x.kind === 'api' || x.kind === 'consumer') && !x.importError)
+      .sort((a, b) => b.sdkTwinRatio - a.sdkTwinRatio)[0];
+    summary.push({
+      figure: '5. cold start: init over its SDK twin',
+      measured: twinWorst ? `${twinWorst.initMs} ms worst ratio (${twinWorst.handler})` : 'none',
+      baseline: twinWorst
+        ? `its twin ${twinWorst.sdkTwinInitMs} ms (${twinWorst.sdkPackages.length} SDK packages)`
+        : 'none',
+      result: `max ratio ${r.maxSdkTwinRatio} (API handlers and consumers)`,
+      target: `ratio ≤ ${SDK_TWIN_RATIO_LIMIT}`,
+      met: r.targets.sdkTwinRatioWithinLimit,
     });
   }
 
