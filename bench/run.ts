@@ -3,7 +3,7 @@
  * run, printed as a table and written to `bench/results/latest.json`.
  *
  * Environment: BENCH_QUICK=1 (small sizes, for a smoke run; results are then written to
- * `node_modules/.cache/causeway-bench/partial.json`, as for BENCH_ONLY), BENCH_ONLY=consoleSize,coldStart,fanOut,history,throughput,isolation,latency,checks,health,recover,throttle.
+ * `node_modules/.cache/causeway-bench/partial.json`, as for BENCH_ONLY), BENCH_ONLY=consoleSize,coldStart,fanOut,history,throughput,keys,freshness,isolation,latency,checks,health,recover,throttle.
  */
 
 import { spawn } from 'node:child_process';
@@ -15,7 +15,9 @@ import { integrationChecks } from './checks';
 import { API_BUNDLE_LIMIT_BYTES, coldStart, coldStartEnv, SDK_TWIN_RATIO_LIMIT } from './cold-start';
 import { CONSOLE_BUDGET_BYTES, consoleSize } from './console-size';
 import type { FanOutResult, HistoryResult } from './cost';
+import { countFreshness } from './count-freshness';
 import { deliveryThroughput, slowReceiverIsolation } from './delivery';
+import { keyDistribution } from './key-distribution';
 import { apiLatency } from './latency';
 import { startBenchCloud } from './lib/cloud';
 import { healthCost, recoverThroughput, throttleCost } from './operations';
@@ -160,6 +162,8 @@ async function main() {
 
   const cloudFigures = [
     'throughput',
+    'keys',
+    'freshness',
     'isolation',
     'latency',
     'checks',
@@ -185,6 +189,34 @@ async function main() {
           result: `ratio ${r.ratio} at concurrency ${r.concurrency}${r.failedItems ? `; ${r.failedItems} failed` : ''}`,
           target: '≥ 0.7',
           met: r.target.met,
+        });
+      }
+
+      if (wants('keys')) {
+        say('12. key distribution: 80 % of deliveries to global webhooks');
+        const r = await keyDistribution({ deliveries: quick ? 2000 : 20_000, globalShare: 0.8 });
+        results.keys = r;
+        summary.push({
+          figure: '12. hottest partition key (write units)',
+          measured: `${Math.round(r.hottestShare * 10_000) / 100} % of ${r.wcuPerAttempt} WCU/attempt (${r.hottestKey})`,
+          baseline: `${r.attempts} attempts, ${r.globalShare * 100} % global`,
+          result: `modelled ceiling ${r.modelledCeiling} attempts/s`,
+          target: `≥ ${r.target.ceilingAtLeast}`,
+          met: r.target.met,
+        });
+      }
+
+      if (wants('freshness')) {
+        say('13. count freshness: last record written → count matches');
+        const r = await countFreshness({ rounds: quick ? 2 : 5, deliveries: quick ? 100 : 300 });
+        results.freshness = r;
+        summary.push({
+          figure: '13. count freshness (lag after last record)',
+          measured: `median ${r.medianLagMs} ms (${r.lagMs.join(', ')} ms)`,
+          baseline: `${r.recordsPerRound} records a round, ${r.rounds} rounds`,
+          result: 'count equals the records',
+          target: 'reported',
+          met: true,
         });
       }
 
