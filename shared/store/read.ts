@@ -73,7 +73,8 @@ export async function batchGetAll<T = Item>(table: string, keys: readonly Item[]
   const attributes = Object.keys(first);
   const found = new Map<string, T>();
   const chunks: Item[][] = [];
-  for (let i = 0; i < keys.length; i += BATCH_GET_MAX_KEYS) chunks.push(keys.slice(i, i + BATCH_GET_MAX_KEYS));
+  for (let i = 0; i < keys.length; i += BATCH_GET_MAX_KEYS)
+    chunks.push(keys.slice(i, i + BATCH_GET_MAX_KEYS));
   // A few batches at a time: a long key list costs a few round trips, not one per 100 keys.
   await Promise.all(
     Array.from({ length: Math.min(BATCH_GET_CONCURRENCY, chunks.length) }, async () => {
