@@ -19,7 +19,7 @@ type Item = Record<string, unknown>;
 const BATCH_GET_MAX_KEYS = 100;
 /** Rounds of UnprocessedKeys retries before a batch read gives up. */
 /** BatchGet requests in flight at once for one call. */
-const BATCH_GET_CONCURRENCY = 4;
+const BATCH_GET_CONCURRENCY = 8;
 const BATCH_GET_ROUNDS = 8;
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
