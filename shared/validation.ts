@@ -10,7 +10,7 @@ import { InvalidInputError } from './errors';
  * message the service gives goes through `describeIssues` below, so this module is loaded
  * wherever a request part, an entry or a record is checked.
  */
-export const issueWording: z.core.$ZodErrorMap = (issue) => {
+const issueWording: z.core.$ZodErrorMap = (issue) => {
   if (issue.code === 'invalid_type' && issue.input === undefined) return 'required';
   // A discriminated union whose discriminator is absent (the issue's input is the whole object).
   const { discriminator, options } = issue as { discriminator?: unknown; options?: unknown };

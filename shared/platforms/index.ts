@@ -15,7 +15,7 @@ import type { AnyPayload, Claim, PlatformModule, RemoteSupport } from './module'
 import { objectStore } from './object-store';
 import type { SqlPlatform } from './sql/platform';
 
-export const PLATFORMS = {
+const PLATFORMS = {
   ObjectStore: objectStore,
   AnalyticsWarehouse: analyticsWarehouse,
   Lakehouse: lakehouse,
@@ -34,7 +34,7 @@ type PayloadOfModule<M> = M extends { payloadSchema: infer S extends z.ZodType }
 type InputOfModule<M> = M extends { payloadSchema: infer S extends z.ZodType } ? z.input<S> : never;
 export type IntegrationPayload = { [K in IntegrationType]: PayloadOfModule<Registry[K]> }[IntegrationType];
 export type IntegrationPayloadInput = { [K in IntegrationType]: InputOfModule<Registry[K]> }[IntegrationType];
-export type PayloadOf<T extends IntegrationType> = Extract<IntegrationPayload, { type: T }>;
+type PayloadOf<T extends IntegrationType> = Extract<IntegrationPayload, { type: T }>;
 
 /** A payload of a type with remote objects (it has a config and a connector). */
 export type RemotePayload = Extract<IntegrationPayload, { config: unknown }>;
@@ -69,7 +69,7 @@ function documentedFacts(m: PlatformModule): Record<string, unknown> {
 }
 
 /** Strict payload schemas, one per type; an unknown or missing `type` lists the accepted ones. */
-export function payloadUnion(modules: readonly PlatformModule[]): z.ZodType {
+function payloadUnion(modules: readonly PlatformModule[]): z.ZodType {
   const types = modules.map((m) => m.type);
   const schemas = modules.map((m) => m.payloadSchema.meta(documentedFacts(m))) as unknown as [
     z.ZodObject,

@@ -14,18 +14,18 @@ import { CloudWarehouseConfigSchema, CloudWarehouseDeleteSchema } from './schema
 /** An automatic setup acts as `role` (a manual one is set up by the operator). */
 const AUTOMATIC_NEEDS = ['role'] as const;
 
-export const CloudWarehousePayloadSchema = configPayload(
-  'CloudWarehouse',
-  CloudWarehouseConfigSchema,
-).superRefine((p, ctx) => {
-  if (p.autoBootstrap === true) {
-    requireWhenAutomatic(p, ctx, AUTOMATIC_NEEDS);
-    if (getPath(p, 'config.authenticationType') === 'oAuth')
-      addIssue(ctx, ['autoBootstrap'], 'must be false with oAuth authentication');
-  } else if (p.autoBootstrap === false && getPath(p, 'config.privilegedConnectArgs') !== undefined) {
-    addIssue(ctx, ['config', 'privilegedConnectArgs'], 'is only used when autoBootstrap is true');
-  }
-}, EVEN_WITH_OTHER_ISSUES);
+const CloudWarehousePayloadSchema = configPayload('CloudWarehouse', CloudWarehouseConfigSchema).superRefine(
+  (p, ctx) => {
+    if (p.autoBootstrap === true) {
+      requireWhenAutomatic(p, ctx, AUTOMATIC_NEEDS);
+      if (getPath(p, 'config.authenticationType') === 'oAuth')
+        addIssue(ctx, ['autoBootstrap'], 'must be false with oAuth authentication');
+    } else if (p.autoBootstrap === false && getPath(p, 'config.privilegedConnectArgs') !== undefined) {
+      addIssue(ctx, ['config', 'privilegedConnectArgs'], 'is only used when autoBootstrap is true');
+    }
+  },
+  EVEN_WITH_OTHER_ISSUES,
+);
 export type CloudWarehousePayload = z.output<typeof CloudWarehousePayloadSchema>;
 
 export const cloudWarehouse = definePlatform<CloudWarehousePayload>()({

@@ -12,7 +12,7 @@ import { ClusterWarehouseConfigSchema, ClusterWarehouseDeleteSchema } from './sc
 /** An automatic setup first connects to `initialDatabase` (a manual one never does). */
 const AUTOMATIC_NEEDS = ['initialDatabase'] as const;
 
-export const ClusterWarehousePayloadSchema = configPayload(
+const ClusterWarehousePayloadSchema = configPayload(
   'ClusterWarehouse',
   ClusterWarehouseConfigSchema,
 ).superRefine((p, ctx) => requireWhenAutomatic(p, ctx, AUTOMATIC_NEEDS), EVEN_WITH_OTHER_ISSUES);
