@@ -35,7 +35,7 @@ function bodyFormatOf(contentType: string | undefined, accepted: readonly BodyFo
 }
 
 /** `line L, column C` (1-based) of a character offset. */
-function lineAndColumn(text: string, offset: number): string {
+export function lineAndColumn(text: string, offset: number): string {
   let line = 1;
   let start = 0;
   for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {

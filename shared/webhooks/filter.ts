@@ -1,0 +1,266 @@
+/**
+ * Webhook payload filters (ADR 0010): a CEL expression over the payload as it would be delivered
+ * (`text`, `metadata`, `webhookId`, `webhookName`). `compileFilter` refuses what can never work
+ * (too long, not parsing or type-checking, outside the allowed subset, a field the payload never
+ * has) with an `InvalidInputError` naming the line and column or the field; `filterDecision`
+ * evaluates a webhook's filter, compiled once per webhook version, and never throws: an
+ * expression that fails at run time or exceeds its time bound is a non-match with its error.
+ *
+ * The cost bound is structural: no macros, comprehensions or regular expressions, at most
+ * `MAX_FILTER_NODES` syntax nodes, `MAX_FILTER_DEPTH` nesting and `MAX_LIST_ELEMENTS` per list
+ * literal, so each node is evaluated at most once and an evaluation is linear in the expression
+ * and the payload. The time bound (`EVALUATION_BUDGET_MS`) reports an evaluation that ran longer
+ * anyway (it cannot interrupt one).
+ */
+import {
+  type ASTNode,
+  type TypeError as CelTypeError,
+  Environment,
+  type ParseError,
+} from '@marcbachmann/cel-js';
+import { lineAndColumn } from '../edge/body';
+import { InvalidInputError } from '../errors';
+import { NotificationMetadataSchema } from '../notifications/message';
+import type { DeliveryPayload } from './model';
+
+export const MAX_FILTER_BYTES = 2048;
+export const MAX_FILTER_NODES = 400;
+export const MAX_FILTER_DEPTH = 32;
+export const MAX_LIST_ELEMENTS = 200;
+export const EVALUATION_BUDGET_MS = 10;
+
+/** The payload's top-level fields and their CEL types (numbers arrive from JSON, hence `dyn`). */
+const PAYLOAD_FIELDS = { text: 'string', metadata: 'map', webhookId: 'dyn', webhookName: 'string' } as const;
+/** Top-level fields holding a scalar: nothing can be selected beneath them. */
+const SCALAR_FIELDS = new Set(['text', 'webhookId', 'webhookName']);
+/**
+ * The metadata fields the schema declares; each holds a scalar (or null). Other metadata keys
+ * are passed through from producers, so `metadata.<other>` may exist and is allowed.
+ */
+const DECLARED_METADATA = new Set(Object.keys(NotificationMetadataSchema.shape));
+
+const COMPARISONS = new Set(['==', '!=', '<', '<=', '>', '>=', 'in']);
+const STRUCTURAL = new Set(['value', 'id', '.', '[]', 'list', '?:', '||', '&&', '!_', '-_']);
+/** Receiver functions allowed: the string functions and `size()`. */
+const METHODS = new Set(['contains', 'startsWith', 'endsWith', 'size']);
+/** Global functions allowed: `has()` (field presence) and `size(x)`. */
+const FUNCTIONS = new Set(['has', 'size']);
+
+const environment = Object.entries(PAYLOAD_FIELDS).reduce(
+  (env, [name, type]) => env.registerVariable(name, type),
+  new Environment({
+    homogeneousAggregateLiterals: false,
+    limits: {
+      maxAstNodes: MAX_FILTER_NODES,
+      maxDepth: MAX_FILTER_DEPTH,
+      maxListElements: MAX_LIST_ELEMENTS,
+      maxMapEntries: 0,
+      maxCallArguments: 2,
+    },
+  }),
+);
+
+type Program = (context: DeliveryPayload) => unknown;
+
+export interface CompiledFilter {
+  readonly source: string;
+  readonly program: Program;
+}
+
+/** A filter's verdict on one payload; `error` says why a failed evaluation counts as no match. */
+export type FilterDecision = { matched: true } | { matched: false; error?: string };
+
+function refuse(source: string, offset: number, what: string): never {
+  throw new InvalidInputError(`filter: ${what} at ${lineAndColumn(source, offset)}`, { field: 'filter' });
+}
+
+/** `metadata.actionBy.x` → ['metadata', 'actionBy', 'x']; undefined when not a field path. */
+function pathOf(node: ASTNode): string[] | undefined {
+  if (node.op === 'id') return [node.args];
+  if (node.op === '.') {
+    const parent = pathOf(node.args[0]);
+    return parent && [...parent, node.args[1]];
+  }
+  if (node.op === '[]' && node.args[1].op === 'value' && typeof node.args[1].args === 'string') {
+    const parent = pathOf(node.args[0]);
+    return parent && [...parent, node.args[1].args];
+  }
+  return undefined;
+}
+
+/** Refuses a path the payload can never have, naming the field. */
+function checkPath(source: string, node: ASTNode, path: string[]): void {
+  const [root, first] = path;
+  const name = path.join('.');
+  if (root === undefined || !(root in PAYLOAD_FIELDS)) {
+    refuse(
+      source,
+      node.start,
+      `the payload has no field ${root} (it has ${Object.keys(PAYLOAD_FIELDS).join(', ')})`,
+    );
+  }
+  if (SCALAR_FIELDS.has(root) && path.length > 1) {
+    refuse(
+      source,
+      node.start,
+      `the payload never has ${name}: ${root} is a ${PAYLOAD_FIELDS[root as 'text']}`,
+    );
+  }
+  if (root === 'metadata' && first !== undefined && DECLARED_METADATA.has(first) && path.length > 2) {
+    refuse(source, node.start, `the payload never has ${name}: metadata.${first} holds a single value`);
+  }
+}
+
+function children(node: ASTNode): ASTNode[] {
+  switch (node.op) {
+    case 'value':
+    case 'id':
+      return [];
+    case '.':
+    case '.?':
+      return [node.args[0]];
+    case 'call':
+      return node.args[1];
+    case 'rcall':
+      return [node.args[1], ...node.args[2]];
+    case 'list':
+      return node.args;
+    case 'map':
+      return node.args.flat();
+    case '!_':
+    case '-_':
+      return [node.args];
+    default:
+      return [...node.args];
+  }
+}
+
+/** Walks the syntax tree: only the allowed subset, and only fields the payload can have. */
+function checkSubset(source: string, node: ASTNode): void {
+  if (node.op === 'call' || node.op === 'rcall') {
+    const name = node.args[0];
+    const allowed = node.op === 'call' ? FUNCTIONS : METHODS;
+    if (!allowed.has(name)) {
+      const known =
+        node.op === 'call' ? 'has() and size()' : 'contains(), startsWith(), endsWith() and size()';
+      refuse(source, node.start, `${name}() is not allowed in filters (allowed: ${known})`);
+    }
+  } else if (!STRUCTURAL.has(node.op) && !COMPARISONS.has(node.op)) {
+    refuse(source, node.start, `the operator ${node.op} is not allowed in filters`);
+  }
+  const path = node.op === 'id' || node.op === '.' || node.op === '[]' ? pathOf(node) : undefined;
+  if (path) {
+    checkPath(source, node, path);
+    return;
+  }
+  for (const child of children(node)) checkSubset(source, child);
+}
+
+/**
+ * Compiles a filter, or refuses it with an `InvalidInputError` naming where or what is wrong.
+ */
+export function compileFilter(source: string): CompiledFilter {
+  const bytes = Buffer.byteLength(source, 'utf8');
+  if (bytes > MAX_FILTER_BYTES) {
+    throw new InvalidInputError(`filter: ${bytes} bytes; at most ${MAX_FILTER_BYTES} are allowed`, {
+      field: 'filter',
+    });
+  }
+  let parsed: ReturnType<Environment['parse']>;
+  try {
+    parsed = environment.parse(source);
+  } catch (error) {
+    const { summary, range } = error as ParseError;
+    refuse(source, range?.start ?? 0, `does not parse: ${summary ?? String(error)}`);
+  }
+  checkSubset(source, parsed.ast);
+  const checked = parsed.check();
+  if (!checked.valid) {
+    const { summary, range } = checked.error as CelTypeError;
+    refuse(source, range?.start ?? 0, `does not type-check: ${summary}`);
+  }
+  if (checked.type !== 'bool' && checked.type !== 'dyn') {
+    refuse(source, 0, `a filter must give true or false, this one gives a ${checked.type}`);
+  }
+  return { source, program: parsed as Program };
+}
+
+/**
+ * Evaluates a compiled filter. Never throws: a run-time error, a result that is not a boolean
+ * or an evaluation past `EVALUATION_BUDGET_MS` is a non-match with its error.
+ */
+export function evaluateFilter(
+  filter: CompiledFilter,
+  payload: DeliveryPayload,
+  clock: () => number = performance.now.bind(performance),
+): FilterDecision {
+  const started = clock();
+  let result: unknown;
+  try {
+    result = filter.program(payload);
+  } catch (error) {
+    return { matched: false, error: (error as Partial<ParseError>).summary ?? String(error) };
+  }
+  const elapsed = clock() - started;
+  if (elapsed > EVALUATION_BUDGET_MS) {
+    return {
+      matched: false,
+      error: `evaluation took ${elapsed.toFixed(1)} ms, past the ${EVALUATION_BUDGET_MS} ms bound`,
+    };
+  }
+  if (typeof result !== 'boolean') {
+    return { matched: false, error: `the filter gave ${typeof result}, not true or false` };
+  }
+  return result ? { matched: true } : { matched: false };
+}
+
+interface WebhookVersion {
+  id: number;
+  updatedAt: string;
+  filter?: string | null;
+}
+
+type Compiled = { filter: CompiledFilter } | { error: string };
+
+/** Compiled filters by webhook id, each for the `updatedAt` it was compiled at. */
+const cache = new Map<number, { updatedAt: string; compiled: Compiled }>();
+export const FILTER_CACHE_SIZE = 10_000;
+
+/** The webhook's compiled filter, compiled once per webhook version (id and `updatedAt`). */
+function compiledFor(webhook: WebhookVersion & { filter: string }): Compiled {
+  const cached = cache.get(webhook.id);
+  if (cached?.updatedAt === webhook.updatedAt) return cached.compiled;
+  let compiled: Compiled;
+  try {
+    compiled = { filter: compileFilter(webhook.filter) };
+  } catch (error) {
+    compiled = { error: (error as Error).message };
+  }
+  cache.delete(webhook.id);
+  if (cache.size >= FILTER_CACHE_SIZE) {
+    const oldest = cache.keys().next();
+    if (!oldest.done) cache.delete(oldest.value);
+  }
+  cache.set(webhook.id, { updatedAt: webhook.updatedAt, compiled });
+  return compiled;
+}
+
+/**
+ * Whether a webhook's filter lets the payload through. A webhook without a filter matches at no
+ * cost; a stored filter that no longer compiles is a non-match with its error.
+ */
+export function filterDecision(
+  webhook: WebhookVersion,
+  payload: DeliveryPayload,
+  clock?: () => number,
+): FilterDecision {
+  if (webhook.filter === undefined || webhook.filter === null) return { matched: true };
+  const compiled = compiledFor({ ...webhook, filter: webhook.filter });
+  if ('error' in compiled) return { matched: false, error: compiled.error };
+  return evaluateFilter(compiled.filter, payload, clock);
+}
+
+/** How many compiled filters are held (for tests of the cache). */
+export function cachedFilterCount(): number {
+  return cache.size;
+}
