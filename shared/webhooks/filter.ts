@@ -24,9 +24,9 @@ import { NotificationMetadataSchema } from '../notifications/message';
 import type { DeliveryPayload } from './model';
 
 export const MAX_FILTER_BYTES = 2048;
-export const MAX_FILTER_NODES = 400;
-export const MAX_FILTER_DEPTH = 32;
-export const MAX_LIST_ELEMENTS = 200;
+const MAX_FILTER_NODES = 400;
+const MAX_FILTER_DEPTH = 32;
+const MAX_LIST_ELEMENTS = 200;
 export const EVALUATION_BUDGET_MS = 10;
 
 /** The payload's top-level fields and their CEL types (numbers arrive from JSON, hence `dyn`). */
