@@ -8,14 +8,11 @@
  * batching window and the consumer's run).
  */
 import { randomBytes } from 'node:crypto';
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { lambdaContext } from '../infra/local/lambda';
-import { queues } from '../shared/catalog/queues';
+import { deliverHandler } from './delivery';
 import { sqsEvent, sqsRecord } from './lib/cloud';
 import { startReceiver } from './lib/receiver';
 import { median, round, runPool } from './lib/stats';
-
-type Handler = (event: SQSEvent, context: ReturnType<typeof lambdaContext>) => Promise<SQSBatchResponse>;
 
 const NOTIFICATION = 'modelAccessRequested';
 /** Guards against a hang only: the stream consumer normally catches up within seconds. */
@@ -34,9 +31,7 @@ export async function countFreshness(options: {
 }): Promise<CountFreshnessResult> {
   const receiver = await startReceiver();
   try {
-    const def = queues.find((q) => q.name === 'deliveries');
-    if (!def) throw new Error('no deliveries queue in the catalogue');
-    const { handler } = (await import(`../${def.consumer.handler}`)) as { handler: Handler };
+    const handler = await deliverHandler();
     const { createPrincipalWithKey } = await import('../shared/auth/keys');
     const { createWebhooks } = await import('../shared/webhooks/api/webhooks');
     const { queryHistory } = await import('../shared/webhooks/api/history');

@@ -23,7 +23,10 @@ import { sqsEvent, sqsRecord } from './lib/cloud';
 import { startReceiver } from './lib/receiver';
 import { round, runPool } from './lib/stats';
 
-type Handler = (event: SQSEvent, context: ReturnType<typeof lambdaContext>) => Promise<SQSBatchResponse>;
+export type Handler = (
+  event: SQSEvent,
+  context: ReturnType<typeof lambdaContext>,
+) => Promise<SQSBatchResponse>;
 
 interface Principal {
   userId: number;
@@ -33,7 +36,8 @@ interface Principal {
 
 const NOTIFICATION = 'modelAccessRequested';
 
-async function deliverHandler(): Promise<Handler> {
+/** The real deliveries consumer, imported into the bench process. */
+export async function deliverHandler(): Promise<Handler> {
   const def = queues.find((q) => q.name === 'deliveries');
   if (!def) throw new Error('no deliveries queue in the catalogue');
   const mod = (await import(`../${def.consumer.handler}`)) as { handler: Handler };

@@ -13,15 +13,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { lambdaContext } from '../infra/local/lambda';
-import { queues } from '../shared/catalog/queues';
 import { type TableDef, type TableName, tables } from '../shared/catalog/tables';
+import { deliverHandler } from './delivery';
 import { sqsEvent, sqsRecord } from './lib/cloud';
 import { startReceiver } from './lib/receiver';
 import { round, runPool } from './lib/stats';
-
-type Handler = (event: SQSEvent, context: ReturnType<typeof lambdaContext>) => Promise<SQSBatchResponse>;
 
 const NOTIFICATION = 'modelAccessRequested';
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand']);
@@ -125,9 +122,7 @@ export async function keyDistribution(options: {
 }): Promise<KeyDistributionResult> {
   const receiver = await startReceiver();
   try {
-    const def = queues.find((q) => q.name === 'deliveries');
-    if (!def) throw new Error('no deliveries queue in the catalogue');
-    const { handler } = (await import(`../${def.consumer.handler}`)) as { handler: Handler };
+    const handler = await deliverHandler();
     const { createPrincipalWithKey } = await import('../shared/auth/keys');
     const { createWebhooks } = await import('../shared/webhooks/api/webhooks');
     const { dynamodb } = await import('../shared/store/clients');

@@ -6,7 +6,7 @@
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../store/clients';
-import { batchGetAll } from '../../store/read';
+import { batchGetAll, queryAll } from '../../store/read';
 import { tableName } from '../../store/tables';
 import { cancellationCodes, conditionalPut, isTransactionCancelled, transactWrite } from '../../store/write';
 import { historyRetentionDays, historyWriteShards } from '../config';
@@ -450,22 +450,12 @@ export async function webhookWindowPage(
 }
 
 /** Every record of a delivery (automatic attempts, manual retries, re-sends), strongly consistent. */
-export async function deliveryRecords(deliveryId: string): Promise<WebhookIndexEntry[]> {
-  const records: WebhookIndexEntry[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName('deliveryHistory'),
-        KeyConditionExpression: 'deliveryId = :d',
-        ExpressionAttributeValues: { ':d': deliveryId },
-        ProjectionExpression: 'deliveryId, seq, id, statusCode',
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    records.push(...((out.Items ?? []) as WebhookIndexEntry[]));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return records;
+export function deliveryRecords(deliveryId: string): Promise<WebhookIndexEntry[]> {
+  return queryAll<WebhookIndexEntry>({
+    TableName: tableName('deliveryHistory'),
+    KeyConditionExpression: 'deliveryId = :d',
+    ExpressionAttributeValues: { ':d': deliveryId },
+    ProjectionExpression: 'deliveryId, seq, id, statusCode',
+    ConsistentRead: true,
+  });
 }
