@@ -53,7 +53,7 @@ const routeSummaries = {
   'GET /webhooks/history':
     "One page of the caller's webhook history (filters, sorting, paging) and the total count.",
   'GET /webhooks/{id}':
-    'One webhook with its delivery health (404 unless it is the caller’s own or the caller is an admin).',
+    'One webhook with its delivery health and receiver latency (404 unless it is the caller’s own or the caller is an admin).',
   'DELETE /webhooks/{id}': 'Delete a webhook and its subscriptions; returns the deleted webhook.',
   'PATCH /webhooks/{id}':
     'Change a webhook (JSON merge patch: name, url, notificationType, global, actionType, maxDeliveriesPerSecond); returns it.',

@@ -265,7 +265,8 @@ export const routes = [
     tag: 'webhooks',
     tables: [
       { table: 'webhooks', access: 'read' },
-      // The health figures: the stream-kept counters, and a failing webhook's streak on its index.
+      // The health figures: the stream-kept counters, a failing webhook's streak on its index, and
+      // the latency of its newest attempts (their records by key).
       { table: 'deliveryCounts', access: 'read' },
       { table: 'deliveryHistory', access: 'read' },
     ],

@@ -337,7 +337,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One webhook with its delivery health (404 unless it is the caller’s own or the caller is an admin). */
+        /** One webhook with its delivery health and receiver latency (404 unless it is the caller’s own or the caller is an admin). */
         get: operations["getWebhooksId"];
         put?: never;
         post?: never;
@@ -665,6 +665,17 @@ export interface components {
             successRate24h: number | null;
             /** @description attempts the rate is taken over */
             attempts24h: number;
+            /** @description only on `GET /webhooks/{id}`: how long the receiver took to answer, over the newest attempts (up to 200) of the same 24 hours that made a request; null without any */
+            latency24h?: components["schemas"]["WebhookLatency"] | null;
+        };
+        /** @description Receiver latency from the webhook's own history: each attempt's duration (sending the request until the answer, or the failure), skipped attempts left out. */
+        WebhookLatency: {
+            /** @description median duration of an attempt (ms), nearest rank */
+            p50Ms: number;
+            /** @description 95th percentile (ms), nearest rank */
+            p95Ms: number;
+            /** @description attempts the percentiles are taken over (at most 200) */
+            samples: number;
         };
         /** @description One page of webhooks (sent when pageSize or nextToken is). */
         WebhookPage: {
@@ -716,6 +727,8 @@ export interface components {
             deliveryId: string;
             /** @description 1 for the first attempt; manual retries count on */
             attempt: number;
+            /** @description how long the attempt took: sending the request until the answer or the failure (ms) */
+            durationMs?: number;
             /** @description manual retries and recovered deliveries: the id of the record that was re-sent */
             retryOf?: number;
             /**
@@ -4862,6 +4875,8 @@ export interface operations {
                 includeUser?: boolean;
                 successOrFailure?: "success" | "failure";
                 webhookId?: number;
+                /** @description only this delivery's records (the `webhook-id` header a receiver saw) */
+                deliveryId?: string;
                 since?: string;
                 until?: string;
             };
@@ -5508,6 +5523,8 @@ export interface operations {
                         deliveryId: string;
                         /** @description 1 for the first attempt; manual retries count on */
                         attempt: number;
+                        /** @description how long the attempt took: sending the request until the answer or the failure (ms) */
+                        durationMs?: number;
                         /** @description manual retries and recovered deliveries: the id of the record that was re-sent */
                         retryOf?: number;
                         /** @constant */
@@ -5841,6 +5858,8 @@ export interface operations {
                         deliveryId: string;
                         /** @description 1 for the first attempt; manual retries count on */
                         attempt: number;
+                        /** @description how long the attempt took: sending the request until the answer or the failure (ms) */
+                        durationMs?: number;
                         retryOf: number;
                         /**
                          * @description a test send (`POST /webhooks/{id}/test`)

@@ -11,7 +11,7 @@
  * Every history record counts as an attempt (automatic, manual retry, re-send, test send, and a
  * skipped one as a failure), as on the history page.
  */
-import type { WebhookHealth } from './model';
+import type { WebhookHealth, WebhookLatency } from './model';
 import { createdAtOf, dayOf, ID_SLOTS } from './store/history-keys';
 
 const HOUR_MS = 3_600_000;
@@ -34,6 +34,30 @@ export function hourlyAdds(
   const hour = hourOf(ms);
   const ok = statusCode >= 200 && statusCode < 300;
   return [{ key, attr: `a${hour}` }, ...(ok ? [{ key, attr: `s${hour}` }] : [])];
+}
+
+/** The start of the hours the 24 h figures are taken over (the current one and the 23 before it). */
+export const rateWindowStart = (now: number): number =>
+  Math.floor(now / HOUR_MS) * HOUR_MS - (RATE_HOURS - 1) * HOUR_MS;
+
+/** Attempts the latency percentiles are taken over at most (the newest of the 24 h). */
+export const LATENCY_SAMPLES = 200;
+
+/** The `p`th percentile of ascending `sorted` by nearest rank: the smallest value ≥ p % of them. */
+export function nearestRank(sorted: readonly number[], p: number): number {
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[rank - 1] as number;
+}
+
+/** p50 and p95 of these attempt durations (any order), or null without any. */
+export function latencyFigures(durations: readonly number[]): WebhookLatency | null {
+  if (durations.length === 0) return null;
+  const sorted = [...durations].sort((a, b) => a - b);
+  return {
+    p50Ms: Math.round(nearestRank(sorted, 50)),
+    p95Ms: Math.round(nearestRank(sorted, 95)),
+    samples: sorted.length,
+  };
 }
 
 /** The counts-table keys a health read needs for one webhook at `now`. */

@@ -8,6 +8,8 @@ import { NOTIFICATION_NAMES, SUBSCRIBABLE_NAMES } from '../notifications/catalog
 import { NotificationMetadataSchema } from '../notifications/message';
 
 export const MAX_WEBHOOKS_PER_REQUEST = 50;
+/** A delivery's id, sent as the `webhook-id` header: `msg_<32 hex of the notification digest>_<webhookId>`. */
+export const DELIVERY_ID = /^msg_[0-9a-f]{32}_\d+$/;
 const MAX_HISTORY_PAGE_SIZE = 100;
 const MAX_HISTORY_OFFSET = 10_000;
 
@@ -150,6 +152,19 @@ export interface WebhookItem {
   updatedAt: string;
 }
 
+const WebhookLatencySchema = z
+  .object({
+    p50Ms: z.number().int().describe('median duration of an attempt (ms), nearest rank'),
+    p95Ms: z.number().int().describe('95th percentile (ms), nearest rank'),
+    samples: z.number().int().describe('attempts the percentiles are taken over (at most 200)'),
+  })
+  .meta({
+    id: 'WebhookLatency',
+    description:
+      "Receiver latency from the webhook's own history: each attempt's duration (sending the request until the answer, or the failure), skipped attempts left out.",
+  });
+export type WebhookLatency = z.infer<typeof WebhookLatencySchema>;
+
 const WebhookHealthSchema = z
   .object({
     lastAttemptAt: z.string().optional().describe('the newest attempt in the history'),
@@ -165,6 +180,11 @@ const WebhookHealthSchema = z
         'share of 2xx answers among the attempts of the current hour and the 23 before it; null without any',
       ),
     attempts24h: z.number().int().describe('attempts the rate is taken over'),
+    latency24h: WebhookLatencySchema.nullable()
+      .optional()
+      .describe(
+        'only on `GET /webhooks/{id}`: how long the receiver took to answer, over the newest attempts (up to 200) of the same 24 hours that made a request; null without any',
+      ),
   })
   .meta({
     id: 'WebhookHealth',
@@ -321,6 +341,11 @@ export const HistoryRecordSchema = z
     createdBy: z.number().int(),
     deliveryId: z.string().describe('the webhook-id header: the same for every attempt of one delivery'),
     attempt: z.number().int().describe('1 for the first attempt; manual retries count on'),
+    durationMs: z
+      .number()
+      .int()
+      .optional()
+      .describe('how long the attempt took: sending the request until the answer or the failure (ms)'),
     retryOf: z
       .number()
       .int()
@@ -376,6 +401,11 @@ export const HistoryQuerySchema = z
         .pipe(z.number().int().max(Number.MAX_SAFE_INTEGER)),
       { type: 'integer', minimum: 1, description: "only this webhook's records (served by its own index)" },
     ).optional(),
+    deliveryId: z
+      .string()
+      .regex(DELIVERY_ID, 'must be a webhook-id header value (msg_<32 hex digits>_<webhook id>)')
+      .optional()
+      .describe("only this delivery's records (the `webhook-id` header a receiver saw)"),
     since: instant('records created at or after this time (ISO 8601 with offset)').optional(),
     until: instant('records created at or before this time (ISO 8601 with offset)').optional(),
   })

@@ -3,11 +3,12 @@
  * stream's consumer keeps (../health-counters.ts): a few items per webhook, read in batches, and
  * only for a webhook whose newest attempt failed, a COUNT of its failed attempts after its newest
  * success on its history index (up to 1,000). Nothing is written on the delivery path for it.
+ * One webhook's view (`GET /webhooks/{id}`) adds the receiver latency of its newest attempts.
  */
 
-import { healthFigures } from '../health-counters';
-import type { WebhookHealth } from '../model';
-import { failedAttemptsAfter, healthItems } from '../store/health';
+import { healthFigures, LATENCY_SAMPLES, latencyFigures, rateWindowStart } from '../health-counters';
+import type { WebhookHealth, WebhookLatency } from '../model';
+import { failedAttemptsAfter, healthItems, recentDurations } from '../store/health';
 
 /** Consecutive failures are counted up to this many. */
 const STREAK_CAP = 1000;
@@ -33,4 +34,9 @@ export async function webhooksHealth(
     }),
   );
   return health;
+}
+
+/** p50/p95 of the webhook's newest attempts (up to LATENCY_SAMPLES) in the hours of the success rate. */
+export async function webhookLatency(webhookId: number, now = Date.now()): Promise<WebhookLatency | null> {
+  return latencyFigures(await recentDurations(webhookId, rateWindowStart(now), LATENCY_SAMPLES, now));
 }

@@ -6,13 +6,22 @@
  * `count` comes from counters a stream consumer keeps off the delivery path: it agrees with the
  * records once the consumer has caught up (seconds; docs/webhooks.md, Counts). With `since` or
  * `until` the counters give the whole days and COUNT queries the partial days at the edges; with
- * `webhookId` the webhook's own index (ADR 0007) serves the page and a COUNT of its window.
+ * `webhookId` the webhook's own index (ADR 0007) serves the page and a COUNT of its window; with
+ * `deliveryId` the delivery's own records (one partition of the table: its attempts, retries and
+ * re-sends) are read whole and filtered here.
  */
 import type { Principal } from '../../auth/permissions';
 import { isAdmin } from '../../auth/permissions';
 import { historyRetentionDays, historyWriteShards } from '../config';
 import type { HistoryPage, HistoryQuery } from '../model';
-import { countRange, type ListingRange, mergedListing, recordsByKey, sumCounters } from '../store/history';
+import {
+  countRange,
+  deliveryItems,
+  type ListingRange,
+  mergedListing,
+  recordsByKey,
+  sumCounters,
+} from '../store/history';
 import {
   dayOf,
   firstIdAt,
@@ -22,6 +31,8 @@ import {
   listingSelection,
   liveWindow,
   outcomeFilter,
+  outcomeOf,
+  type StoredHistoryRecord,
   webhookPartitions,
 } from '../store/history-keys';
 
@@ -94,6 +105,22 @@ export async function queryHistory(
     minId: from,
     ...(query.until !== undefined ? { maxId: lastIdAt(query.until) } : {}),
   };
+  if (query.deliveryId !== undefined) {
+    const maxId = range.maxId ?? Number.MAX_SAFE_INTEGER;
+    const matching = (await deliveryItems(query.deliveryId))
+      .filter(
+        (r) =>
+          audiences.includes(r.audience) &&
+          r.id >= range.minId &&
+          r.id <= maxId &&
+          (query.webhookId === undefined || r.webhooksId === query.webhookId) &&
+          (query.notificationType === undefined || r.notificationType === query.notificationType) &&
+          (query.successOrFailure === undefined ||
+            outcomeOf(r.statusCode) === outcomeFilter(query.successOrFailure)),
+      )
+      .sort((a, b) => (ascending ? a.id - b.id : b.id - a.id));
+    return { count: matching.length, records: matching.slice(query.offset, need).map(historyView) };
+  }
   if (query.webhookId !== undefined) {
     // One webhook's index: visibility, type and outcome are conditions on its projected fields.
     const partitions = webhookPartitions(query.webhookId, historyWriteShards());

@@ -35,7 +35,7 @@ import {
   pageWebhooks,
   putWebhook,
 } from '../store/webhooks';
-import { webhooksHealth } from './health';
+import { webhookLatency, webhooksHealth } from './health';
 
 /**
  * Whether the URL as written has userinfo (`user:pass@`, and also an empty `:@` or `@`, which
@@ -201,8 +201,10 @@ export function assertVisible(caller: Principal, item: WebhookItem): void {
 }
 
 export async function getWebhook(caller: Principal, id: number): Promise<WebhookView> {
-  const [view] = await withHealth([await findVisibleWebhook(caller, id)]);
-  return view as WebhookView;
+  const item = await findVisibleWebhook(caller, id);
+  const [[view], latency24h] = await Promise.all([withHealth([item]), webhookLatency(item.id)]);
+  const shown = view as WebhookView;
+  return shown.health ? { ...shown, health: { ...shown.health, latency24h } } : shown;
 }
 
 /** The views of these webhooks, each with its health (read for all of them at once). */

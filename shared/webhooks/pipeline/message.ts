@@ -6,10 +6,11 @@ import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { NOTIFICATION_NAMES } from '../../notifications/catalogue';
 import { NotificationMetadataSchema } from '../../notifications/message';
+import { DELIVERY_ID } from '../model';
 
 const DeliveryMessageSchema = z.strictObject({
   v: z.literal(1),
-  deliveryId: z.string().regex(/^msg_[0-9a-f]{32}_\d+$/),
+  deliveryId: z.string().regex(DELIVERY_ID),
   webhookId: z.number().int().positive(),
   activityId: z.number().int().nonnegative(),
   notificationType: z.enum(NOTIFICATION_NAMES),
@@ -39,7 +40,7 @@ const ResendMessageSchema = z.strictObject({
   webhookId: z.number().int().positive(),
   resend: z.strictObject({
     jobId: z.string().max(100),
-    deliveryId: z.string().regex(/^msg_[0-9a-f]{32}_\d+$/),
+    deliveryId: z.string().regex(DELIVERY_ID),
     seq: z.number().int().positive(),
   }),
   slot: z.strictObject({ attempt: z.number().int().positive(), at: z.number().nonnegative() }).optional(),

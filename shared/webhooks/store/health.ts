@@ -8,8 +8,8 @@ import { tableName } from '../../store/tables';
 import { conditionalUpdate } from '../../store/write';
 import { historyRetentionDays, historyWriteShards } from '../config';
 import { healthKeys, webhookLatestKey } from '../health-counters';
-import { countRange } from './history';
-import { liveWindow, webhookPartitions } from './history-keys';
+import { countRange, mergedListing, recordsByKey } from './history';
+import { firstIdAt, liveWindow, webhookPartitions } from './history-keys';
 
 /** Raises the webhook's newest attempt (`la`) or success (`ls`) id to `id` if it is newer. */
 export async function raiseLatestAttempt(
@@ -55,4 +55,28 @@ export function failedAttemptsAfter(
     { minId: Math.max(minId, afterId + 1), outcome: 'f' },
     cap,
   );
+}
+
+/**
+ * The durations of the webhook's newest attempts since `fromMs` that made a request, at most
+ * `cap`: the newest `cap` entries of its index (skipped attempts, status 0, filtered out there),
+ * then those records by key (BatchGet), so a read costs `cap` records at most however busy the
+ * webhook is. Records written before durations were kept have none and are left out.
+ */
+export async function recentDurations(
+  webhookId: number,
+  fromMs: number,
+  cap: number,
+  now: number,
+): Promise<number[]> {
+  const { minId } = liveWindow(now, historyRetentionDays());
+  const entries = await mergedListing(
+    'webhook',
+    webhookPartitions(webhookId, historyWriteShards()),
+    { minId: Math.max(minId, firstIdAt(fromMs)), sent: true },
+    false,
+    cap,
+  );
+  const records = await recordsByKey(entries);
+  return records.flatMap((r) => (typeof r.durationMs === 'number' && !r.skipped ? [r.durationMs] : []));
 }

@@ -234,6 +234,7 @@ export function historyView(item: StoredHistoryRecord): HistoryRecord & { retryO
     createdBy: item.createdBy,
     deliveryId: item.deliveryId,
     attempt: item.attempt,
+    ...(item.durationMs !== undefined && !item.skipped ? { durationMs: item.durationMs } : {}),
     ...(item.retryOf !== undefined ? { retryOf: item.retryOf } : {}),
     ...(item.test ? { test: true } : {}),
     ...(item.skipped ? { skipped: true } : {}),

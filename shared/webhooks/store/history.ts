@@ -180,6 +180,8 @@ export interface ListingRange {
   audiences?: readonly string[];
   notificationType?: string;
   outcome?: 's' | 'f';
+  /** Only attempts that made a request (not the skipped ones, status 0) (webhook index). */
+  sent?: boolean;
 }
 
 /** The key condition and filter of a listing query on `partition`. */
@@ -203,6 +205,10 @@ function listingQuery(index: IndexKind, partition: string, range: ListingRange) 
   if (range.notificationType !== undefined) {
     filters.push('notificationType = :type');
     values[':type'] = range.notificationType;
+  }
+  if (range.sent) {
+    filters.push('statusCode <> :skipped');
+    values[':skipped'] = 0;
   }
   if (range.outcome !== undefined) {
     filters.push(`${range.outcome === 'f' ? 'NOT ' : ''}(statusCode BETWEEN :ok AND :okMax)`);
@@ -451,11 +457,21 @@ export async function webhookWindowPage(
 
 /** Every record of a delivery (automatic attempts, manual retries, re-sends), strongly consistent. */
 export function deliveryRecords(deliveryId: string): Promise<WebhookIndexEntry[]> {
-  return queryAll<WebhookIndexEntry>({
+  return queryDelivery<WebhookIndexEntry>(deliveryId, 'deliveryId, seq, id, statusCode');
+}
+
+/** Every live record of a delivery, whole (the history's `deliveryId` filter): one partition. */
+export async function deliveryItems(deliveryId: string): Promise<StoredHistoryRecord[]> {
+  const items = await queryDelivery<StoredHistoryRecord>(deliveryId);
+  return items.filter((item) => live(item) !== undefined);
+}
+
+function queryDelivery<T>(deliveryId: string, projection?: string): Promise<T[]> {
+  return queryAll<T>({
     TableName: tableName('deliveryHistory'),
     KeyConditionExpression: 'deliveryId = :d',
     ExpressionAttributeValues: { ':d': deliveryId },
-    ProjectionExpression: 'deliveryId, seq, id, statusCode',
+    ...(projection ? { ProjectionExpression: projection } : {}),
     ConsistentRead: true,
   });
 }

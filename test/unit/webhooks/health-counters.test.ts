@@ -3,6 +3,8 @@ import {
   healthFigures,
   healthKeys,
   hourlyAdds,
+  latencyFigures,
+  rateWindowStart,
   webhookDayKey,
   webhookLatestKey,
 } from '../../../shared/webhooks/health-counters';
@@ -89,5 +91,21 @@ describe('webhook health counters', () => {
     const { group } = groupFrom(counted as never, 0);
     expect(Object.fromEntries(group.deltas.get('wh|9|2026-03-10')?.adds ?? [])).toEqual({ a12: 3, s12: 1 });
     expect(group.deltas.size).toBe(3);
+  });
+
+  it('latency: p50 and p95 by nearest rank over the durations given, null without any', () => {
+    expect(latencyFigures([])).toBeNull();
+    expect(latencyFigures([42])).toEqual({ p50Ms: 42, p95Ms: 42, samples: 1 });
+    // 1..20 shuffled: rank ceil(0.5 × 20) = 10, rank ceil(0.95 × 20) = 19.
+    const twenty = Array.from({ length: 20 }, (_, i) => ((i * 7) % 20) + 1);
+    expect(latencyFigures(twenty)).toEqual({ p50Ms: 10, p95Ms: 19, samples: 20 });
+    // One slow answer among three: the median ignores it, the 95th percentile is it.
+    expect(latencyFigures([900, 10, 20])).toEqual({ p50Ms: 20, p95Ms: 900, samples: 3 });
+  });
+
+  it('the 24 h figures start at the hour 23 hours before the current one', () => {
+    expect(new Date(rateWindowStart(at('2026-03-10T05:20:00Z'))).toISOString()).toBe(
+      '2026-03-09T06:00:00.000Z',
+    );
   });
 });
