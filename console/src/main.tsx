@@ -4,6 +4,7 @@ import { type ApiError, api, asApiError } from './api';
 import { ConfirmHost } from './confirm';
 import { ErrorBanner } from './errors';
 import { Loading } from './loading';
+import { EventCatalogue } from './pages/EventCatalogue';
 import { History } from './pages/History';
 import { IntegrationDetail } from './pages/IntegrationDetail';
 import { IntegrationNew } from './pages/IntegrationNew';
@@ -26,6 +27,7 @@ function Page() {
   const webhook = match('/webhooks/:id', path);
   if (webhook) return <WebhookDetail id={Number(webhook.id)} />;
   if (path === '/history') return <History />;
+  if (path === '/catalogue') return <EventCatalogue />;
   return <Webhooks />;
 }
 
@@ -53,6 +55,7 @@ function Shell() {
           {isAdmin() && tab('/integrations', 'Integrations')}
           {tab('/webhooks', 'Webhooks')}
           {tab('/history', 'Delivery history')}
+          {tab('/catalogue', 'Event catalogue')}
         </nav>
         <span class="who">
           {me.value.name}

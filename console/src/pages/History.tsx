@@ -3,8 +3,11 @@ import { NOTIFICATION_NAMES } from '../../../shared/notifications/catalogue';
 import type { components, paths } from '../../../shared/openapi/api-types';
 import { type ApiError, api, asApiError } from '../api';
 import { DeliveriesChart, type Delivery } from '../chart';
+import { outcomeLabel, succeeded } from '../delivery-outcome';
 import { ErrorBanner } from '../errors';
+import { Pager } from '../pager';
 import { isAdmin } from '../session';
+import '../webhooks.css';
 
 type HistoryRecord = components['schemas']['WebhookHistoryRecord'];
 type Query = NonNullable<paths['/webhooks/history']['get']['parameters']['query']>;
@@ -54,7 +57,7 @@ function Drawer({
   return (
     <aside class="drawer" aria-label={`Delivery record ${record.id}`}>
       <div class="title-row">
-        <h2>Record #{record.id}</h2>
+        <h2>Record {record.id}</h2>
         <button type="button" onClick={onClose} aria-label="Close">
           ✕
         </button>
@@ -64,8 +67,10 @@ function Drawer({
         <dd>
           {record.name} ({record.url})
         </dd>
-        <dt>Status</dt>
-        <dd>{record.statusCode}</dd>
+        <dt>Outcome</dt>
+        <dd>{outcomeLabel(record)}</dd>
+        <dt>Duration</dt>
+        <dd>{record.durationMs !== undefined ? `${record.durationMs} ms` : '—'}</dd>
         <dt>Delivery</dt>
         <dd>
           {record.deliveryId} · attempt {record.attempt}
@@ -196,14 +201,14 @@ export function History() {
             {page.count} record{page.count === 1 ? '' : 's'}
           </p>
           <div class="table-wrap">
-            <table>
+            <table aria-label="Delivery records">
               <thead>
                 <tr>
-                  <th scope="col">ID</th>
+                  <th scope="col">webhook-id</th>
                   <th scope="col">When</th>
                   <th scope="col">Type</th>
                   <th scope="col">Webhook</th>
-                  <th scope="col">Status</th>
+                  <th scope="col">Outcome</th>
                   <th scope="col">Attempt</th>
                 </tr>
               </thead>
@@ -211,17 +216,20 @@ export function History() {
                 {page.records.map((r) => (
                   <tr key={r.id}>
                     <td>
-                      <button type="button" class="link" onClick={() => setOpen(r)}>
-                        #{r.id}
+                      <button
+                        type="button"
+                        class="link mono"
+                        title={`record ${r.id}`}
+                        onClick={() => setOpen(r)}
+                      >
+                        {r.deliveryId}
                       </button>
                     </td>
                     <td>{new Date(r.createdAt).toLocaleString()}</td>
                     <td>{r.notificationType}</td>
                     <td>{r.name}</td>
                     <td>
-                      <span class={`badge ${r.statusCode >= 200 && r.statusCode < 300 ? 'ok' : 'bad'}`}>
-                        {r.statusCode}
-                      </span>
+                      <span class={`badge ${succeeded(r) ? 'ok' : 'bad'}`}>{outcomeLabel(r)}</span>
                     </td>
                     <td>{r.attempt}</td>
                   </tr>
@@ -229,25 +237,7 @@ export function History() {
               </tbody>
             </table>
           </div>
-          <div class="actions">
-            <button
-              type="button"
-              disabled={offset === 0}
-              onClick={() => setOffset(Math.max(0, offset - PAGE))}
-            >
-              Previous
-            </button>
-            <span>
-              {page.count === 0 ? 0 : offset + 1}–{Math.min(offset + PAGE, page.count)} of {page.count}
-            </span>
-            <button
-              type="button"
-              disabled={offset + PAGE >= page.count}
-              onClick={() => setOffset(offset + PAGE)}
-            >
-              Next
-            </button>
-          </div>
+          <Pager offset={offset} pageSize={PAGE} count={page.count} onOffset={setOffset} />
         </>
       )}
       {open && <Drawer record={open} onClose={() => setOpen(null)} onRetried={() => setTick((t) => t + 1)} />}

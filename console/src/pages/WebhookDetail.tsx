@@ -1,18 +1,27 @@
+/**
+ * One webhook, the place to operate it: its status, health and latency, the actions (edit,
+ * pause/resume, rotate, test, recover; webhook-actions.tsx), delete with a confirmation, and
+ * its own delivery log. Every figure is the API's; after an action the webhook is read again.
+ */
 import { useEffect, useState } from 'preact/hooks';
-import type { components } from '../../../shared/openapi/api-types';
 import { type ApiError, api, asApiError } from '../api';
 import { confirmAction } from '../confirm';
 import { ActionError, ErrorBanner } from '../errors';
 import { Loading } from '../loading';
 import { navigate } from '../router';
 import { toast } from '../toast';
-
-type Webhook = components['schemas']['Webhook'];
+import { PauseResume, Recover, RotateSecret, SendTest } from '../webhook-actions';
+import { EditWebhook } from '../webhook-edit';
+import { HealthFigures, type Webhook, WebhookStatusBadge, when } from '../webhook-health';
+import { WebhookLog } from '../webhook-log';
+import '../webhooks.css';
 
 export function WebhookDetail({ id }: { id: number }) {
   const [item, setItem] = useState<Webhook | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
-  const [actionError, setActionError] = useState<ApiError | null>(null);
+  const [deleteError, setDeleteError] = useState<ApiError | null>(null);
+  const [editing, setEditing] = useState(false);
+  const [tick, setTick] = useState(0);
   useEffect(() => {
     void api
       .GET('/webhooks/{id}', { params: { path: { id } } })
@@ -20,7 +29,7 @@ export function WebhookDetail({ id }: { id: number }) {
         if (data) setItem(data);
         else setError(asApiError(failure, response.status));
       });
-  }, [id]);
+  }, [id, tick]);
   const remove = async () => {
     if (!item) return;
     const confirmed = await confirmAction({
@@ -30,11 +39,21 @@ export function WebhookDetail({ id }: { id: number }) {
       confirmLabel: 'Delete webhook',
     });
     if (!confirmed) return;
-    setActionError(null);
+    setDeleteError(null);
     const { error: failure, response } = await api.DELETE('/webhooks/{id}', { params: { path: { id } } });
-    if (!response.ok) return setActionError(asApiError(failure, response.status));
+    if (!response.ok) return setDeleteError(asApiError(failure, response.status));
     toast(`Webhook “${item.name}” deleted`);
     navigate('/webhooks');
+  };
+  const changed = (_webhook: Webhook, text: string) => {
+    setEditing(false);
+    toast(text);
+    // Read it again: the answer of an action carries no health figures.
+    setTick((t) => t + 1);
+  };
+  const sent = (text: string) => {
+    toast(text);
+    setTick((t) => t + 1);
   };
   return (
     <section>
@@ -45,7 +64,10 @@ export function WebhookDetail({ id }: { id: number }) {
       {!item && !error && <Loading label="Loading the webhook…" />}
       {item && (
         <>
-          <h1>{item.name}</h1>
+          <div class="title-row">
+            <h1>{item.name}</h1>
+            <WebhookStatusBadge webhook={item} />
+          </div>
           <dl>
             <dt>URL</dt>
             <dd class="url">{item.url}</dd>
@@ -53,17 +75,44 @@ export function WebhookDetail({ id }: { id: number }) {
             <dd>{item.global ? 'global' : 'personal'}</dd>
             <dt>Notification types</dt>
             <dd>{item.notificationType.join(', ')}</dd>
+            <dt>Action type</dt>
+            <dd>{item.actionType ?? '—'}</dd>
+            <dt>Rate limit</dt>
+            <dd>{item.maxDeliveriesPerSecond ? `${item.maxDeliveriesPerSecond} per second` : 'none'}</dd>
+            {item.previousSecretExpiresAt && (
+              <>
+                <dt>Previous secret</dt>
+                <dd>signs too until {when(item.previousSecretExpiresAt)}</dd>
+              </>
+            )}
             <dt>Created</dt>
-            <dd>{new Date(item.createdAt).toLocaleString()}</dd>
+            <dd>{when(item.createdAt)}</dd>
           </dl>
+          <HealthFigures webhook={item} />
+          {editing ? (
+            <EditWebhook webhook={item} onChanged={changed} onSent={sent} onClose={() => setEditing(false)} />
+          ) : (
+            <section class="card" aria-labelledby="operate-title">
+              <div class="title-row">
+                <h2 id="operate-title">Operate</h2>
+                <button type="button" onClick={() => setEditing(true)}>
+                  Edit
+                </button>
+              </div>
+              <div class="operate">
+                <PauseResume webhook={item} onChanged={changed} onSent={sent} />
+                <SendTest webhook={item} onChanged={changed} onSent={sent} />
+                <RotateSecret webhook={item} onChanged={changed} onSent={sent} />
+                <Recover webhook={item} onChanged={changed} onSent={sent} />
+              </div>
+            </section>
+          )}
+          <WebhookLog webhookId={item.id} refresh={tick} />
           <div class="actions">
-            <a class="button" href="#/history">
-              Delivery history
-            </a>
-            <button type="button" class="danger" onClick={remove}>
+            <button type="button" class="danger" onClick={() => void remove()}>
               Delete webhook
             </button>
-            <ActionError error={actionError} />
+            <ActionError error={deleteError} />
           </div>
         </>
       )}

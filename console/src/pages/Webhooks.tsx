@@ -1,65 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
-import {
-  ALL_NOTIFICATIONS,
-  NOTIFICATION_NAMES,
-  type NotificationName,
-  notificationCatalogue,
-  requiresAdmin,
-} from '../../../shared/notifications/catalogue';
-import type { components } from '../../../shared/openapi/api-types';
 import { type ApiError, api, asApiError, rawCall } from '../api';
 import { ErrorBanner, fieldErrors } from '../errors';
 import { Loading } from '../loading';
-import { isAdmin } from '../session';
 import { toast } from '../toast';
+import { HealthSummary, type Webhook, WebhookStatusBadge } from '../webhook-health';
+import { GlobalSwitch, TypePicker } from '../webhook-types';
+import '../webhooks.css';
 
-type Webhook = components['schemas']['Webhook'];
-
-/** The notification-type picker, grouped by the catalogue's classification; system events for admins only. */
-function TypePicker({ selected, onChange }: { selected: Set<string>; onChange: (s: Set<string>) => void }) {
-  const admin = isAdmin();
-  const groups: Record<string, NotificationName[]> = {};
-  for (const name of NOTIFICATION_NAMES) {
-    if (!admin && requiresAdmin(name)) continue;
-    const cls = notificationCatalogue[name].class;
-    groups[cls] = [...(groups[cls] ?? []), name];
-  }
-  const toggle = (name: string) => {
-    const next = new Set(selected);
-    if (next.has(name)) next.delete(name);
-    else next.add(name);
-    onChange(next);
-  };
-  return (
-    <fieldset class="picker">
-      <legend>Notification types</legend>
-      {admin && (
-        <label class="check">
-          <input
-            type="checkbox"
-            checked={selected.has(ALL_NOTIFICATIONS)}
-            onChange={() => toggle(ALL_NOTIFICATIONS)}
-          />{' '}
-          {ALL_NOTIFICATIONS}
-        </label>
-      )}
-      {Object.entries(groups).map(([cls, names]) => (
-        <fieldset key={cls}>
-          <legend>{cls === 'system' ? 'System events' : 'Activity'}</legend>
-          <div class="grid">
-            {names.map((name) => (
-              <label class="check" key={name} title={notificationCatalogue[name].trigger}>
-                <input type="checkbox" checked={selected.has(name)} onChange={() => toggle(name)} /> {name}
-              </label>
-            ))}
-          </div>
-        </fieldset>
-      ))}
-    </fieldset>
-  );
-}
-
-function CreateWebhook({ onCreated }: { onCreated: () => void }) {
+function CreateWebhook({ onCreated }: { onCreated: (name: string) => void }) {
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState('');
@@ -88,12 +36,11 @@ function CreateWebhook({ onCreated }: { onCreated: () => void }) {
       setError(first ? { ...answer, message: first } : answer);
       return;
     }
-    toast(`Webhook “${name}” created`);
     setName('');
     setUrl('');
     setSecret('');
     setTypes(new Set());
-    onCreated();
+    onCreated(name);
   };
   const errors = fieldErrors(error);
   const fieldError = (field: string) => Object.entries(errors).find(([k]) => k.endsWith(field))?.[1] ?? null;
@@ -143,17 +90,7 @@ function CreateWebhook({ onCreated }: { onCreated: () => void }) {
           <option value="triggered">triggered</option>
         </select>
       </div>
-      {isAdmin() && (
-        <div class="field check">
-          <input
-            id="wh-global"
-            type="checkbox"
-            checked={global}
-            onChange={(e) => setGlobal((e.target as HTMLInputElement).checked)}
-          />
-          <label for="wh-global">Global (receives every subscribed notification)</label>
-        </div>
-      )}
+      <GlobalSwitch id="wh-global" checked={global} onChange={setGlobal} />
       <TypePicker selected={types} onChange={setTypes} />
       <ErrorBanner error={error} />
       <button type="submit" class="primary">
@@ -187,6 +124,8 @@ export function Webhooks() {
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">URL</th>
+                <th scope="col">Status</th>
+                <th scope="col">Health (24 h)</th>
                 <th scope="col">Scope</th>
                 <th scope="col">Types</th>
               </tr>
@@ -198,6 +137,12 @@ export function Webhooks() {
                     <a href={`#/webhooks/${w.id}`}>{w.name}</a>
                   </td>
                   <td class="url">{w.url}</td>
+                  <td>
+                    <WebhookStatusBadge webhook={w} />
+                  </td>
+                  <td>
+                    <HealthSummary webhook={w} />
+                  </td>
                   <td>{w.global ? 'global' : 'personal'}</td>
                   <td>{w.notificationType.length}</td>
                 </tr>
@@ -206,7 +151,12 @@ export function Webhooks() {
           </table>
         </div>
       )}
-      <CreateWebhook onCreated={() => setTick((t) => t + 1)} />
+      <CreateWebhook
+        onCreated={(name) => {
+          toast(`Webhook “${name}” created`);
+          setTick((t) => t + 1);
+        }}
+      />
     </section>
   );
 }

@@ -1,0 +1,100 @@
+/**
+ * Editing a webhook (PATCH /webhooks/{id}, only the fields that changed): name, URL, action type,
+ * rate limit, types, and the global switch for admins; each refusal shown next to its field.
+ */
+import { useState } from 'preact/hooks';
+import type { components } from '../../shared/openapi/api-types';
+import { type ApiError, api, asApiError } from './api';
+import { ActionError, fieldErrors } from './errors';
+import type { ActionProps } from './webhook-actions';
+import { GlobalSwitch, TypePicker } from './webhook-types';
+
+const input = (e: Event) => (e.target as HTMLInputElement).value;
+
+export function EditWebhook({ webhook, onChanged, onClose }: ActionProps & { onClose: () => void }) {
+  const [name, setName] = useState(webhook.name);
+  const [url, setUrl] = useState(webhook.url);
+  const [types, setTypes] = useState<Set<string>>(new Set(webhook.notificationType));
+  const [actionType, setActionType] = useState(webhook.actionType ?? 'receive');
+  const [global, setGlobal] = useState(webhook.global);
+  const [rate, setRate] = useState(webhook.maxDeliveriesPerSecond?.toString() ?? '');
+  const [error, setError] = useState<ApiError | null>(null);
+  const save = async () => {
+    setError(null);
+    const body: components['schemas']['WebhookPatch'] = {};
+    if (name !== webhook.name) body.name = name;
+    if (url !== webhook.url) body.url = url;
+    const sameTypes =
+      types.size === webhook.notificationType.length && webhook.notificationType.every((t) => types.has(t));
+    if (!sameTypes) body.notificationType = [...types] as typeof body.notificationType;
+    if (actionType !== webhook.actionType) body.actionType = actionType;
+    if (global !== webhook.global) body.global = global;
+    const limit = rate.trim() === '' ? undefined : Number(rate);
+    if (limit !== webhook.maxDeliveriesPerSecond) body.maxDeliveriesPerSecond = limit ?? null;
+    if (Object.keys(body).length === 0) return onClose();
+    const {
+      data,
+      error: failure,
+      response,
+    } = await api.PATCH('/webhooks/{id}', {
+      params: { path: { id: webhook.id } },
+      body,
+    });
+    if (data) onChanged(data, 'Webhook saved.');
+    else setError(asApiError(failure, response.status));
+  };
+  const errors = fieldErrors(error);
+  const fieldError = (field: string) => Object.entries(errors).find(([k]) => k.endsWith(field))?.[1];
+  return (
+    <form
+      class="card"
+      aria-labelledby="edit-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <h2 id="edit-title">Edit webhook</h2>
+      <div class="field">
+        <label for="edit-name">Name</label>
+        <input id="edit-name" value={name} onInput={(e) => setName(input(e))} />
+        {fieldError('name') && <span class="field-error">{fieldError('name')}</span>}
+      </div>
+      <div class="field">
+        <label for="edit-url">URL</label>
+        <input id="edit-url" type="url" value={url} onInput={(e) => setUrl(input(e))} />
+        {fieldError('url') && <span class="field-error">{fieldError('url')}</span>}
+      </div>
+      <div class="field">
+        <label for="edit-action">Action type</label>
+        <select
+          id="edit-action"
+          value={actionType}
+          onChange={(e) => setActionType(input(e) as 'triggered' | 'receive')}
+        >
+          <option value="receive">receive</option>
+          <option value="triggered">triggered</option>
+        </select>
+      </div>
+      <div class="field">
+        <label for="edit-rate">Maximum deliveries per second (empty: no limit)</label>
+        <input id="edit-rate" inputMode="decimal" value={rate} onInput={(e) => setRate(input(e))} />
+        {fieldError('maxDeliveriesPerSecond') && (
+          <span class="field-error">{fieldError('maxDeliveriesPerSecond')}</span>
+        )}
+      </div>
+      <GlobalSwitch id="edit-global" checked={global} onChange={setGlobal} />
+      <TypePicker selected={types} onChange={setTypes} />
+      {fieldError('notificationType') && <span class="field-error">{fieldError('notificationType')}</span>}
+      <ActionError error={error} />
+      <div class="actions">
+        <button type="submit" class="primary">
+          Save
+        </button>
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,172 @@
+/**
+ * One webhook's own delivery log: GET /webhooks/history?webhookId=… (served by the webhook's
+ * index), a page at a time, with a search by the `webhook-id` header a receiver saw (the
+ * history's `deliveryId` filter). Each row opens the attempt's request and response.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import type { components } from '../../shared/openapi/api-types';
+import { type ApiError, api, asApiError } from './api';
+import { outcomeLabel, succeeded } from './delivery-outcome';
+import { ErrorBanner } from './errors';
+import { Pager } from './pager';
+
+type HistoryRecord = components['schemas']['WebhookHistoryRecord'];
+
+const PAGE = 10;
+
+function Kind({ record }: { record: HistoryRecord }) {
+  const tags = [record.test && 'test', record.retryOf && 'retry', record.skipped && 'skipped'].filter(
+    Boolean,
+  );
+  return tags.length ? <span class="muted"> ({tags.join(', ')})</span> : null;
+}
+
+export function WebhookLog({ webhookId, refresh }: { webhookId: number; refresh: number }) {
+  const [search, setSearch] = useState('');
+  const [deliveryId, setDeliveryId] = useState<string | undefined>(undefined);
+  const [offset, setOffset] = useState(0);
+  const [page, setPage] = useState<{ count: number; records: HistoryRecord[] } | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [open, setOpen] = useState<number | null>(null);
+  const [loading, setLoading] = useState(true);
+  useEffect(() => {
+    setLoading(true);
+    void api
+      .GET('/webhooks/history', {
+        params: {
+          query: {
+            webhookId,
+            includeGlobal: true,
+            pageSize: PAGE,
+            offset,
+            ...(deliveryId ? { deliveryId } : {}),
+          },
+        },
+      })
+      .then(({ data, error: failure, response }) => {
+        setLoading(false);
+        if (data) {
+          setError(null);
+          setPage(data);
+        } else setError(asApiError(failure, response.status));
+      });
+  }, [webhookId, offset, deliveryId, refresh]);
+  return (
+    <section class="card" aria-labelledby="log-title">
+      <div class="title-row">
+        <h2 id="log-title">Delivery log</h2>
+        {loading && (
+          <span class="muted" aria-busy="true">
+            Loading…
+          </span>
+        )}
+      </div>
+      <search>
+        <form
+          class="filters"
+          aria-label="Search deliveries"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setOffset(0);
+            setDeliveryId(search.trim() || undefined);
+          }}
+        >
+          <label>
+            webhook-id{' '}
+            <input
+              value={search}
+              placeholder="msg_…"
+              onInput={(e) => setSearch((e.target as HTMLInputElement).value)}
+            />
+          </label>
+          <button type="submit">Search</button>
+          {deliveryId && (
+            <button
+              type="button"
+              onClick={() => {
+                setSearch('');
+                setDeliveryId(undefined);
+                setOffset(0);
+              }}
+            >
+              Show all
+            </button>
+          )}
+        </form>
+      </search>
+      <ErrorBanner error={error} />
+      {page && (
+        <>
+          <p class="log-count">
+            {page.count} attempt{page.count === 1 ? '' : 's'}
+            {deliveryId ? ` of ${deliveryId}` : ''}
+          </p>
+          <div class="table-wrap">
+            <table aria-label="Delivery log">
+              <thead>
+                <tr>
+                  <th scope="col">webhook-id</th>
+                  <th scope="col">When</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Outcome</th>
+                  <th scope="col">Duration</th>
+                  <th scope="col">Attempt</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.records.map((r) => (
+                  <>
+                    <tr key={r.id}>
+                      <td>
+                        <button
+                          type="button"
+                          class="link mono"
+                          aria-expanded={open === r.id}
+                          title={`record ${r.id}`}
+                          onClick={() => setOpen(open === r.id ? null : r.id)}
+                        >
+                          {r.deliveryId}
+                        </button>
+                      </td>
+                      <td>{new Date(r.createdAt).toLocaleString()}</td>
+                      <td>
+                        {r.notificationType}
+                        <Kind record={r} />
+                      </td>
+                      <td>
+                        <span class={`badge ${succeeded(r) ? 'ok' : 'bad'}`}>{outcomeLabel(r)}</span>
+                      </td>
+                      <td>{r.durationMs !== undefined ? `${r.durationMs} ms` : '—'}</td>
+                      <td>{r.attempt}</td>
+                    </tr>
+                    {open === r.id && (
+                      <tr key={`${r.id}-detail`} class="detail">
+                        <td colSpan={6}>
+                          <p>
+                            Record {r.id}
+                            {r.retryOf ? ` · re-send of record ${r.retryOf}` : ''}
+                          </p>
+                          <h3>Request</h3>
+                          <pre>{JSON.stringify(r.request, null, 2)}</pre>
+                          <h3>Response</h3>
+                          <pre>{JSON.stringify(r.response, null, 2)}</pre>
+                        </td>
+                      </tr>
+                    )}
+                  </>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager
+            offset={offset}
+            pageSize={PAGE}
+            count={page.count}
+            onOffset={setOffset}
+            labels={['Newer', 'Older']}
+          />
+        </>
+      )}
+    </section>
+  );
+}
