@@ -131,6 +131,7 @@ describe('history listing agrees with a brute-force reference', () => {
         'createdAt',
         'createdBy',
         'deliveryId',
+        'durationMs',
         'id',
         'name',
         'notificationType',
