@@ -21,7 +21,7 @@ const HOUR = 3_600_000;
 const DELIVERED = '#1a7f37';
 const FAILED = '#cf222e';
 
-export function hourlyOutcomes(records: Delivery[], now = Date.now()): [number[], number[], number[]] {
+function hourlyOutcomes(records: Delivery[], now = Date.now()): [number[], number[], number[]] {
   const start = Math.floor(now / HOUR) * HOUR - 23 * HOUR;
   // Each hour's bars sit over its middle.
   const xs = Array.from({ length: 24 }, (_, i) => (start + i * HOUR + HOUR / 2) / 1000);

@@ -25,7 +25,7 @@ export interface AttemptLike {
 }
 
 /** `{code, message}` of an attempt that got no HTTP answer, else undefined. */
-export function transportFailure(record: AttemptLike): { code: string; message?: string } | undefined {
+function transportFailure(record: AttemptLike): { code: string; message?: string } | undefined {
   const body = record.response.body;
   if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
   const { code, connect, message } = body as { code?: unknown; connect?: unknown; message?: unknown };

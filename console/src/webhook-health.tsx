@@ -17,7 +17,7 @@ const LABEL: Record<Webhook['status'], string> = {
 
 export const when = (iso: string | undefined): string => (iso ? new Date(iso).toLocaleString() : '—');
 
-export function percent(rate: number | null | undefined): string {
+function percent(rate: number | null | undefined): string {
   if (rate === null || rate === undefined) return '—';
   return `${(rate * 100).toFixed(rate === 1 || rate === 0 ? 0 : 1)} %`;
 }

@@ -44,7 +44,7 @@ export const rateWindowStart = (now: number): number =>
 export const LATENCY_SAMPLES = 200;
 
 /** The `p`th percentile of ascending `sorted` by nearest rank: the smallest value ≥ p % of them. */
-export function nearestRank(sorted: readonly number[], p: number): number {
+function nearestRank(sorted: readonly number[], p: number): number {
   const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
   return sorted[rank - 1] as number;
 }

@@ -32,7 +32,6 @@ import {
   liveWindow,
   outcomeFilter,
   outcomeOf,
-  type StoredHistoryRecord,
   webhookPartitions,
 } from '../store/history-keys';
 
