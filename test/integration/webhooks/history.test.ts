@@ -45,20 +45,22 @@ describe('history listing agrees with a brute-force reference', () => {
     useLocalCloudEnv();
     admin = await createKey('history-admin', true);
     const { writeHistoryRecord } = await import('../../../shared/webhooks/store/history');
+    // A webhook id no real webhook of this cloud has: other files read real webhooks' indexes.
+    const webhookId = 800_000_000 + (randomBytes(3).readUIntBE(0, 3) % 1_000_000);
     const write = async (owner: number, global: boolean, i: number) =>
       writeHistoryRecord({
-        request: { text: `r${i}`, metadata: {}, webhookId: 1, webhookName: 'w' },
+        request: { text: `r${i}`, metadata: {}, webhookId, webhookName: 'w' },
         response: { body: '' },
         statusCode: STATUSES[i % STATUSES.length] as number,
         durationMs: i,
         notificationType: TYPES[(i * 7) % TYPES.length] as string,
         webhooksActivityId: i,
-        webhooksId: 1,
+        webhooksId: webhookId,
         url: 'http://127.0.0.1:9/x',
         name: 'w',
         actionType: 'triggered',
         createdBy: owner,
-        deliveryId: `msg_${randomBytes(16).toString('hex')}_1`,
+        deliveryId: `msg_${randomBytes(16).toString('hex')}_${webhookId}`,
         attempt: 1,
         global,
       });
