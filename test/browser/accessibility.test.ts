@@ -121,6 +121,29 @@ describe('accessibility (axe-core, WCAG 2.1 A and AA, serious and critical fail)
     await at(admin, `#/integrations/${failedId}`);
     await admin.getByRole('region', { name: 'Clean up after the failed setup' }).locator('pre').waitFor();
     await checkScreen(admin, 'integration-cleanup', 'Integration: the cleanup script after a failed setup');
+
+    // A drifted integration: a DBA drops the group the setup created; the next check finds it.
+    const drifted = payloads(uid()).ClusterWarehouse as { config: Record<string, string> };
+    const driftedId = await createEnabledIntegration(drifted);
+    useLocalCloudEnv();
+    const { runOnSandbox, parseRenderedScript } = await import('../../shared/platforms/sandbox/run-script');
+    await runOnSandbox(
+      'ClusterWarehouse',
+      drifted.config.host as string,
+      parseRenderedScript('DROP GROUP "service_system";'),
+    );
+    const { integrationsCommand } = await import('../../infra/cli/integrations');
+    await integrationsCommand(['check', String(driftedId)]);
+    await at(admin, `#/integrations/${driftedId}`);
+    const check = admin.getByRole('region', { name: 'Periodic check' });
+    await check.getByRole('table', { name: 'Findings' }).waitFor();
+    await check.getByRole('button', { name: 'Generate repair' }).click();
+    await check.locator('pre').waitFor();
+    await checkScreen(
+      admin,
+      'integration-check',
+      'Integration: the last check, its findings and the repair script',
+    );
     await admin.close();
   });
 
@@ -149,7 +172,27 @@ describe('accessibility (axe-core, WCAG 2.1 A and AA, serious and critical fail)
 
     await page.getByRole('link', { name: 'a11y receiver' }).click();
     await page.getByRole('heading', { name: 'a11y receiver' }).waitFor();
-    await checkScreen(page, 'webhook-detail', 'Webhook detail');
+    await page.getByRole('heading', { name: 'Health' }).waitFor();
+    await checkScreen(page, 'webhook-detail', 'Webhook detail: status, health, actions and its own log');
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await page.getByLabel('Name', { exact: true }).waitFor();
+    await checkScreen(page, 'webhook-edit', 'Webhook: edit');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    const rotate = page.getByRole('dialog', { name: 'Rotate the signing secret?' });
+    await rotate.waitFor();
+    await checkScreen(page, 'webhook-rotate-confirm', 'Webhook: confirm the secret rotation');
+    await rotate.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('region', { name: 'New signing secret' }).waitFor();
+    await checkScreen(page, 'webhook-rotated', 'Webhook: the new secret, shown once');
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await page.getByRole('button', { name: 'Count deliveries' }).click();
+    await page.locator('[data-dry-run]').waitFor();
+    await checkScreen(page, 'webhook-recover', 'Webhook: recover, the dry-run count');
+
+    await at(page, '#/catalogue');
+    await page.getByRole('heading', { name: /Activity/ }).waitFor();
+    await checkScreen(page, 'event-catalogue', 'Event catalogue');
 
     await at(page, '#/history');
     await page.locator('table tbody button').first().waitFor();
