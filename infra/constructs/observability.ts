@@ -334,6 +334,9 @@ export class Observability extends Construct {
         custom('FanOutWidth', 'Maximum', { label: 'maximum' }),
         custom('FanOutWidth', 'SampleCount', { label: 'notifications' }),
       ]),
+      graph('Webhook filter errors (evaluations counted as no match)', [
+        custom('FilterErrors', 'Sum', { label: 'filter errors' }),
+      ]),
     );
 
     // Integration lifecycle.

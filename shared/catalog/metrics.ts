@@ -69,6 +69,14 @@ export const metrics = {
     unit: 'Count',
     dimensionSets: [[]],
   },
+  /**
+   * Webhook filter evaluations at fan-out that failed (a run-time error, the time bound, or a
+   * stored filter that no longer compiles): each counts as no match.
+   */
+  FilterErrors: {
+    unit: 'Count',
+    dimensionSets: [[]],
+  },
   /** One per recorded end of an integration lifecycle operation (outcome: succeeded | failed). */
   LifecycleOutcomes: {
     unit: 'Count',

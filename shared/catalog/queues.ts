@@ -46,6 +46,8 @@ export const queues = [
       tables: [
         { table: 'webhookSubscriptions', access: 'read' },
         { table: 'idempotency', access: 'readWrite' },
+        // Filter evaluation errors, on the webhooks' hourly health counters.
+        { table: 'deliveryCounts', access: 'readWrite' },
       ],
       // deliveries: one message per (notification, webhook); notifications: its DLQ (malformed).
       sendsTo: ['deliveries', 'notifications'],

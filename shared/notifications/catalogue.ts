@@ -145,16 +145,21 @@ export const notificationCatalogue = {
   webhookAutoDisabled: {
     class: 'activity',
     origin: 'service',
+    metadata: ['targetUser', 'webhookId', 'webhookName', 'url', 'disabledAt', 'disabledReason'],
     trigger:
       'the service disabled one of your webhooks: its receiver answered 410 Gone, or it failed continuously for the auto-disable period',
   },
   webhookFailing: {
     class: 'activity',
     origin: 'service',
+    metadata: ['targetUser', 'webhookId', 'webhookName', 'url', 'failingSince', 'disableAt'],
     trigger:
       'one of your webhooks has failed continuously for half the auto-disable period; it will be disabled unless a delivery succeeds',
   },
-} as const satisfies Record<string, { class: NotificationClass; trigger: string; origin?: 'service' }>;
+} as const satisfies Record<
+  string,
+  { class: NotificationClass; trigger: string; origin?: 'service'; metadata?: readonly string[] }
+>;
 
 export type NotificationName = keyof typeof notificationCatalogue;
 
@@ -176,6 +181,15 @@ export const SUBSCRIBABLE_NAMES = [ALL_NOTIFICATIONS, ...NOTIFICATION_NAMES] as 
 export const OPERATIONAL_NAMES = NOTIFICATION_NAMES.filter(
   (name) => (notificationCatalogue[name] as { origin?: string }).origin === 'service',
 );
+
+/**
+ * The metadata keys a notification of this type carries, when the catalogue declares them
+ * (the service's own notifications); undefined for an open type (any producer key may appear).
+ */
+export function declaredMetadata(name: NotificationName): readonly string[] | undefined {
+  const declared = (notificationCatalogue[name] as { metadata?: readonly string[] }).metadata;
+  return declared && ['notificationType', ...declared];
+}
 
 export function classify(name: NotificationName): NotificationClass {
   return notificationCatalogue[name].class;

@@ -82,6 +82,11 @@ export function recordFanOut(width: number): void {
   publish({ FanOutWidth: width });
 }
 
+/** Filter evaluations at fan-out that failed (each a non-match). */
+export function recordFilterErrors(count: number): void {
+  publish({ FilterErrors: count });
+}
+
 /** The recorded end of an integration lifecycle operation. */
 export function recordLifecycleOutcome(outcome: {
   integrationType: string;

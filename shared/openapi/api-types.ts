@@ -496,6 +496,7 @@ export interface components {
             /** @enum {string} */
             actionType?: "triggered" | "receive";
             maxDeliveriesPerSecond?: number | null;
+            filter?: string | null;
         };
         WebhookDisable: {
             /** @description why (shown in `disabledReason`) */
@@ -647,6 +648,8 @@ export interface components {
             disabledReason?: string;
             /** @description the delivery rate limit, when one is set */
             maxDeliveriesPerSecond?: number;
+            /** @description the payload filter, when one is set (docs/webhooks.md) */
+            filter?: string;
             /** @description during a secret rotation’s overlap window: until when the previous secret still signs */
             previousSecretExpiresAt?: string;
             /** @description since when every attempt has failed (absent while the latest attempt succeeded) */
@@ -667,6 +670,8 @@ export interface components {
             attempts24h: number;
             /** @description only on `GET /webhooks/{id}`: how long the receiver took to answer, over the newest attempts (up to 200) of the same 24 hours that made a request; null without any */
             latency24h?: components["schemas"]["WebhookLatency"] | null;
+            /** @description notifications whose filter evaluation failed (a run-time error, or past the cost bound) in the current hour and the 23 before it; each counted as no match */
+            filterErrors: number;
         };
         /** @description Receiver latency from the webhook's own history: each attempt's duration (sending the request until the answer, or the failure), skipped attempts left out. */
         WebhookLatency: {
@@ -4703,6 +4708,8 @@ export interface operations {
                         secret?: string;
                         /** @description deliveries per second this webhook receives at most; more are delayed (never failed or dropped). Absent: no limit */
                         maxDeliveriesPerSecond?: number;
+                        /** @description a CEL expression over the payload as delivered (`text`, `metadata`, `webhookId`, `webhookName`); only notifications for which it is true are delivered. At most 2,048 bytes; the allowed subset, the fields and the cost rules are in docs/webhooks.md. Example: `metadata.notificationType == "modelAccessRequested" && has(metadata.dataSourceId) && metadata.dataSourceId in [42, 43]` */
+                        filter?: string;
                     }[];
                 };
             };

@@ -4,7 +4,10 @@
  * show from them. Pure: the keys, what one history record adds, and the figures of a read.
  *
  * - `wh|<webhookId>|<day>`: per hour of the day (UTC), attempts `a<HH>` and 2xx answers `s<HH>`,
- *   added exactly once per record with the day counters (same groups, same markers);
+ *   added exactly once per record with the day counters (same groups, same markers), and filter
+ *   evaluation errors `f<HH>`, added by fan-out (`filterErrorAdds`: a notification has no history
+ *   record when its filter fails, so fan-out counts it; a fan-out step done again after a crash
+ *   may count its errors twice);
  * - `wh|<webhookId>`: the ids of the newest attempt (`la`) and the newest 2xx (`ls`), raised by
  *   conditional updates (a maximum: a batch delivered again changes nothing).
  *
@@ -60,6 +63,11 @@ export function latencyFigures(durations: readonly number[]): WebhookLatency | n
   };
 }
 
+/** The hourly counter a filter evaluation error at `ms` adds to. */
+export function filterErrorAdd(webhookId: number, ms: number): { key: string; attr: string } {
+  return { key: webhookDayKey(webhookId, dayOf(ms)), attr: `f${hourOf(ms)}` };
+}
+
 /** The counts-table keys a health read needs for one webhook at `now`. */
 export function healthKeys(webhookId: number, now: number): string[] {
   const days = new Set([dayOf(now - (RATE_HOURS - 1) * HOUR_MS), dayOf(now)]);
@@ -83,18 +91,21 @@ export function healthFigures(webhookId: number, items: HealthItems, now: number
   const ls = typeof latest?.ls === 'number' ? latest.ls : undefined;
   let attempts = 0;
   let successes = 0;
+  let filterErrors = 0;
   for (let h = 0; h < RATE_HOURS; h++) {
     const ms = now - h * HOUR_MS;
     const day = items.get(webhookDayKey(webhookId, dayOf(ms)));
     const hour = hourOf(ms);
     attempts += Number(day?.[`a${hour}`] ?? 0);
     successes += Number(day?.[`s${hour}`] ?? 0);
+    filterErrors += Number(day?.[`f${hour}`] ?? 0);
   }
   return {
     ...(la !== undefined ? { lastAttemptAt: createdAtOf(la) } : {}),
     ...(ls !== undefined ? { lastSuccessAt: createdAtOf(ls) } : {}),
     successRate24h: attempts === 0 ? null : Math.round((successes / attempts) * 1e4) / 1e4,
     attempts24h: attempts,
+    filterErrors,
     ...(la !== undefined && (ls === undefined || ls < la) ? { failingAfter: ls ?? 0 } : {}),
   };
 }

@@ -51,6 +51,17 @@ const maxDeliveriesPerSecond = z
     'deliveries per second this webhook receives at most; more are delayed (never failed or dropped). Absent: no limit',
   );
 
+/** Longer text is refused by the schema before it is compiled (the filter's own bound is 2 KB). */
+const MAX_FILTER_TEXT = 16_384;
+
+const filter = z
+  .string()
+  .min(1)
+  .max(MAX_FILTER_TEXT)
+  .describe(
+    'a CEL expression over the payload as delivered (`text`, `metadata`, `webhookId`, `webhookName`); only notifications for which it is true are delivered. At most 2,048 bytes; the allowed subset, the fields and the cost rules are in docs/webhooks.md. Example: `metadata.notificationType == "modelAccessRequested" && has(metadata.dataSourceId) && metadata.dataSourceId in [42, 43]`',
+  );
+
 const WebhookFields = {
   url: z
     .url({ protocol: /^https?$/, error: (issue) => urlMessage(issue.input) })
@@ -81,12 +92,13 @@ const WebhookFields = {
 export const WebhookInputSchema = z.strictObject({
   ...WebhookFields,
   maxDeliveriesPerSecond: maxDeliveriesPerSecond.optional(),
+  filter: filter.optional(),
 });
 export type WebhookInput = z.output<typeof WebhookInputSchema>;
 
 /**
  * `PATCH /webhooks/{id}`: a JSON merge patch of the webhook's settings. Only the fields sent
- * change; `maxDeliveriesPerSecond: null` removes the limit. The secret changes through
+ * change; `maxDeliveriesPerSecond: null` removes the limit, `filter: null` the filter. The secret changes through
  * `POST /webhooks/{id}/secret/rotate`, never here.
  */
 export const WebhookPatchSchema = z
@@ -97,9 +109,11 @@ export const WebhookPatchSchema = z
     notificationType: WebhookFields.notificationType.optional(),
     actionType: WebhookFields.actionType.optional(),
     maxDeliveriesPerSecond: maxDeliveriesPerSecond.nullable().optional(),
+    filter: filter.nullable().optional(),
   })
   .refine((patch) => Object.keys(patch).length > 0, {
-    message: 'send at least one of url, name, global, notificationType, actionType, maxDeliveriesPerSecond',
+    message:
+      'send at least one of url, name, global, notificationType, actionType, maxDeliveriesPerSecond, filter',
   })
   .meta({ id: 'WebhookPatch', description: 'The fields to change (JSON merge patch).' });
 export type WebhookPatch = z.output<typeof WebhookPatchSchema>;
@@ -135,6 +149,8 @@ export interface WebhookItem {
   previousSecret?: string;
   previousSecretExpiresAt?: string;
   maxDeliveriesPerSecond?: number;
+  /** The payload filter (CEL), checked when it was stored (../filter.ts). */
+  filter?: string;
   status?: WebhookStatus;
   disabledAt?: string;
   disabledReason?: string;
@@ -185,6 +201,12 @@ const WebhookHealthSchema = z
       .describe(
         'only on `GET /webhooks/{id}`: how long the receiver took to answer, over the newest attempts (up to 200) of the same 24 hours that made a request; null without any',
       ),
+    filterErrors: z
+      .number()
+      .int()
+      .describe(
+        'notifications whose filter evaluation failed (a run-time error, or past the cost bound) in the current hour and the 23 before it; each counted as no match',
+      ),
   })
   .meta({
     id: 'WebhookHealth',
@@ -208,6 +230,7 @@ export const WebhookViewSchema = z
     disabledAt: z.string().optional().describe('when it was disabled (absent while enabled)'),
     disabledReason: z.string().optional().describe('why it was disabled (absent while enabled)'),
     maxDeliveriesPerSecond: z.number().optional().describe('the delivery rate limit, when one is set'),
+    filter: filter.optional().describe('the payload filter, when one is set (docs/webhooks.md)'),
     previousSecretExpiresAt: z
       .string()
       .optional()
@@ -247,6 +270,7 @@ export function webhookView(item: WebhookItem): WebhookView {
     ...(item.maxDeliveriesPerSecond !== undefined
       ? { maxDeliveriesPerSecond: item.maxDeliveriesPerSecond }
       : {}),
+    ...(item.filter !== undefined ? { filter: item.filter } : {}),
     ...(overlap !== undefined ? { previousSecretExpiresAt: overlap } : {}),
     ...(item.failingSince !== undefined ? { failingSince: item.failingSince } : {}),
   };

@@ -7,9 +7,14 @@
  * the new ones, never by half of each; queued deliveries go to the URL in force when they are
  * attempted, because the delivery consumer reads the webhook at each attempt. Every PATCH
  * writes (and moves `updatedAt`), even one that sends the values already stored.
+ *
+ * `filter` is compiled here against the types the webhook will subscribe to (../filter.ts), and
+ * `filter: null` removes it. Deliveries already queued keep the decision fan-out made: the
+ * filter is evaluated at fan-out only, never when a queued delivery is attempted.
  */
 import type { Principal } from '../../auth/permissions';
 import { InvalidInputError } from '../../errors';
+import { compileFilter } from '../filter';
 import { changeWebhook } from '../lifecycle';
 import { type WebhookItem, type WebhookPatch, type WebhookView, webhookView } from '../model';
 import { MAX_SUBSCRIPTION_CHANGES, subscriptionChanges } from '../store/webhooks';
@@ -31,12 +36,34 @@ function checkPatch(caller: Principal, patch: WebhookPatch): void {
 
 /** The webhook with the patch applied. */
 function patched(current: WebhookItem, patch: WebhookPatch): WebhookItem {
-  const { maxDeliveriesPerSecond, notificationType, ...fields } = patch;
+  const { maxDeliveriesPerSecond, notificationType, filter, ...fields } = patch;
   const next: WebhookItem = { ...current, ...fields };
   if (notificationType !== undefined) next.notificationType = [...new Set(notificationType)];
   if (maxDeliveriesPerSecond === null) delete next.maxDeliveriesPerSecond;
   else if (maxDeliveriesPerSecond !== undefined) next.maxDeliveriesPerSecond = maxDeliveriesPerSecond;
+  if (filter === null) delete next.filter;
+  else if (filter !== undefined) next.filter = filter;
   return next;
+}
+
+/**
+ * The webhook's filter against the types it will subscribe to, when either changes: a new
+ * filter is refused naming `body.filter`; a stored one the new types make impossible, naming
+ * `body.notificationType`.
+ */
+function checkFilter(next: WebhookItem, patch: WebhookPatch): void {
+  if (next.filter === undefined) return;
+  if (patch.filter !== undefined) compileFilter(next.filter, next.notificationType, 'body.filter');
+  else if (patch.notificationType !== undefined) {
+    try {
+      compileFilter(next.filter, next.notificationType);
+    } catch (error) {
+      throw new InvalidInputError(
+        `body.notificationType: the webhook's filter does not hold for these types: ${(error as Error).message}`,
+        { field: 'notificationType' },
+      );
+    }
+  }
 }
 
 export async function updateWebhook(
@@ -48,10 +75,12 @@ export async function updateWebhook(
   const result = await changeWebhook(id, (current) => {
     assertVisible(caller, current);
     const next = patched(current, patch);
-    const { remove, add } = subscriptionChanges(current, next);
-    if (remove.length + add.length > MAX_SUBSCRIPTION_CHANGES) {
+    checkFilter(next, patch);
+    const { remove, add, rewrite } = subscriptionChanges(current, next);
+    const writes = remove.length + add.length + rewrite.length;
+    if (writes > MAX_SUBSCRIPTION_CHANGES) {
       throw new InvalidInputError(
-        `body.notificationType: this change rewrites ${remove.length + add.length} subscription items, more than the ${MAX_SUBSCRIPTION_CHANGES} one change may; make it in two steps`,
+        `body.notificationType: this change rewrites ${writes} subscription items, more than the ${MAX_SUBSCRIPTION_CHANGES} one change may; make it in two steps`,
       );
     }
     return next;

@@ -3,7 +3,10 @@
  * - only admins may create global webhooks or subscribe to system events (or the wildcard);
  * - admins see (and may delete) every webhook, other users only their own — anything else is
  *   a 404, never a 403, so ids of other users' webhooks are not disclosed;
- * - the secret is encrypted before it is stored and is never returned or logged.
+ * - the secret is encrypted before it is stored and is never returned or logged;
+ * - a payload filter is compiled against the types the webhook subscribes to before anything is
+ *   stored: one that can never work refuses the whole request (400 naming the entry's field and
+ *   the line and column), unlike the other per-entry problems, which `errors` lists.
  */
 import { isAdmin, type Principal } from '../../auth/permissions';
 import { ConflictError, InvalidInputError, NotFoundError, UnprocessableError } from '../../errors';
@@ -12,6 +15,7 @@ import { requiresAdmin, type SubscribableName } from '../../notifications/catalo
 import { nextId } from '../../store/counters';
 import { describeIssues } from '../../validation';
 import { allowPrivateTargets, webhookLimits } from '../config';
+import { compileFilter } from '../filter';
 import {
   encodePageKey,
   MAX_WEBHOOK_PAGE_SIZE,
@@ -109,6 +113,10 @@ export async function createWebhooks(
     if (reason) errors.push({ index, name: parsed.data.name, url: parsed.data.url, message: reason });
     else accepted.push({ index, input: parsed.data });
   });
+  for (const { index, input } of accepted) {
+    if (input.filter !== undefined)
+      compileFilter(input.filter, input.notificationType, `body.webhooks[${index}].filter`);
+  }
   const limits = webhookLimits();
   const quota = isAdmin(caller) ? limits.perAdmin : limits.perUser;
   const limitMessage = {
@@ -133,6 +141,7 @@ export async function createWebhooks(
       ...(input.maxDeliveriesPerSecond !== undefined
         ? { maxDeliveriesPerSecond: input.maxDeliveriesPerSecond }
         : {}),
+      ...(input.filter !== undefined ? { filter: input.filter } : {}),
       status: 'enabled',
       version: 1,
     };

@@ -1,7 +1,15 @@
 /**
  * Fan-out of one notification: validate it (malformed → the notifications DLQ with the
- * reason), page through the subscriptions of each matching subscription key, and enqueue one
- * delivery message per (notification, webhook).
+ * reason), page through the subscriptions of each matching subscription key, evaluate the
+ * filter of each subscribed webhook that has one, and enqueue one delivery message per
+ * (notification, webhook) that passes.
+ *
+ * Filters (ADR 0010): a filtered webhook's subscription item carries its filter, version and
+ * name, so the decision needs no read beyond the subscription page; the compiled form is cached
+ * per webhook version (../filter.ts), and a webhook without a filter costs nothing more. A
+ * failed evaluation (run-time error, time bound) is no delivery; it is logged, counted in the
+ * `FilterErrors` metric and in the webhook's hourly counters (`filterErrors` on its health).
+ * The decision is made here only: a queued delivery is attempted whatever the filter becomes.
  *
  * Bounded: one invocation enqueues at most `fanOutChunk()` deliveries (1,000) and stops early
  * when less than CONTINUE_BEFORE_MS of its time remain; the rest continues in a follow-up
@@ -16,11 +24,14 @@ import { parseOrDeadLetter } from '../../edge/queue-consumer';
 import { ALL_NOTIFICATIONS } from '../../notifications/catalogue';
 import { type NotificationMessage, NotificationMessageSchema, pertainsTo } from '../../notifications/message';
 import { logger } from '../../observability/logger';
-import { recordFanOut } from '../../observability/metrics';
+import { recordFanOut, recordFilterErrors } from '../../observability/metrics';
 import { fanOutChunk } from '../config';
+import { filterDecision } from '../filter';
+import type { DeliveryPayload } from '../model';
 import { exists, markOnce } from '../store/dedup';
+import { addFilterErrors } from '../store/health';
 import { notificationSubscriptionKeys, sameAudienceKey } from '../store/subscriptions';
-import { alsoSubscribed, subscriptionPage } from '../store/webhooks';
+import { alsoSubscribed, type Subscription, subscriptionPage } from '../store/webhooks';
 import { activityIdFor, type DeliveryMessage, deliveryIdFor, notificationDigest } from './message';
 import { sendAll } from './queue';
 import { notificationOrigin } from './telemetry';
@@ -31,6 +42,14 @@ const LOGGED_WEBHOOK_IDS = 100;
 /** Longer than a notification can live on its queue (4 days). */
 const FAN_OUT_MARKER_TTL_DAYS = 5;
 
+/** The metadata a delivery carries: the notification's, with its `notificationType`. */
+function deliveredMetadata(message: NotificationMessage): DeliveryPayload['metadata'] {
+  return {
+    ...message.metadata,
+    notificationType: message.metadata.notificationType ?? message.notificationType,
+  };
+}
+
 export function deliveryMessages(
   message: NotificationMessage,
   digest: string,
@@ -38,10 +57,7 @@ export function deliveryMessages(
   origin: Pick<DeliveryMessage, 'traceparent' | 'notifiedAt'> = {},
 ): DeliveryMessage[] {
   const activityId = activityIdFor(digest);
-  const metadata = {
-    ...message.metadata,
-    notificationType: message.metadata.notificationType ?? message.notificationType,
-  };
+  const metadata = deliveredMetadata(message);
   return webhookIds.map((webhookId) => ({
     v: 1,
     deliveryId: deliveryIdFor(digest, webhookId),
@@ -52,6 +68,49 @@ export function deliveryMessages(
     metadata,
     ...origin,
   }));
+}
+
+/** Filter failures logged per page, at most (all are counted). */
+const LOGGED_FILTER_ERRORS = 10;
+
+/**
+ * The webhooks of `subscriptions` the notification goes to: every one without a filter, and
+ * those whose filter is true for the payload as it would be delivered. Failed evaluations are
+ * counted (metric, the webhooks' hourly counters) and logged.
+ */
+async function passingFilters(
+  message: NotificationMessage,
+  subscriptions: readonly Subscription[],
+  now = Date.now(),
+): Promise<number[]> {
+  const passing: number[] = [];
+  const failed = new Map<number, string>();
+  let metadata: DeliveryPayload['metadata'] | undefined;
+  for (const { webhookId, filter, updatedAt, webhookName } of subscriptions) {
+    if (filter === undefined) {
+      passing.push(webhookId);
+      continue;
+    }
+    metadata ??= deliveredMetadata(message);
+    const decision = filterDecision(
+      { id: webhookId, updatedAt: updatedAt ?? '', filter },
+      { text: message.text, metadata, webhookId, webhookName: webhookName ?? '' },
+    );
+    if (decision.matched) passing.push(webhookId);
+    else if (decision.error !== undefined) failed.set(webhookId, decision.error);
+  }
+  if (failed.size > 0) {
+    recordFilterErrors(failed.size);
+    logger.warn('webhook filters failed: no delivery', {
+      notificationType: message.notificationType,
+      failures: [...failed]
+        .slice(0, LOGGED_FILTER_ERRORS)
+        .map(([webhookId, error]) => ({ webhookId, error })),
+      count: failed.size,
+    });
+    await addFilterErrors(new Map([...failed.keys()].map((id) => [id, 1])), now);
+  }
+  return passing;
 }
 
 /** A step stops while this much of its invocation's time is left (sending the follow-up). */
@@ -133,12 +192,16 @@ export async function processNotification(
   while (key < keys.length) {
     const current = keys[key] as string;
     const page = await subscriptionPage(current, after, Math.max(1, Math.min(PAGE_SIZE, chunk - sent)));
-    let ids = page.ids;
-    if (current.startsWith(`${ALL_NOTIFICATIONS}#`) && ids.length > 0) {
+    let subscriptions = page.subscriptions;
+    if (current.startsWith(`${ALL_NOTIFICATIONS}#`) && subscriptions.length > 0) {
       // A webhook subscribed to the type and to ALL_NOTIFICATIONS gets one delivery (under the type).
-      const typed = await alsoSubscribed(sameAudienceKey(current, notification.notificationType), ids);
-      ids = ids.filter((id) => !typed.has(id));
+      const typed = await alsoSubscribed(
+        sameAudienceKey(current, notification.notificationType),
+        subscriptions.map((s) => s.webhookId),
+      );
+      subscriptions = subscriptions.filter((s) => !typed.has(s.webhookId));
     }
+    const ids = await passingFilters(notification, subscriptions);
     const deliveries = deliveryMessages(notification, digest, ids, origin);
     await sendAll(
       'deliveries',

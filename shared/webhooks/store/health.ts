@@ -1,15 +1,18 @@
 /**
  * DynamoDB access for a webhook's health counters (key layout and figures: ../health-counters.ts):
- * the stream consumer's raise of the newest attempt and success, the counters a health read
- * needs, and the failed attempts after the newest success, counted on the webhook's index.
+ * the stream consumer's raise of the newest attempt and success, fan-out's filter error counts,
+ * the counters a health read needs, and the failed attempts after the newest success, counted on
+ * the webhook's index.
  */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../../store/clients';
 import { batchGetAll } from '../../store/read';
 import { tableName } from '../../store/tables';
 import { conditionalUpdate } from '../../store/write';
 import { historyRetentionDays, historyWriteShards } from '../config';
-import { healthKeys, webhookLatestKey } from '../health-counters';
+import { filterErrorAdd, healthKeys, webhookLatestKey } from '../health-counters';
 import { countRange, mergedListing, recordsByKey } from './history';
-import { firstIdAt, liveWindow, webhookPartitions } from './history-keys';
+import { expiresAtFor, firstIdAt, liveWindow, webhookPartitions } from './history-keys';
 
 /** Raises the webhook's newest attempt (`la`) or success (`ls`) id to `id` if it is newer. */
 export async function raiseLatestAttempt(
@@ -26,6 +29,28 @@ export async function raiseLatestAttempt(
     ExpressionAttributeNames: { '#id': attr },
     ExpressionAttributeValues: { ':id': id, ':exp': expiresAt },
   });
+}
+
+/**
+ * Adds filter evaluation errors (count per webhook) to the webhooks' hourly counters at `now`:
+ * one UpdateItem per webhook with errors, and none at all when there are none.
+ */
+export async function addFilterErrors(errors: ReadonlyMap<number, number>, now: number): Promise<void> {
+  const expiresAt = expiresAtFor(now, historyRetentionDays());
+  await Promise.all(
+    [...errors].map(([webhookId, count]) => {
+      const { key, attr } = filterErrorAdd(webhookId, now);
+      return documentClient.send(
+        new UpdateCommand({
+          TableName: tableName('deliveryCounts'),
+          Key: { key },
+          UpdateExpression: 'ADD #n :n SET expiresAt = if_not_exists(expiresAt, :exp)',
+          ExpressionAttributeNames: { '#n': attr },
+          ExpressionAttributeValues: { ':n': count, ':exp': expiresAt },
+        }),
+      );
+    }),
+  );
 }
 
 /** The counts-table items the health of these webhooks is read from, by key (one BatchGet per 33 webhooks). */

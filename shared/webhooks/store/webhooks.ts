@@ -190,11 +190,25 @@ export function activeSubscriptionKeys(item: WebhookItem): string[] {
   return statusOf(item) === 'enabled' ? webhookSubscriptionKeys(item) : [];
 }
 
+/**
+ * A subscription item. A filtered webhook's items also carry its filter, the `updatedAt` of the
+ * version they were written at (the key its compiled form is cached under) and its name (which
+ * the payload holds), so fan-out evaluates the filter from the item it reads anyway; an
+ * unfiltered webhook's items carry nothing more, and fan-out reads nothing more for it.
+ */
 function subscriptionPut(item: WebhookItem, subscriptionKey: string) {
   return {
     Put: {
       TableName: tableName('webhookSubscriptions'),
-      Item: { subscriptionKey, webhookId: item.id, createdBy: item.createdBy, global: item.global },
+      Item: {
+        subscriptionKey,
+        webhookId: item.id,
+        createdBy: item.createdBy,
+        global: item.global,
+        ...(item.filter !== undefined
+          ? { filter: item.filter, updatedAt: item.updatedAt, webhookName: item.name }
+          : {}),
+      },
     },
   };
 }
@@ -205,14 +219,23 @@ function subscriptionDelete(id: number, subscriptionKey: string) {
   };
 }
 
-/** The subscription items a change from `before` to `after` deletes and writes. */
+/**
+ * The subscription items a change from `before` to `after` deletes, writes, and writes again
+ * (the kept ones, when the webhook has or had a filter: their copy of it, of its version and of
+ * the name moves with every change).
+ */
 export function subscriptionChanges(
   before: WebhookItem,
   after: WebhookItem,
-): { remove: string[]; add: string[] } {
+): { remove: string[]; add: string[]; rewrite: string[] } {
   const old = new Set(activeSubscriptionKeys(before));
   const next = new Set(activeSubscriptionKeys(after));
-  return { remove: [...old].filter((k) => !next.has(k)), add: [...next].filter((k) => !old.has(k)) };
+  const filtered = before.filter !== undefined || after.filter !== undefined;
+  return {
+    remove: [...old].filter((k) => !next.has(k)),
+    add: [...next].filter((k) => !old.has(k)),
+    rewrite: filtered ? [...next].filter((k) => old.has(k)) : [],
+  };
 }
 
 /** DynamoDB's limit on the items of one transaction. */
@@ -243,7 +266,7 @@ export async function replaceWebhook(
   after: WebhookItem,
   sameUrlLimit: number,
 ): Promise<ReplaceOutcome> {
-  const { remove, add } = subscriptionChanges(before, after);
+  const { remove, add, rewrite } = subscriptionChanges(before, after);
   const urlMoves = canonicalUrl(before.url) !== canonicalUrl(after.url);
   if (urlMoves) await ensureOwnerCounters(after.createdBy, after.url);
   const items = [
@@ -255,7 +278,7 @@ export async function replaceWebhook(
         ]
       : []),
     ...remove.map((key) => subscriptionDelete(before.id, key)),
-    ...add.map((key) => subscriptionPut(after, key)),
+    ...[...add, ...rewrite].map((key) => subscriptionPut(after, key)),
   ];
   try {
     await transactWrite(items);
@@ -290,25 +313,34 @@ export async function deleteWebhookItem(item: WebhookItem): Promise<'deleted' | 
   }
 }
 
-/** One page of the webhook ids subscribed under `key`, in id order, after `after` (exclusive). */
+/** A subscribed webhook as its subscription item names it (a filtered one with its filter). */
+export interface Subscription {
+  webhookId: number;
+  filter?: string;
+  updatedAt?: string;
+  webhookName?: string;
+}
+
+/** One page of the webhooks subscribed under `key`, in id order, after `after` (exclusive). */
 export async function subscriptionPage(
   key: string,
   after: number | undefined,
   limit: number,
-): Promise<{ ids: number[]; next?: number }> {
+): Promise<{ subscriptions: Subscription[]; next?: number }> {
   const out = await documentClient.send(
     new QueryCommand({
       TableName: tableName('webhookSubscriptions'),
       KeyConditionExpression: 'subscriptionKey = :k',
       ExpressionAttributeValues: { ':k': key },
-      ProjectionExpression: 'webhookId',
+      ProjectionExpression: 'webhookId, #filter, updatedAt, webhookName',
+      ExpressionAttributeNames: { '#filter': 'filter' },
       Limit: limit,
       ...(after !== undefined ? { ExclusiveStartKey: { subscriptionKey: key, webhookId: after } } : {}),
     }),
   );
-  const ids = ((out.Items ?? []) as { webhookId: number }[]).map((item) => item.webhookId);
-  const last = ids.at(-1);
-  return out.LastEvaluatedKey && last !== undefined ? { ids, next: last } : { ids };
+  const subscriptions = (out.Items ?? []) as Subscription[];
+  const last = subscriptions.at(-1)?.webhookId;
+  return out.LastEvaluatedKey && last !== undefined ? { subscriptions, next: last } : { subscriptions };
 }
 
 /** Which of `ids` are also subscribed under `key` (one BatchGet). */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import { CLIENT_TYPES_FILE, renderClientTypes } from '../../../infra/openapi/client-types';
+import { WEBHOOKS_DOC, withFilterFields } from '../../../infra/openapi/filter-fields';
 import { stageServers } from '../../../infra/openapi/servers';
 import { OPENAPI_FILE, renderOpenApiDocument } from '../../../shared/openapi/document';
 
@@ -14,6 +15,12 @@ describe('the served OpenAPI document', () => {
     expect(readFileSync(CLIENT_TYPES_FILE, 'utf8')).toBe(
       await renderClientTypes(readFileSync(OPENAPI_FILE, 'utf8')),
     );
+  });
+
+  it('has the filter payload fields of docs/webhooks.md up to date with the catalogue (regenerate: npm run openapi -- --write)', () => {
+    const doc = readFileSync(WEBHOOKS_DOC, 'utf8');
+    expect(withFilterFields(doc)).toBe(doc);
+    expect(doc).toContain('| `webhookFailing` | `metadata.targetUser`, `metadata.webhookId`');
   });
 
   it('is a valid OpenAPI 3.1 document', async () => {

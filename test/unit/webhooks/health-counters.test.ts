@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  filterErrorAdd,
   healthFigures,
   healthKeys,
   hourlyAdds,
@@ -49,7 +50,25 @@ describe('webhook health counters', () => {
       now,
     );
     expect(figures).toMatchObject({ attempts24h: 9, successRate24h: 0.4444 });
-    expect(healthFigures(5, items({}), now)).toEqual({ attempts24h: 0, successRate24h: null });
+    expect(healthFigures(5, items({}), now)).toEqual({
+      attempts24h: 0,
+      successRate24h: null,
+      filterErrors: 0,
+    });
+  });
+
+  it('counts filter errors per hour over the same 24 hours, apart from the attempts', () => {
+    const now = at('2026-03-10T05:20:00Z');
+    expect(filterErrorAdd(5, now)).toEqual({ key: 'wh|5|2026-03-10', attr: 'f05' });
+    const figures = healthFigures(
+      5,
+      items({
+        'wh|5|2026-03-10': { f05: 2, f00: 1 },
+        'wh|5|2026-03-09': { f06: 4, f05: 100 },
+      }),
+      now,
+    );
+    expect(figures).toEqual({ attempts24h: 0, successRate24h: null, filterErrors: 7 });
   });
 
   it('names the newest attempt and success, and where a failure streak starts', () => {
