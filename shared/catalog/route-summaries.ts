@@ -56,7 +56,7 @@ const routeSummaries = {
     'One webhook with its delivery health and receiver latency (404 unless it is the caller’s own or the caller is an admin).',
   'DELETE /webhooks/{id}': 'Delete a webhook and its subscriptions; returns the deleted webhook.',
   'PATCH /webhooks/{id}':
-    'Change a webhook (JSON merge patch: name, url, notificationType, global, actionType, maxDeliveriesPerSecond); returns it.',
+    'Change a webhook (JSON merge patch: name, url, notificationType, global, actionType, maxDeliveriesPerSecond, filter); returns it.',
   'POST /webhooks/{id}/disable':
     'Pause a webhook: no new deliveries; queued attempts are recorded as skipped (recoverable).',
   'POST /webhooks/{id}/enable': 'Resume a disabled webhook (one disabled by key revocation: admins only).',
@@ -67,6 +67,8 @@ const routeSummaries = {
   'POST /webhooks/{id}/recover':
     'Re-send the deliveries of a time window whose latest attempt failed (or all): 202 with a job id; dryRun answers the count.',
   'GET /webhooks/{id}/recover/{jobId}': "A recover job's progress and final counts.",
+  'POST /webhooks/filters/preview':
+    'Evaluate a payload filter against the newest notifications the caller may see (up to 1,000): counts, matching and non-matching ids, errors.',
   'POST /webhooks/history/retry/{id}':
     "Re-send a history record's request to its webhook now; returns the new history record.",
 } as const satisfies Record<CataloguedRouteKey, string>;

@@ -371,6 +371,16 @@ export const routes = [
   },
   {
     method: 'POST',
+    path: '/webhooks/filters/preview',
+    handler: 'functions/webhooks/preview-filter.ts',
+    auth: 'user',
+    tag: 'webhooks',
+    // Up to 5,000 history index entries and 1,000 records by key.
+    timeoutSeconds: 30,
+    tables: [{ table: 'deliveryHistory', access: 'read' }],
+  },
+  {
+    method: 'POST',
     path: '/webhooks/history/retry/{id}',
     handler: 'functions/webhooks/retry.ts',
     auth: 'user',

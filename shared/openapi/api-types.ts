@@ -345,7 +345,7 @@ export interface paths {
         delete: operations["deleteWebhooksId"];
         options?: never;
         head?: never;
-        /** Change a webhook (JSON merge patch: name, url, notificationType, global, actionType, maxDeliveriesPerSecond); returns it. */
+        /** Change a webhook (JSON merge patch: name, url, notificationType, global, actionType, maxDeliveriesPerSecond, filter); returns it. */
         patch: operations["patchWebhooksId"];
         trace?: never;
     };
@@ -451,6 +451,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/filters/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Evaluate a payload filter against the newest notifications the caller may see (up to 1,000): counts, matching and non-matching ids, errors. */
+        post: operations["postWebhooksFiltersPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/history/retry/{id}": {
         parameters: {
             query?: never;
@@ -529,6 +546,20 @@ export interface components {
              * @default true
              */
             onlyFailed: boolean;
+        };
+        WebhookFilterPreviewRequest: {
+            /** @description a CEL expression over the payload as delivered (`text`, `metadata`, `webhookId`, `webhookName`); only notifications for which it is true are delivered. At most 2,048 bytes; the allowed subset, the fields and the cost rules are in docs/webhooks.md. Example: `metadata.notificationType == "modelAccessRequested" && has(metadata.dataSourceId) && metadata.dataSourceId in [42, 43]` */
+            filter: string;
+            /**
+             * @description only notifications of this type (and the filter is checked against its metadata)
+             * @enum {string}
+             */
+            notificationType?: "acknowledgedAccess" | "addedToProject" | "apiKeyRevoked" | "attributeAdded" | "attributeRemoved" | "attributeUpdated" | "bulkJobStatus" | "certificationRequired" | "conflictingGlobalPolicies" | "dataSourceExpired" | "dataSourceExpiring" | "dataSourceUpdated" | "deletedDatasourceRemovedFromProject" | "expiredDatasourceRemovedFromProject" | "firstQuery" | "globalPolicyCreated" | "globalPolicyDeleted" | "globalPolicyDisabled" | "globalPolicyUpdated" | "governanceSettingsUpdated" | "groupUserAdded" | "groupUserDeleted" | "healthCheckFailed" | "healthCheckResolved" | "modelAccessApproved" | "modelAccessDenied" | "modelAccessRequested" | "modelAccessRevoked" | "modelAccessUpdated" | "modelCommentCreated" | "modelCommentReply" | "modelCommentResolved" | "modelCopied" | "modelCreated" | "modelDeleted" | "modelTagAdded" | "modelTagRemoved" | "modelUserAdded" | "modelUserDeleted" | "modelUserJoined" | "nativeWorkspaceStateChanged" | "permissionsUpdated" | "policyAdjustmentCreated" | "policyAdjustmentExpired" | "policyCertificationExpired" | "policyUpdated" | "projectDisabled" | "projectEqualizationMemberNotInCompliance" | "projectEqualizationToggled" | "projectUpdated" | "purposeCreated" | "purposeDeleted" | "purposeUpdated" | "queryCanceled" | "queryCreated" | "queryUpdated" | "removedFromProject" | "switchedCurrentProject" | "tagCreated" | "tagDeleted" | "tagUpdated" | "taskDeleted" | "taskValidated" | "updatedModelInProject" | "userCloned" | "userCreated" | "userDeleted" | "userDisabled" | "userEnabled" | "userMigrated" | "userUpdated" | "usernameUpdated" | "webhookAutoDisabled" | "webhookFailing";
+            /**
+             * @description the newest notifications to evaluate the filter against (default 100, at most 1000)
+             * @default 100
+             */
+            limit: number;
         };
         /** @description Every error response: status, status text and a message. Some errors carry details as further fields (validationResults, attributes, status, createdWebhooks, errors); the responses that do document them. */
         Error: {
@@ -784,6 +815,28 @@ export interface components {
             updatedAt: string;
             /** @description when the job had queued every re-send */
             finishedAt?: string;
+        };
+        /** @description What the filter matches among the newest notifications the caller may see (from the delivery history's stored requests, each notification once). */
+        WebhookFilterPreview: {
+            /** @description notifications the filter was evaluated against */
+            evaluated: number;
+            /** @description … for which it is true: a webhook with it would receive them */
+            matched: number;
+            /** @description … for which it is not (false, or an error) */
+            notMatched: number;
+            /** @description … of those, where the evaluation failed (no match) */
+            errors: number;
+            /** @description the `webhooksActivityId` of each matching notification, newest first */
+            matching: number[];
+            /** @description the `webhooksActivityId` of each notification not matched, newest first */
+            notMatching: number[];
+            /** @description the evaluation error of each notification where it failed */
+            failures: {
+                webhooksActivityId: number;
+                notificationType: string;
+                /** @description why the evaluation failed, e.g. `No such key: dataSourceId` */
+                error: string;
+            }[];
         };
     };
     responses: never;
@@ -5778,6 +5831,84 @@ export interface operations {
             };
             /** @description The request body exceeds the payload limit (6 MiB; 1 MiB for YAML). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; the details are logged, never returned. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The function did not answer in time, or a remote platform is unavailable; retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWebhooksFiltersPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookFilterPreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The counts and the notifications matched and not. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookFilterPreview"];
+                };
+            };
+            /** @description The body does not match the contract (the message names the field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid API key in the Authorization header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body exceeds the payload limit (6 MiB; 1 MiB for YAML). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Content-Type is not one the route accepts. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -44,6 +44,7 @@ const INVENTORY: Record<string, RouteDef['auth']> = {
   'POST /webhooks/{id}/test': 'user',
   'POST /webhooks/{id}/recover': 'user',
   'GET /webhooks/{id}/recover/{jobId}': 'user',
+  'POST /webhooks/filters/preview': 'user',
   'POST /webhooks/history/retry/{id}': 'user',
 };
 
@@ -65,6 +66,7 @@ const OWNED: Record<string, OwnedKind> = {
 
 /** A valid body for routes whose empty body would be refused (400) before ownership is checked. */
 const BODIES: Record<string, unknown> = {
+  'POST /webhooks/filters/preview': { filter: 'true' },
   'PATCH /webhooks/{id}': { name: 'taken over' },
   'POST /webhooks/{id}/recover': { since: new Date(Date.now() - 60_000).toISOString() },
 };
@@ -196,4 +198,16 @@ describe.each(protectedRoutes.map((r) => [routeKey(r), r] as const))('%s', (_key
       expect(own.body).toEqual(before.body);
     });
   }
+});
+
+describe('POST /webhooks/filters/preview sees only what the caller may see', () => {
+  it("evaluates the owner's notifications for the owner, and never for another user", async () => {
+    const body = { filter: 'text == "authz" && webhookName == "authz owner webhook"', limit: 1000 };
+    const mine = await request(baseUrl(), 'POST', '/webhooks/filters/preview', { key: owner.apiKey, body });
+    expect(mine.status, mine.text).toBe(200);
+    expect(mine.body.matching).toEqual([1]);
+    const theirs = await request(baseUrl(), 'POST', '/webhooks/filters/preview', { key: other.apiKey, body });
+    expect(theirs.status, theirs.text).toBe(200);
+    expect(theirs.body).toMatchObject({ evaluated: 0, matched: 0, matching: [], notMatching: [] });
+  });
 });

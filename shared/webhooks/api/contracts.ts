@@ -11,6 +11,8 @@ import {
   CONTROL_CHARACTERS,
   CreateWebhooksBodySchema,
   CreateWebhooksResponseSchema,
+  FilterPreviewRequestSchema,
+  FilterPreviewSchema,
   HistoryPageSchema,
   HistoryQuerySchema,
   HistoryRecordSchema,
@@ -256,6 +258,12 @@ export const webhookContracts = {
         schema: RecoverJobSchema,
       },
       404: { description: 'No such job of a webhook visible to the caller.', schema: ErrorBodySchema },
+    },
+  },
+  'POST /webhooks/filters/preview': {
+    body: FilterPreviewRequestSchema,
+    responses: {
+      200: { description: 'The counts and the notifications matched and not.', schema: FilterPreviewSchema },
     },
   },
   'POST /webhooks/history/retry/{id}': {

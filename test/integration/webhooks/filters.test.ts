@@ -9,7 +9,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createKey, eventually, useLocalCloudEnv } from '../../support/api';
-import { createHooks, fannedOutTo, logLines, publish, untilCount } from './helpers';
+import { createHooks, fannedOutTo, historyFor, logLines, publish, untilCount } from './helpers';
 import { type Receiver, startReceiver } from './receiver';
 
 const X = 'modelAccessRequested';
@@ -255,5 +255,89 @@ describe('webhook payload filters', () => {
       (v) => v.status === 200,
     );
     expect(view.body.health.filterErrors).toBe(0);
+  });
+
+  it('previews what fan-out then delivers: the same counts, the same notifications, the same errors', async () => {
+    const viewer = await createKey('filter-preview');
+    const url = (name: string) => receiver.url(`/${name}`);
+    const [seen] = await createHooks(viewer.apiKey, [
+      {
+        name: 'preview-all',
+        url: url('preview-all'),
+        global: false,
+        notificationType: [X, Y],
+        actionType: 'triggered',
+      },
+    ]);
+    const batch = (round: string) =>
+      Array.from({ length: 30 }, (_, i) => ({
+        notificationType: i % 3 === 0 ? Y : X,
+        text: `n${i} ${i % 4 === 0 ? 'urgent' : 'routine'} ${round}`,
+        metadata: i % 5 === 0 ? { region: 'eu' } : { dataSourceId: 40 + (i % 6), region: 'us' },
+        recipients: [viewer.userId],
+      }));
+    await Promise.all(batch('first').map((n) => publish(n)));
+    const history = await historyFor(viewer.apiKey, seen as number, 30);
+    const indexOf = new Map(
+      history.map((r) => [r.webhooksActivityId as number, Number(/^n(\d+)/.exec(r.request.text)?.[1])]),
+    );
+
+    // Without a has() guard: the notifications without dataSourceId are errors.
+    const filter = 'metadata.dataSourceId >= 43 || text.contains("urgent")';
+    const preview = await call('POST', '/webhooks/filters/preview', { key: viewer.apiKey, body: { filter } });
+    expect(preview.status, preview.text).toBe(200);
+    expect(preview.body).toMatchObject({ evaluated: 30 });
+    expect(preview.body.matched + preview.body.notMatched).toBe(30);
+    expect(preview.body.errors).toBe(preview.body.failures.length);
+    expect(preview.body.failures[0]?.error).toMatch(/No such key: dataSourceId/);
+    const previewed = (ids: number[]) => ids.map((id) => indexOf.get(id)).sort((a, b) => (a ?? 0) - (b ?? 0));
+
+    const [filtered] = await createHooks(viewer.apiKey, [
+      {
+        name: 'preview-filtered',
+        url: url('preview-filtered'),
+        global: false,
+        notificationType: [X, Y],
+        actionType: 'triggered',
+        filter,
+      },
+    ]);
+    const second = await Promise.all(batch('second').map((n) => publish(n)));
+    const reached = await Promise.all(second.map((p) => fannedOutTo(p.messageId)));
+    const delivered = reached.flatMap((ids, i) => (ids.includes(filtered as number) ? [i] : []));
+    expect(delivered).toEqual(previewed(preview.body.matching));
+    expect(delivered.length).toBe(preview.body.matched);
+    const health = (await call('GET', `/webhooks/${filtered}`, { key: viewer.apiKey })).body.health;
+    expect(health.filterErrors).toBe(preview.body.errors);
+    expect(preview.body.errors).toBeGreaterThan(0);
+    expect(preview.body.matched).toBeGreaterThan(0);
+    expect(preview.body.notMatched).toBeGreaterThan(preview.body.errors);
+
+    // One type only, and a smaller window.
+    const typed = await call('POST', '/webhooks/filters/preview', {
+      key: viewer.apiKey,
+      body: { filter: 'true', notificationType: Y, limit: 5 },
+    });
+    expect(typed.status, typed.text).toBe(200);
+    expect(typed.body).toMatchObject({ evaluated: 5, matched: 5, notMatched: 0, errors: 0 });
+    // The newest first: the second round's notifications of type Y.
+    expect(typed.body.matching).toHaveLength(5);
+
+    // The same refusals as a webhook's filter, and the limit's bounds.
+    const bad: [unknown, RegExp][] = [
+      [{ filter: 'text ==' }, /^body\.filter: does not parse: .* at line 1, column \d+$/],
+      [
+        { filter: 'metadata.dataSourceId == 1', notificationType: 'webhookFailing' },
+        /never has metadata\.dataSourceId/,
+      ],
+      [{ filter: 'true', limit: 1001 }, /limit/],
+      [{ filter: 'true', limit: 0 }, /limit/],
+      [{}, /filter/],
+    ];
+    for (const [body, message] of bad) {
+      const reply = await call('POST', '/webhooks/filters/preview', { key: viewer.apiKey, body });
+      expect(reply.status, `${JSON.stringify(body)} → ${reply.text}`).toBe(400);
+      expect(reply.body.message).toMatch(message);
+    }
   });
 });
