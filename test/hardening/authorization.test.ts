@@ -194,8 +194,12 @@ describe.each(protectedRoutes.map((r) => [routeKey(r), r] as const))('%s', (_key
       expectErrorShape(reply, 'other user');
       const own = await ownWebhook();
       expect(own.status).toBe(200);
-      // Not renamed, disabled, re-keyed or otherwise changed (updatedAt would move).
-      expect(own.body).toEqual(before.body);
+      // Not renamed, disabled, re-keyed or otherwise changed (updatedAt would move). Its health
+      // is left out: the history stream's counters may catch up with the fixture's record between
+      // the two reads.
+      const { health: _before, ...stateBefore } = before.body;
+      const { health: _after, ...stateAfter } = own.body;
+      expect(stateAfter).toEqual(stateBefore);
     });
   }
 });

@@ -166,12 +166,15 @@ describe('webhook payload filters', () => {
   });
 
   it('counts a failing or too costly filter as an error and no delivery; the other webhooks of the batch are delivered', async () => {
-    const [missing, bomb, plain, passing] = await createHooks(owner.apiKey, [
+    // An owner of its own: the batch holds exactly these four webhooks.
+    const batchOwner = await createKey('filter-errors');
+    const hookOf = (name: string, filter?: string) => hook(name, [X], filter);
+    const [missing, bomb, plain, passing] = await createHooks(batchOwner.apiKey, [
       // A metadata key the notification lacks: a run-time error (no has() guard).
-      hook('err-missing', [X], 'metadata.dataSourceId == 42'),
-      hook('err-bomb', [X], 'webhookId > 0'),
-      hook('err-plain', [X]),
-      hook('err-passing', [X], 'text.contains("bomb")'),
+      hookOf('err-missing', 'metadata.dataSourceId == 42'),
+      hookOf('err-bomb', 'webhookId > 0'),
+      hookOf('err-plain'),
+      hookOf('err-passing', 'text.contains("bomb")'),
     ]);
     // A regular-expression bomb stored where the API would never let it in (as if written before
     // the rules): fan-out's compilation refuses it, so it costs no evaluation at all.
@@ -181,7 +184,7 @@ describe('webhook payload filters', () => {
     await documentClient.send(
       new UpdateCommand({
         TableName: tableName('webhookSubscriptions'),
-        Key: { subscriptionKey: `${X}#user#${owner.userId}`, webhookId: bomb },
+        Key: { subscriptionKey: `${X}#user#${batchOwner.userId}`, webhookId: bomb },
         UpdateExpression: 'SET #f = :bomb, updatedAt = :v',
         ExpressionAttributeNames: { '#f': 'filter' },
         ExpressionAttributeValues: { ':bomb': `text.matches("(a+)+$")`, ':v': 'bomb-version' },
@@ -192,7 +195,7 @@ describe('webhook payload filters', () => {
       notificationType: X,
       text: `bomb ${'a'.repeat(5000)}!`,
       metadata: { region: 'eu' },
-      recipients: [owner.userId],
+      recipients: [batchOwner.userId],
     });
     const reached = await fannedOutTo(sent.messageId);
     expect(reached).toEqual(expect.arrayContaining([plain, passing]));
@@ -203,10 +206,12 @@ describe('webhook payload filters', () => {
 
     // Counted: on each webhook (last 24 h), in the metric, and logged with the error.
     for (const id of [missing, bomb]) {
-      const view = await call('GET', `/webhooks/${id}`, { key: owner.apiKey });
+      const view = await call('GET', `/webhooks/${id}`, { key: batchOwner.apiKey });
       expect(view.body.health.filterErrors, String(id)).toBe(1);
     }
-    expect((await call('GET', `/webhooks/${plain}`, { key: owner.apiKey })).body.health.filterErrors).toBe(0);
+    expect(
+      (await call('GET', `/webhooks/${plain}`, { key: batchOwner.apiKey })).body.health.filterErrors,
+    ).toBe(0);
     const lines = await logLines();
     const warning = lines.find(
       (l) =>
