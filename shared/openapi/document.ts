@@ -34,17 +34,37 @@ const EVERY_ROUTE: Record<number, string> = {
   503: 'The function did not answer in time, or a remote platform is unavailable; retry.',
 };
 
-/** The error answers the edge gives from the contract alone (validation, media type, ids). */
-function edgeStatuses(route: RouteDef, contract: RouteContract): Record<number, string> {
+/** The names of the edge's answers as response components (each described once, referenced). */
+const EDGE_RESPONSE_IDS: Record<number, string> = {
+  401: 'Unauthorized',
+  403: 'AdminOnly',
+  404: 'NotFound',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  500: 'InternalError',
+  503: 'Unavailable',
+};
+
+/**
+ * The error answers the edge gives from the contract alone (validation, media type, ids), each
+ * with the id of its response component: the same answer on every route is one component.
+ */
+function edgeStatuses(route: RouteDef, contract: RouteContract): Record<number, [string, string]> {
   const statuses: Record<number, string> = { ...AUTH_STATUSES[route.auth] };
   const checked = [contract.params && 'path', contract.query && 'query', contract.body && 'body'].filter(
-    Boolean,
+    (part): part is string => typeof part === 'string',
   );
   if (checked.length > 0)
     statuses[400] = `The ${checked.join(', ')} does not match the contract (the message names the field).`;
   if (route.path.includes('{')) statuses[404] = 'Nothing with this id visible to the caller.';
   if (contract.body) statuses[415] = 'The Content-Type is not one the route accepts.';
-  return { ...statuses, ...EVERY_ROUTE };
+  const invalid = `Invalid${checked.map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('')}`;
+  return Object.fromEntries(
+    Object.entries({ ...statuses, ...EVERY_ROUTE }).map(([status, description]) => [
+      status,
+      [EDGE_RESPONSE_IDS[Number(status)] ?? invalid, description],
+    ]),
+  );
 }
 
 /** A `servers` entry of the document (OpenAPI Server Object). */
@@ -56,6 +76,8 @@ export interface ServerEntry {
 
 function buildOpenApiDocument(servers: readonly ServerEntry[] = []): ReturnType<typeof createDocument> {
   const paths: ZodOpenApiPathsObject = {};
+  /** The edge's answers, one object per component (the document refers to each). */
+  const edgeResponses = new Map<string, ZodOpenApiResponseObject>();
   for (const route of routes) {
     const key = routeKey(route);
     const contract = contracts[key];
@@ -73,8 +95,13 @@ function buildOpenApiDocument(servers: readonly ServerEntry[] = []): ReturnType<
       };
     }
     const documentedBody = contract.documentedBody ?? contract.body;
-    for (const [status, description] of Object.entries(edgeStatuses(route, contract))) {
-      responses[status] ??= { description, content: { 'application/json': { schema: ErrorBodySchema } } };
+    for (const [status, [id, description]] of Object.entries(edgeStatuses(route, contract))) {
+      let shared = edgeResponses.get(id);
+      if (!shared) {
+        shared = { id, description, content: { 'application/json': { schema: ErrorBodySchema } } };
+        edgeResponses.set(id, shared);
+      }
+      responses[status] ??= shared;
     }
     const operation: ZodOpenApiOperationObject = {
       operationId: `${route.method.toLowerCase()}${route.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,

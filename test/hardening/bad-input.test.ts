@@ -73,6 +73,13 @@ const WEBHOOK_BODIES: Record<string, Payload[]> = {
   'POST /webhooks/{id}/recover': [
     { since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z', onlyFailed: false } as Payload,
   ],
+  'POST /webhooks/filters/preview': [
+    {
+      filter: 'has(metadata.modelId) && metadata.modelId == 7',
+      notificationType: 'modelAccessRequested',
+      limit: 10,
+    } as Payload,
+  ],
 };
 
 /** Every route taking a body, from the route table and the contracts, with its seeds and oracle. */
@@ -375,6 +382,7 @@ describe('hostile and malformed bodies', () => {
         'POST /webhooks/{id}/secret/rotate',
         'POST /webhooks/{id}/test',
         'POST /webhooks/{id}/recover',
+        'POST /webhooks/filters/preview',
         'PUT /integrations/{id}',
       ].sort(),
     );

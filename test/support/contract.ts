@@ -34,6 +34,8 @@ interface MediaObject {
 }
 interface ResponseObject {
   content?: Record<string, MediaObject>;
+  /** A response component (`#/components/responses/<name>`): the edge's shared answers. */
+  $ref?: string;
 }
 type Operation = { responses: Record<string, ResponseObject> };
 type Paths = Record<string, Record<string, Operation>>;
@@ -74,15 +76,21 @@ function describedAt(r: ObservedResponse): { ref?: string; mediaTypes: string[] 
   const path = matched.route.path;
   const operation = (document.paths as unknown as Paths)[path]?.[method.toLowerCase()];
   if (!operation) return `the document has no operation ${method} ${path}`;
-  const response = operation.responses[String(r.status)];
-  if (!response) {
+  const listed = operation.responses[String(r.status)];
+  if (!listed) {
     return `${method} ${path} answered ${r.status}, which the document does not list (it lists ${Object.keys(operation.responses).join(', ')})`;
   }
+  const component = listed.$ref?.match(/^#\/components\/responses\/(.+)$/)?.[1];
+  const response = component
+    ? (document.components as unknown as { responses: Record<string, ResponseObject> }).responses[component]
+    : listed;
+  if (!response) return `${method} ${path}: ${listed.$ref} is not in the document`;
   const mediaTypes = Object.keys(response.content ?? {});
   const first = mediaTypes[0];
-  return first === undefined
-    ? { mediaTypes }
-    : { ref: pointer('paths', path, method.toLowerCase(), 'responses', String(r.status)), mediaTypes };
+  const at = component
+    ? pointer('components', 'responses', component)
+    : pointer('paths', path, method.toLowerCase(), 'responses', String(r.status));
+  return first === undefined ? { mediaTypes } : { ref: at, mediaTypes };
 }
 
 /** What in this response the document does not allow (empty when it matches). */
