@@ -1,12 +1,14 @@
 /**
  * Editing a webhook (PATCH /webhooks/{id}, only the fields that changed): name, URL, action type,
- * rate limit, types, and the global switch for admins; each refusal shown next to its field.
+ * rate limit, types, the payload filter (with its live preview), and the global switch for admins;
+ * each refusal shown next to its field.
  */
 import { useState } from 'preact/hooks';
 import type { components } from '../../shared/openapi/api-types';
 import { type ApiError, api, asApiError } from './api';
 import { ActionError, fieldErrors } from './errors';
 import type { ActionProps } from './webhook-actions';
+import { FilterField } from './webhook-filter';
 import { GlobalSwitch, TypePicker } from './webhook-types';
 
 const input = (e: Event) => (e.target as HTMLInputElement).value;
@@ -18,6 +20,7 @@ export function EditWebhook({ webhook, onChanged, onClose }: ActionProps & { onC
   const [actionType, setActionType] = useState(webhook.actionType ?? 'receive');
   const [global, setGlobal] = useState(webhook.global);
   const [rate, setRate] = useState(webhook.maxDeliveriesPerSecond?.toString() ?? '');
+  const [filter, setFilter] = useState(webhook.filter ?? '');
   const [error, setError] = useState<ApiError | null>(null);
   const save = async () => {
     setError(null);
@@ -31,6 +34,8 @@ export function EditWebhook({ webhook, onChanged, onClose }: ActionProps & { onC
     if (global !== webhook.global) body.global = global;
     const limit = rate.trim() === '' ? undefined : Number(rate);
     if (limit !== webhook.maxDeliveriesPerSecond) body.maxDeliveriesPerSecond = limit ?? null;
+    // An emptied filter removes it (`null`, the merge patch's removal).
+    if (filter.trim() !== (webhook.filter ?? '')) body.filter = filter.trim() === '' ? null : filter.trim();
     if (Object.keys(body).length === 0) return onClose();
     const {
       data,
@@ -86,6 +91,13 @@ export function EditWebhook({ webhook, onChanged, onClose }: ActionProps & { onC
       <GlobalSwitch id="edit-global" checked={global} onChange={setGlobal} />
       <TypePicker selected={types} onChange={setTypes} />
       {fieldError('notificationType') && <span class="field-error">{fieldError('notificationType')}</span>}
+      <FilterField
+        id="edit-filter"
+        value={filter}
+        onChange={setFilter}
+        types={types}
+        error={fieldError('filter')}
+      />
       <ActionError error={error} />
       <div class="actions">
         <button type="submit" class="primary">

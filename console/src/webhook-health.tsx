@@ -80,6 +80,17 @@ export function HealthFigures({ webhook }: { webhook: Webhook }) {
           {latency ? `${latency.p95Ms} ms` : '—'}
           {latency ? <span class="hint"> over the newest {latency.samples} attempts</span> : null}
         </dd>
+        {webhook.filter !== undefined && (
+          <>
+            <dt>Filter errors (24 h)</dt>
+            <dd data-figure="filterErrors">
+              {health.filterErrors ?? 0}
+              {health.filterErrors ? (
+                <span class="hint"> notifications not delivered because the filter failed to evaluate</span>
+              ) : null}
+            </dd>
+          </>
+        )}
       </dl>
     </section>
   );

@@ -183,6 +183,70 @@ describe('operating a webhook from the console', () => {
     await page.close();
   });
 
+  it('a filter: its preview counts live while typing, a refusal shows line and column, saved it narrows deliveries', async () => {
+    const user = await createKey('wh-filter');
+    const path = newPath('filtered');
+    const control = newPath('filter-control');
+    const id = await createHook(user.apiKey, path, ['addedToProject']);
+    await createHook(user.apiKey, control, ['addedToProject']);
+    for (const text of ['wanted one', 'other two', 'wanted three'])
+      await publish('addedToProject', text, [user.userId]);
+    await untilDone(
+      async () => (await historyOf(user.apiKey, id)).length,
+      (n) => n === 3,
+      { what: 'the three deliveries to preview against' },
+    );
+    const page = await signedIn(user.apiKey);
+    await openDetail(page, id);
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    const field = page.getByLabel('Filter (optional, a CEL expression over the payload)');
+    const preview = page.locator('#edit-filter-preview');
+    await field.fill('text.startsWith("wanted"');
+    await poll(() => preview.textContent()).toMatch(/filter: does not parse: .* at line 1, column \d+/);
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    await field.fill('text.startsWith("wanted")');
+    await poll(() => preview.textContent()).toBe('Would deliver 2 of 3 recent notifications.');
+    expect(await field.getAttribute('aria-invalid')).toBeNull();
+    // The same count the API answers for the same expression.
+    const api = await call('POST', '/webhooks/filters/preview', {
+      key: user.apiKey,
+      body: { filter: 'text.startsWith("wanted")', notificationType: 'addedToProject' },
+    });
+    expect(api.body).toMatchObject({ evaluated: 3, matched: 2, notMatched: 1, errors: 0 });
+    await page.getByRole('button', { name: 'Save' }).click();
+    await poll(() => toast(page).textContent()).toContain('Webhook saved.');
+    await poll(() => page.locator('code.filter').textContent()).toBe('text.startsWith("wanted")');
+    await page.getByRole('heading', { name: 'Health' }).waitFor();
+    expect(await page.locator('[data-figure="filterErrors"]').textContent()).toBe('0');
+
+    const before = at(path).length;
+    await publish('addedToProject', 'other four', [user.userId]);
+    await publish('addedToProject', 'wanted five', [user.userId]);
+    await untilDone(
+      async () => at(control).length,
+      (n) => n === 5,
+      { what: 'the control deliveries' },
+    );
+    const got = await untilDone(
+      async () => at(path).slice(before),
+      (r) => r.length === 1,
+      { what: 'the filtered delivery' },
+    );
+    expect(JSON.parse(got[0]?.body ?? '{}').text).toBe('wanted five');
+    expect(at(path).some((r) => r.body.includes('other four'))).toBe(false);
+
+    // Emptying the field removes the filter.
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await field.fill('');
+    await poll(() => preview.textContent()).toBe(
+      'No filter: every notification of the chosen types is delivered.',
+    );
+    await page.getByRole('button', { name: 'Save' }).click();
+    await poll(() => toast(page).textContent()).toContain('Webhook saved.');
+    expect((await call('GET', `/webhooks/${id}`, { key: user.apiKey })).body.filter).toBeUndefined();
+    await page.close();
+  });
+
   it('pause stops deliveries (with a confirmation); resume brings them back', async () => {
     const user = await createKey('wh-pause');
     const path = newPath('paused');

@@ -79,6 +79,14 @@ export function WebhookDetail({ id }: { id: number }) {
             <dd>{item.actionType ?? '—'}</dd>
             <dt>Rate limit</dt>
             <dd>{item.maxDeliveriesPerSecond ? `${item.maxDeliveriesPerSecond} per second` : 'none'}</dd>
+            <dt>Filter</dt>
+            <dd>
+              {item.filter ? (
+                <code class="filter">{item.filter}</code>
+              ) : (
+                'none: every notification of its types'
+              )}
+            </dd>
             {item.previousSecretExpiresAt && (
               <>
                 <dt>Previous secret</dt>

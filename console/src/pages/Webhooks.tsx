@@ -3,6 +3,7 @@ import { type ApiError, api, asApiError, rawCall } from '../api';
 import { ErrorBanner, fieldErrors } from '../errors';
 import { Loading } from '../loading';
 import { toast } from '../toast';
+import { FilterField } from '../webhook-filter';
 import { HealthSummary, type Webhook, WebhookStatusBadge } from '../webhook-health';
 import { GlobalSwitch, TypePicker } from '../webhook-types';
 import '../webhooks.css';
@@ -14,6 +15,7 @@ function CreateWebhook({ onCreated }: { onCreated: (name: string) => void }) {
   const [global, setGlobal] = useState(false);
   const [actionType, setActionType] = useState<'triggered' | 'receive'>('receive');
   const [types, setTypes] = useState<Set<string>>(new Set());
+  const [filter, setFilter] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
   const submit = async () => {
     setError(null);
@@ -24,6 +26,7 @@ function CreateWebhook({ onCreated }: { onCreated: (name: string) => void }) {
       actionType,
       global,
       ...(secret ? { secret } : {}),
+      ...(filter.trim() ? { filter: filter.trim() } : {}),
     };
     const result = await rawCall('POST', '/webhooks', {
       text: JSON.stringify({ webhooks: [entry] }),
@@ -40,6 +43,7 @@ function CreateWebhook({ onCreated }: { onCreated: (name: string) => void }) {
     setUrl('');
     setSecret('');
     setTypes(new Set());
+    setFilter('');
     onCreated(name);
   };
   const errors = fieldErrors(error);
@@ -92,6 +96,13 @@ function CreateWebhook({ onCreated }: { onCreated: (name: string) => void }) {
       </div>
       <GlobalSwitch id="wh-global" checked={global} onChange={setGlobal} />
       <TypePicker selected={types} onChange={setTypes} />
+      <FilterField
+        id="wh-filter"
+        value={filter}
+        onChange={setFilter}
+        types={types}
+        error={fieldError('filter')}
+      />
       <ErrorBanner error={error} />
       <button type="submit" class="primary">
         Create webhook
