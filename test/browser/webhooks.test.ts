@@ -202,7 +202,7 @@ describe('operating a webhook from the console', () => {
     const field = page.getByLabel('Filter (optional, a CEL expression over the payload)');
     const preview = page.locator('#edit-filter-preview');
     await field.fill('text.startsWith("wanted"');
-    await poll(() => preview.textContent()).toMatch(/filter: does not parse: .* at line 1, column \d+/);
+    await poll(() => preview.textContent()).toMatch(/^does not parse: .* at line 1, column \d+$/);
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     await field.fill('text.startsWith("wanted")');
     await poll(() => preview.textContent()).toBe('Would deliver 2 of 3 recent notifications.');
