@@ -316,7 +316,9 @@ export async function slowReceiverIsolation(options: {
     // The nine answered deliveries are recorded during the batch; a run that saw none of those
     // writes measured nothing (as when the records were written another way) and must not pass.
     if (watch.times.length < 9)
-      throw new Error(`figure 2 saw ${watch.times.length} history record writes during the batch, not 9 or more`);
+      throw new Error(
+        `figure 2 saw ${watch.times.length} history record writes during the batch, not 9 or more`,
+      );
     const nineRecordedMs = (watch.times[8] as number) - started;
     return {
       timeoutMs: options.timeoutMs,
