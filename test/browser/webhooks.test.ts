@@ -213,7 +213,7 @@ describe('operating a webhook from the console', () => {
       body: { filter: 'text.startsWith("wanted")', notificationType: 'addedToProject' },
     });
     expect(api.body).toMatchObject({ evaluated: 3, matched: 2, notMatched: 1, errors: 0 });
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await poll(() => toast(page).textContent()).toContain('Webhook saved.');
     await poll(() => page.locator('code.filter').textContent()).toBe('text.startsWith("wanted")');
     await page.getByRole('heading', { name: 'Health' }).waitFor();
@@ -241,7 +241,7 @@ describe('operating a webhook from the console', () => {
     await poll(() => preview.textContent()).toBe(
       'No filter: every notification of the chosen types is delivered.',
     );
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await poll(() => toast(page).textContent()).toContain('Webhook saved.');
     expect((await call('GET', `/webhooks/${id}`, { key: user.apiKey })).body.filter).toBeUndefined();
     await page.close();
