@@ -66,6 +66,22 @@ export function conditionalPut(input: PutCommandInput & { ConditionExpression: s
   return unlessConditionFailed(() => documentClient.send(new PutCommand(input)));
 }
 
+/**
+ * A conditional put that says what it replaced: `{ written: true, old }` (`old` undefined when
+ * there was no item), or `{ written: false }` when the condition did not hold.
+ */
+export async function conditionalReplace(
+  input: PutCommandInput & { ConditionExpression: string },
+): Promise<{ written: true; old: Record<string, unknown> | undefined } | { written: false }> {
+  try {
+    const out = await documentClient.send(new PutCommand({ ...input, ReturnValues: 'ALL_OLD' }));
+    return { written: true, old: out.Attributes };
+  } catch (error) {
+    if (isConditionFailed(error)) return { written: false };
+    throw error;
+  }
+}
+
 /** Applies an update whose ConditionExpression must hold; false (nothing written) when it does not. */
 export function conditionalUpdate(
   input: UpdateCommandInput & { ConditionExpression: string },

@@ -5,12 +5,17 @@
  * throttled webhook's attempt waits for its slot (./throttle.ts); a 410 answer disables the
  * webhook (./auto-disable.ts).
  *
- * At most one POST per attempt (ADR 0006): before the POST the consumer marks
- * `attempt#<deliveryId>#<n>` with a conditional put (duplicate messages of one attempt — a
- * notification fanned out twice, an SQS copy — arrive together, so only a write can tell them
- * apart), and a strongly consistent read of the delivery's records drops a message whose attempt
- * is recorded or whose delivery has ended (a message that came back after its consumer timed
- * out). The record's own PutItem is conditional on its key `(deliveryId, attempt)` as well.
+ * One POST per attempt (ADR 0012): a strongly consistent read of the delivery's records before
+ * the POST drops a message whose attempt is recorded or whose delivery has ended (a duplicate
+ * message, one that came back after its consumer timed out). Fan-out never enqueues one delivery
+ * twice at once (its steps run under a lease), so a twin message can only come from an SQS
+ * duplicate or a fan-out step redone after its holder died, minutes later. The record's PutItem
+ * is conditional on its key `(deliveryId, attempt)`: a twin that was POSTed at the same moment as
+ * its original (the one case the read cannot see) is recorded as a record of its own, so every
+ * POST has its record. No marker is written per attempt: it would cost a fifth of the write
+ * units of every attempt (issue 23's budget is 4) to close a window this narrow, and the receiver
+ * can tell the two POSTs apart by their one `webhook-id`, which Standard Webhooks makes the
+ * idempotency key.
  *
  * Once a POST was made its outcome is recorded: a failed history write is retried (never the
  * POST) until shortly before the invocation's deadline, and the message's next step does not
@@ -46,7 +51,7 @@ import { deliveryTraceparent, observeAttempt } from './telemetry';
 import { throttle } from './throttle';
 import { type AttemptOutcome, postWebhook } from './transport';
 
-/** Days an attempt marker is kept: longer than a delivery can live on its queue (14 days). */
+/** Days a re-send marker is kept: longer than a message can live on the deliveries queue (14 days). */
 const MARKER_TTL_DAYS = 15;
 
 /** POSTs the payload to the webhook's URL, signed with its live secrets. */
@@ -95,6 +100,8 @@ export interface AttemptFields {
   retryOf?: number;
   test?: true;
   skipped?: true;
+  /** A second POST of an attempt already recorded (a twin message): keyed by its own id. */
+  twin?: true;
 }
 
 /**
@@ -127,6 +134,7 @@ export async function record(
       ...(fields.retryOf !== undefined ? { retryOf: fields.retryOf } : {}),
       ...(fields.test ? { test: true } : {}),
       ...(fields.skipped ? { skipped: true } : {}),
+      ...(fields.twin ? { twin: true } : {}),
     });
   // Built once (its id is its time), then written until it stores.
   let item: StoredHistoryRecord | undefined;
@@ -163,16 +171,16 @@ export function alreadyHandled(attempt: number, recorded: readonly RecordedAttem
   return undefined;
 }
 
-/** Sends a throttled message again for its slot; the new message marks the attempt then. */
+/** Sends a throttled message again for its slot (a re-send's marker is removed; the new message marks it). */
 async function deferToSlot(
-  markerId: string,
+  markerId: string | undefined,
   message: DeliveryMessage | ResendMessage,
   delaySeconds: number,
 ): Promise<void> {
-  await unmark(markerId);
+  if (markerId !== undefined) await unmark(markerId);
   await sendDelayed('deliveries', JSON.stringify(message), delaySeconds);
   logger.info('throttled delivery sent again for its slot', {
-    marker: markerId,
+    ...(markerId !== undefined ? { marker: markerId } : {}),
     webhookId: message.webhookId,
     slotAt: new Date(message.slot?.at ?? 0).toISOString(),
   });
@@ -186,15 +194,11 @@ export async function processDelivery(sqsRecord: SQSRecord, context?: Context): 
   const message = queued;
   const attempt =
     (message.attemptBase ?? 0) + Math.max(1, Number(sqsRecord.attributes.ApproximateReceiveCount) || 1);
-  const markerId = `attempt#${message.deliveryId}#${attempt}`;
-  const [marked, recorded, webhook] = await Promise.all([
-    markOnce(markerId, MARKER_TTL_DAYS),
+  const [recorded, webhook] = await Promise.all([
     recordedAttempts(message.deliveryId),
     getWebhookItem(message.webhookId),
   ]);
-  const handled = marked
-    ? alreadyHandled(attempt, recorded)
-    : 'attempt already marked by another message of this delivery';
+  const handled = alreadyHandled(attempt, recorded);
   if (handled) {
     logger.info('delivery message dropped', { deliveryId: message.deliveryId, attempt, reason: handled });
     return;
@@ -234,7 +238,7 @@ export async function processDelivery(sqsRecord: SQSRecord, context?: Context): 
   const pace = await throttle(webhook, message, attempt);
   if (pace.kind === 'later') {
     await deferToSlot(
-      markerId,
+      undefined,
       { ...message, attemptBase: attempt - 1, slot: { attempt, at: pace.slotAt } },
       pace.delaySeconds,
     );
@@ -244,10 +248,13 @@ export async function processDelivery(sqsRecord: SQSRecord, context?: Context): 
   observeAttempt(outcome, attempt, message.notifiedAt);
   const stored = await record(webhook, fields, outcome, writeDeadline(context));
   if (stored === 'duplicate') {
-    // Cannot happen while the marker holds; kept so a record is never overwritten.
-    logger.warn('attempt recorded already by another message; this one ends here', {
+    // A twin POSTed at the same moment recorded this attempt first: this POST gets a record of
+    // its own (keyed by its id, like a manual retry), and the twin goes on with the schedule.
+    const twin = await record(webhook, { ...fields, twin: true }, outcome, writeDeadline(context));
+    logger.warn('attempt POSTed by two messages at once; the second is recorded beside the first', {
       deliveryId: message.deliveryId,
       attempt,
+      historyId: twin && twin !== 'duplicate' ? twin.id : undefined,
     });
     return;
   }

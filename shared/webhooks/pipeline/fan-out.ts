@@ -14,13 +14,21 @@
  * Bounded: one invocation enqueues at most `fanOutChunk()` deliveries (1,000) and stops early
  * when less than CONTINUE_BEFORE_MS of its time remain; the rest continues in a follow-up
  * message on the notifications queue that carries the notification, where it stopped, and the
- * notification's trace context and enqueue time. Each step marks itself done once its
- * deliveries and its follow-up were sent, so a redelivered step is skipped; a step that crashed
- * half-way is done again, and the delivery consumer's attempt markers drop the duplicates.
+ * notification's trace context and enqueue time.
+ *
+ * Once (ADR 0012): a step runs under a lease in the idempotency table and marks itself done once
+ * its deliveries and its follow-up were sent. A copy of the step that arrives while it runs (a
+ * producer's retry with the same id, an SQS duplicate) comes back after the lease instead of
+ * enqueueing the same deliveries beside it; a redelivered step that is done is skipped. A step
+ * whose holder died half-way is taken over once its lease ran out and done again: the message
+ * comes back only after its visibility timeout (3 minutes), so the deliveries the dead holder
+ * sent have almost always been attempted and recorded by then, and the delivery consumer's read
+ * of the delivery's records drops their twins.
  */
 import type { Context, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
-import { parseOrDeadLetter } from '../../edge/queue-consumer';
+import { queues } from '../../catalog/queues';
+import { parseOrDeadLetter, RetryScheduledError } from '../../edge/queue-consumer';
 import { ALL_NOTIFICATIONS } from '../../notifications/catalogue';
 import { type NotificationMessage, NotificationMessageSchema, pertainsTo } from '../../notifications/message';
 import { logger } from '../../observability/logger';
@@ -28,12 +36,12 @@ import { recordFanOut, recordFilterErrors } from '../../observability/metrics';
 import { fanOutChunk } from '../config';
 import { filterDecision } from '../filter';
 import type { DeliveryPayload } from '../model';
-import { exists, markOnce } from '../store/dedup';
+import { exists, finishStep, markOnce, takeStep } from '../store/dedup';
 import { addFilterErrors } from '../store/health';
 import { notificationSubscriptionKeys, sameAudienceKey } from '../store/subscriptions';
 import { alsoSubscribed, type Subscription, subscriptionPage } from '../store/webhooks';
 import { activityIdFor, type DeliveryMessage, deliveryIdFor, notificationDigest } from './message';
-import { sendAll } from './queue';
+import { delayRetry, sendAll } from './queue';
 import { notificationOrigin } from './telemetry';
 
 /** Webhook ids named in the fan-out log line, at most. */
@@ -41,6 +49,9 @@ const LOGGED_WEBHOOK_IDS = 100;
 
 /** Longer than a notification can live on its queue (4 days). */
 const FAN_OUT_MARKER_TTL_DAYS = 5;
+/** A step's lease: longer than the fan-out function may run (Lambda ends it at its timeout). */
+const STEP_LEASE_MS =
+  ((queues.find((q) => q.name === 'notifications')?.consumer.timeoutSeconds ?? 30) + 5) * 1000;
 
 /** The metadata a delivery carries: the notification's, with its `notificationType`. */
 function deliveredMetadata(message: NotificationMessage): DeliveryPayload['metadata'] {
@@ -174,11 +185,24 @@ export async function processNotification(
   }
   const marker = stepMarker(step);
   const done = `fanout#${step.digest}`;
-  const skipped = await Promise.all([exists(marker), step.key === 0 && !step.after ? exists(done) : false]);
-  if (skipped.some(Boolean)) {
+  const taken =
+    step.key === 0 && !step.after && (await exists(done))
+      ? ({ state: 'done' } as const)
+      : await takeStep(marker, STEP_LEASE_MS, FAN_OUT_MARKER_TTL_DAYS);
+  if (taken.state === 'done') {
     logger.info('fan-out step already done', { messageId: record.messageId, key: step.key });
     return { deliveries: 0 };
   }
+  if (taken.state === 'running') {
+    const seconds = Math.max(1, Math.ceil((taken.leaseUntil - Date.now()) / 1000) + 1);
+    await delayRetry('notifications', record.receiptHandle, seconds);
+    throw new RetryScheduledError(`fan-out step ${step.key} is running elsewhere; back in ${seconds} s`);
+  }
+  if (taken.takenOver)
+    logger.warn('fan-out step taken over from a holder whose lease ran out', {
+      messageId: record.messageId,
+      key: step.key,
+    });
   const { notification, digest } = step;
   const origin = {
     ...(step.traceparent ? { traceparent: step.traceparent } : {}),
@@ -224,7 +248,7 @@ export async function processNotification(
         sent: step.sent + sent,
       };
       await sendAll('notifications', [JSON.stringify({ v: 1, continuation: next })]);
-      await markOnce(marker, FAN_OUT_MARKER_TTL_DAYS);
+      await finishStep(marker, FAN_OUT_MARKER_TTL_DAYS);
       logger.info('fan-out continues in a follow-up message', {
         messageId: record.messageId,
         sent,
@@ -234,9 +258,8 @@ export async function processNotification(
       return { deliveries: sent };
     }
   }
-  // Written last: a crash before these lines fans out the step again, and the delivery
-  // consumer's attempt markers drop the duplicate messages.
-  await Promise.all([markOnce(marker, FAN_OUT_MARKER_TTL_DAYS), markOnce(done, FAN_OUT_MARKER_TTL_DAYS)]);
+  // Written last: after a crash before these lines the lease runs out and the step is taken over.
+  await Promise.all([finishStep(marker, FAN_OUT_MARKER_TTL_DAYS), markOnce(done, FAN_OUT_MARKER_TTL_DAYS)]);
   recordFanOut(step.sent + sent);
   logger.info('notification fanned out', {
     messageId: record.messageId,

@@ -1,17 +1,23 @@
 /**
  * Markers in the shared idempotency table that make the pipeline safe against SQS's
- * at-least-once delivery:
+ * at-least-once delivery (ADR 0012):
  * - `fanout#<notification>`: the notification's deliveries were all enqueued; a redelivered
  *   notification is skipped.
- * - `attempt#<deliveryId>#<n>`: attempt n of a delivery was marked before its POST; a second
- *   message carrying the same delivery and attempt (a notification fanned out twice after a
- *   crash) is dropped, so no attempt is ever POSTed twice. A throttled attempt that is sent
- *   again for a later slot removes its marker first; the new message marks it again.
+ * - `fanout#<notification>#<key>#<after>`: one fan-out step, taken under a lease while it runs
+ *   (`running`, until `leaseUntil`) and marked done once its deliveries and follow-up are sent.
+ *   A second copy of the step (a producer's retry, an SQS duplicate) finds the lease and comes
+ *   back later instead of enqueueing the same deliveries beside it; a step whose holder died
+ *   (the lease ran out) is taken over.
+ * - `resend#<job>#<deliveryId>`: a recover job's re-send, sent once. A throttled re-send that is
+ *   sent again for a later slot removes its marker first; the new message marks it again.
+ *
+ * Automatic delivery attempts have no marker (ADR 0012): the delivery's own records, read
+ * strongly consistent before the POST, drop a message whose attempt was made.
  */
-import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../store/clients';
 import { tableName } from '../../store/tables';
-import { putIfAbsent } from '../../store/write';
+import { conditionalReplace, putIfAbsent } from '../../store/write';
 
 const DAY_SECONDS = 86_400;
 
@@ -31,4 +37,56 @@ export async function exists(id: string): Promise<boolean> {
 /** Removes a marker (a throttled attempt re-queued for its slot). */
 export async function unmark(id: string): Promise<void> {
   await documentClient.send(new DeleteCommand({ TableName: tableName('idempotency'), Key: { id } }));
+}
+
+/**
+ * What taking a step found: `taken` (this call holds the lease; `takenOver` when an earlier
+ * holder's lease ran out, so some of the step's work may have been done), `done`, or `running`
+ * (another holder's lease lasts until `leaseUntil`, epoch ms).
+ */
+export type StepClaim =
+  | { state: 'taken'; takenOver: boolean }
+  | { state: 'done' }
+  | { state: 'running'; leaseUntil: number };
+
+/**
+ * Takes step `id` for `leaseMs` unless it is done or another holder's lease is still running:
+ * one conditional PutItem, and one strongly consistent read only when it is refused.
+ */
+export async function takeStep(
+  id: string,
+  leaseMs: number,
+  ttlDays: number,
+  now = Date.now(),
+): Promise<StepClaim> {
+  const table = tableName('idempotency');
+  const taken = await conditionalReplace({
+    TableName: table,
+    Item: {
+      id,
+      status: 'running',
+      leaseUntil: now + leaseMs,
+      expiration: Math.floor(now / 1000) + ttlDays * DAY_SECONDS,
+    },
+    ConditionExpression: 'attribute_not_exists(id) OR (#status = :running AND leaseUntil < :now)',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':running': 'running', ':now': now },
+  });
+  if (taken.written) return { state: 'taken', takenOver: taken.old !== undefined };
+  const out = await documentClient.send(
+    new GetCommand({ TableName: table, Key: { id }, ConsistentRead: true }),
+  );
+  const item = out.Item as { status?: string; leaseUntil?: number } | undefined;
+  // Running, or gone in between (its marker expired): the message comes back and tries again.
+  if (item === undefined || item.status === 'running')
+    return { state: 'running', leaseUntil: item?.leaseUntil ?? now };
+  return { state: 'done' };
+}
+
+/** Marks a taken step done (whatever its lease says): a later copy of it is skipped. */
+export async function finishStep(id: string, ttlDays: number): Promise<void> {
+  const expiration = Math.floor(Date.now() / 1000) + ttlDays * DAY_SECONDS;
+  await documentClient.send(
+    new PutCommand({ TableName: tableName('idempotency'), Item: { id, status: 'marked', expiration } }),
+  );
 }

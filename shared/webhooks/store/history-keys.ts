@@ -27,6 +27,7 @@
  */
 import type { DeliveryPayload, HistoryQuery, HistoryRecord } from '../model';
 import type { StoredResponse } from '../pipeline/transport';
+import { isPacked, type PackedText, unpackText } from './history-text';
 
 const DAY_MS = 86_400_000;
 /** Ids per millisecond: the writer slots. */
@@ -153,14 +154,15 @@ export function liveWindow(nowMs: number, retentionDays: number): { days: string
 /**
  * A record as stored. `request` is the JSON text of the payload that was POSTed and `response`
  * keeps the receiver's body as text, so any payload and any answer store (no document depth,
- * number or key rule of DynamoDB applies to a string). Records of the legacy layout hold both
- * as documents; the view reads either.
+ * number or key rule of DynamoDB applies to a string); either text is stored compressed when it
+ * is long (history-text.ts). Records of the legacy layout hold both as documents; the view
+ * reads every form.
  */
 export interface StoredHistoryRecord extends Omit<HistoryRecord, 'request' | 'response' | 'updatedAt'> {
   deliveryId: string;
   seq: number;
-  request: string | DeliveryPayload;
-  response: StoredResponse | Record<string, unknown>;
+  request: PackedText | DeliveryPayload;
+  response: StoredResponse | { body: Uint8Array; truncated?: true; json?: true } | Record<string, unknown>;
   /** How long the POST took (ms). */
   durationMs?: number;
   audience: string;
@@ -169,6 +171,8 @@ export interface StoredHistoryRecord extends Omit<HistoryRecord, 'request' | 're
   la: string;
   lt: string;
   lw: string;
+  /** A second POST of an attempt recorded already (keyed by its id). */
+  twin?: true;
 }
 
 /** DynamoDB's limit on nested documents; deeper answers are shown as text. */
@@ -205,14 +209,16 @@ export function plainJson(text: string): unknown {
 
 /** The API's `response`: a JSON answer's body parsed when it is plain JSON, else the text. */
 export function responseView(stored: StoredHistoryRecord['response']): Record<string, unknown> {
-  const { body, truncated, json } = stored as { body?: unknown; truncated?: boolean; json?: boolean };
+  const { body: kept, truncated, json } = stored as { body?: unknown; truncated?: boolean; json?: boolean };
+  const body = isPacked(kept) ? unpackText(kept) : kept;
   if (typeof body !== 'string') return truncated ? { body, truncated } : { body };
   const parsed = json && body.length > 0 ? plainJson(body) : undefined;
   return { body: parsed === undefined ? body : parsed, ...(truncated ? { truncated: true } : {}) };
 }
 
-/** The payload that was POSTed (stored as its JSON text; as a document by legacy records). */
+/** The payload that was POSTed (stored as its JSON text, maybe compressed; as a document by legacy records). */
 export function requestView(stored: StoredHistoryRecord['request']): DeliveryPayload {
+  if (isPacked(stored)) return JSON.parse(unpackText(stored)) as DeliveryPayload;
   return typeof stored === 'string' ? (JSON.parse(stored) as DeliveryPayload) : stored;
 }
 

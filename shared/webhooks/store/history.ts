@@ -27,6 +27,7 @@ import {
   type StoredHistoryRecord,
   webhookListingKey,
 } from './history-keys';
+import { packText } from './history-text';
 
 /** Per audience, the next write shard of this container (round-robin from a random start). */
 const shardCursor = new Map<string, number>();
@@ -49,11 +50,18 @@ export interface NewHistoryRecord
   durationMs: number;
   global: boolean;
   retryOf?: number;
+  /** A second POST of an attempt recorded already (delivery.ts): keyed by its id. */
+  twin?: true;
+}
+
+/** The receiver's answer as stored: a long text body compressed. */
+function packResponse(response: StoredResponse): StoredHistoryRecord['response'] {
+  return typeof response.body === 'string' ? { ...response, body: packText(response.body) } : response;
 }
 
 /** The item of a new record: its id, write shard and listing keys (nothing is written yet). */
 export async function newHistoryItem(input: NewHistoryRecord): Promise<StoredHistoryRecord> {
-  const { global, retryOf, request, ...fields } = input;
+  const { global, retryOf, request, twin, ...fields } = input;
   const id = await nextHistoryId();
   const createdAtMs = Math.floor(id / ID_SLOTS);
   const audience = audienceOf({ global, createdBy: input.createdBy });
@@ -61,12 +69,16 @@ export async function newHistoryItem(input: NewHistoryRecord): Promise<StoredHis
   return {
     ...fields,
     deliveryId: input.deliveryId,
-    seq: retryOf === undefined ? input.attempt : id,
+    // An automatic attempt is keyed by its number; a manual retry and a twin POST by their id.
+    seq: retryOf === undefined && !twin ? input.attempt : id,
     id,
     createdAt: createdAtOf(id),
-    // As text: a producer's metadata may hold what a DynamoDB document cannot (see history-keys.ts).
-    request: JSON.stringify(request),
+    // As text: a producer's metadata may hold what a DynamoDB document cannot (see history-keys.ts);
+    // compressed when long (history-text.ts).
+    request: packText(JSON.stringify(request)),
+    response: packResponse(input.response),
     ...(retryOf !== undefined ? { retryOf } : {}),
+    ...(twin ? { twin } : {}),
     audience,
     expiresAt: expiresAtFor(createdAtMs, historyRetentionDays()),
     ...listingKeys(audience, input.notificationType, outcomeOf(input.statusCode), shard),

@@ -6,6 +6,7 @@ import { alreadyHandled } from '../../../shared/webhooks/pipeline/delivery';
 import { countedRecord, groupFrom } from '../../../shared/webhooks/pipeline/history-counts';
 import { maxAttempts, nextStep } from '../../../shared/webhooks/pipeline/retry';
 import { MAX_COUNTERS_PER_GROUP } from '../../../shared/webhooks/store/history';
+import { COMPRESS_FROM_BYTES, packText, unpackText } from '../../../shared/webhooks/store/history-text';
 import {
   counterKeys,
   createdAtOf,
@@ -271,6 +272,30 @@ describe('stored answers and their view', () => {
     const request = { text: 't', metadata: { '': 1 }, webhookId: 3, webhookName: 'w' };
     expect(requestView(JSON.stringify(request))).toEqual(request);
     expect(requestView(request)).toEqual(request);
+  });
+
+  it('stores long text compressed and reads every stored form back as it came', () => {
+    const request = {
+      text: 'Dana Whitfield requested read access to the data source sales_emea_quarterly. '.repeat(6),
+      metadata: { notificationType: 'accessRequested', dataSourceId: 42, 'é✓': 'ünïcode 😀' },
+      webhookId: 3,
+      webhookName: 'w',
+    };
+    const text = JSON.stringify(request);
+    const packed = packText(text);
+    expect(packed).toBeInstanceOf(Uint8Array);
+    expect((packed as Uint8Array).length).toBeLessThan(Buffer.byteLength(text) / 2);
+    expect(unpackText(packed)).toBe(text);
+    expect(requestView(packed)).toEqual(request);
+    const answer = `{"received":true,"note":"${'all good '.repeat(40)}"}`;
+    expect(responseView({ body: packText(answer), json: true })).toEqual({ body: JSON.parse(answer) });
+    expect(responseView({ body: packText(answer), truncated: true })).toEqual({ body: answer, truncated: true });
+  });
+
+  it('keeps short text as text, and compresses from the threshold on', () => {
+    const short = 'x'.repeat(COMPRESS_FROM_BYTES - 1);
+    expect(packText(short)).toBe(short);
+    expect(packText(`${short}x`)).toBeInstanceOf(Uint8Array);
   });
 });
 
