@@ -165,7 +165,9 @@ describe('crash and restart', () => {
     expect(stuck).toEqual([]);
     for (const id of acknowledged) expect(listed.map((i) => i.id)).toContain(id);
 
-    const notificationDeadline = Date.now() + 45_000;
+    // A hang guard: a fan-out step held when the process died is taken over once its lease
+    // (the fan-out timeout + 5 s) has run out, then delivered.
+    const notificationDeadline = Date.now() + 120_000;
     let missing: string[] = texts;
     const dead = new Set<string>();
     while (Date.now() < notificationDeadline && missing.length > 0) {

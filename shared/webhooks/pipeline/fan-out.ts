@@ -185,10 +185,12 @@ export async function processNotification(
   }
   const marker = stepMarker(step);
   const done = `fanout#${step.digest}`;
+  const started = Date.now();
   const taken =
     step.key === 0 && !step.after && (await exists(done))
       ? ({ state: 'done' } as const)
-      : await takeStep(marker, STEP_LEASE_MS, FAN_OUT_MARKER_TTL_DAYS);
+      : await takeStep(marker, STEP_LEASE_MS, FAN_OUT_MARKER_TTL_DAYS, started);
+  const leaseEnds = started + STEP_LEASE_MS;
   if (taken.state === 'done') {
     logger.info('fan-out step already done', { messageId: record.messageId, key: step.key });
     return { deliveries: 0 };
@@ -238,7 +240,11 @@ export async function processNotification(
       key += 1;
       after = undefined;
     }
-    const outOfTime = (context?.getRemainingTimeInMillis() ?? Number.POSITIVE_INFINITY) < CONTINUE_BEFORE_MS;
+    // Stops well inside its lease too (an invocation that overran its timeout, as the local cloud
+    // allows): once the lease has run out the step may be taken over, and the two would overlap.
+    const outOfTime =
+      (context?.getRemainingTimeInMillis() ?? Number.POSITIVE_INFINITY) < CONTINUE_BEFORE_MS ||
+      leaseEnds - Date.now() < CONTINUE_BEFORE_MS;
     if (key < keys.length && (sent >= chunk || outOfTime)) {
       const { after: _done, ...rest } = step;
       const next: Continuation = {

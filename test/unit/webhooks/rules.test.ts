@@ -6,7 +6,6 @@ import { alreadyHandled } from '../../../shared/webhooks/pipeline/delivery';
 import { countedRecord, groupFrom } from '../../../shared/webhooks/pipeline/history-counts';
 import { maxAttempts, nextStep } from '../../../shared/webhooks/pipeline/retry';
 import { MAX_COUNTERS_PER_GROUP } from '../../../shared/webhooks/store/history';
-import { COMPRESS_FROM_BYTES, packText, unpackText } from '../../../shared/webhooks/store/history-text';
 import {
   counterKeys,
   createdAtOf,
@@ -21,6 +20,7 @@ import {
   requestView,
   responseView,
 } from '../../../shared/webhooks/store/history-keys';
+import { COMPRESS_FROM_BYTES, packText, unpackText } from '../../../shared/webhooks/store/history-text';
 import {
   notificationSubscriptionKeys,
   sameAudienceKey,
@@ -289,7 +289,10 @@ describe('stored answers and their view', () => {
     expect(requestView(packed)).toEqual(request);
     const answer = `{"received":true,"note":"${'all good '.repeat(40)}"}`;
     expect(responseView({ body: packText(answer), json: true })).toEqual({ body: JSON.parse(answer) });
-    expect(responseView({ body: packText(answer), truncated: true })).toEqual({ body: answer, truncated: true });
+    expect(responseView({ body: packText(answer), truncated: true })).toEqual({
+      body: answer,
+      truncated: true,
+    });
   });
 
   it('keeps short text as text, and compresses from the threshold on', () => {
