@@ -7,11 +7,10 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notification1Kb } from '../../../bench/fixtures/notification-1kb';
 import { createKey, untilDone, useLocalCloudEnv } from '../../support/api';
-import { type AnyRecord, allHistory, createHooks, publish } from './helpers';
+import { type AnyRecord, allHistory, createHooks, personalHook, publish, sqsRecordOf } from './helpers';
 import { type Receiver, startReceiver } from './receiver';
 
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand']);
@@ -42,24 +41,7 @@ function meterWrites(client: DynamoDBClient): { writes: Metered[]; remove: () =>
   return { writes, remove: () => client.middlewareStack.remove(name) };
 }
 
-function sqsRecord(body: string, id: string): SQSRecord {
-  return {
-    messageId: `m-${id}`,
-    receiptHandle: 'unused: the attempt succeeds',
-    body,
-    attributes: {
-      ApproximateReceiveCount: '1',
-      SentTimestamp: String(Date.now()),
-      SenderId: 'test',
-      ApproximateFirstReceiveTimestamp: String(Date.now()),
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:test',
-    awsRegion: 'us-east-1',
-  };
-}
+const sqsRecord = (body: string, id: string) => sqsRecordOf(body, { messageId: `m-${id}` });
 
 let receiver: Receiver;
 let owner: { userId: number; apiKey: string };
@@ -75,13 +57,7 @@ afterAll(async () => {
   await receiver.close();
 });
 
-const hook = (name: string, type: string) => ({
-  name,
-  url: receiver.url(`/${name}`),
-  global: false,
-  notificationType: [type],
-  actionType: 'receive',
-});
+const hook = (name: string, type: string) => personalHook(receiver, name, type);
 
 async function deliveryMessage(webhookId: number, n: number) {
   const notification = notification1Kb(n);

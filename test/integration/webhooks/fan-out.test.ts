@@ -3,11 +3,10 @@
  * message that carries the notification's trace; every webhook gets exactly one delivery.
  */
 import { randomUUID } from 'node:crypto';
-import type { SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTraceparent } from '../../../shared/observability/trace';
 import { createKey, untilDone, useLocalCloudEnv } from '../../support/api';
-import { createHooks } from './helpers';
+import { createHooks, sqsRecordOf } from './helpers';
 import { type Receiver, startReceiver } from './receiver';
 
 let receiver: Receiver;
@@ -43,23 +42,11 @@ describe('fan-out in bounded steps', () => {
       id: `steps-${randomUUID()}`,
     });
     const traceId = randomUUID().replaceAll('-', '');
-    const record: SQSRecord = {
-      messageId: randomUUID(),
-      receiptHandle: 'unused',
-      body: JSON.stringify(notification),
+    const record = sqsRecordOf(JSON.stringify(notification), {
       attributes: {
-        ApproximateReceiveCount: '1',
-        SentTimestamp: String(Date.now()),
-        SenderId: 'test',
-        ApproximateFirstReceiveTimestamp: String(Date.now()),
         AWSTraceHeader: `Root=1-${traceId.slice(0, 8)}-${traceId.slice(8, 32)};Parent=0123456789abcdef;Sampled=1`,
       },
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:test',
-      awsRegion: 'us-east-1',
-    };
+    });
     // This step runs here with steps of 3; the cloud's fan-out takes the follow-up.
     process.env.FANOUT_CHUNK = '3';
     try {

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { SQSRecord } from 'aws-lambda';
 import { inject } from 'vitest';
 import type { StoredHistoryRecord } from '../../../shared/webhooks/store/history-keys';
 import { call, eventually, untilDone, useLocalCloudEnv } from '../../support/api';
@@ -109,4 +111,40 @@ export async function batchPutHistory(items: readonly StoredHistoryRecord[]): Pr
       for (let chunk = chunks.shift(); chunk !== undefined; chunk = chunks.shift()) await writeChunk(chunk);
     }),
   );
+}
+
+/** An SQS record as Lambda hands it to a consumer, for calling a consumer's record function directly. */
+export function sqsRecordOf(
+  body: string,
+  options: { messageId?: string; attributes?: Partial<SQSRecord['attributes']> } = {},
+): SQSRecord {
+  const now = String(Date.now());
+  return {
+    messageId: options.messageId ?? randomUUID(),
+    receiptHandle: 'unused: not a message of a queue',
+    body,
+    attributes: {
+      ApproximateReceiveCount: '1',
+      SentTimestamp: now,
+      SenderId: 'test',
+      ApproximateFirstReceiveTimestamp: now,
+      ...options.attributes,
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:test',
+    awsRegion: 'us-east-1',
+  };
+}
+
+/** A personal webhook for one notification type, POSTing to `/<name>` of a test receiver. */
+export function personalHook(receiver: { url(path: string): string }, name: string, type: string) {
+  return {
+    name,
+    url: receiver.url(`/${name}`),
+    global: false,
+    notificationType: [type],
+    actionType: 'receive',
+  };
 }

@@ -4,10 +4,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createKey, untilDone, useLocalCloudEnv } from '../../support/api';
-import { type AnyRecord, allHistory, createHooks, publish } from './helpers';
+import { type AnyRecord, allHistory, createHooks, personalHook, publish, sqsRecordOf } from './helpers';
 import { type Receiver, reply, startReceiver } from './receiver';
 
 // The suite's cloud runs with WEBHOOK_RETRY_SCHEDULE=1,1,2: a failing delivery gets 4 attempts.
@@ -34,13 +33,7 @@ afterAll(async () => {
   await receiver.close();
 });
 
-const hook = (name: string, type: string) => ({
-  name,
-  url: receiver.url(`/${name}`),
-  global: false,
-  notificationType: [type],
-  actionType: 'receive',
-});
+const hook = (name: string, type: string) => personalHook(receiver, name, type);
 
 async function recordsOf(webhookId: number): Promise<AnyRecord[]> {
   return (await allHistory(owner.apiKey)).filter((r) => r.webhooksId === webhookId);
@@ -162,22 +155,7 @@ describe('a failing history write', () => {
       text: 'write failures',
       metadata: {},
     });
-    const message: SQSRecord = {
-      messageId: `m-${deliveryId}`,
-      receiptHandle: 'unused: the attempt succeeds',
-      body,
-      attributes: {
-        ApproximateReceiveCount: '1',
-        SentTimestamp: String(Date.now()),
-        SenderId: 'test',
-        ApproximateFirstReceiveTimestamp: String(Date.now()),
-      },
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:test',
-      awsRegion: 'us-east-1',
-    };
+    const message = sqsRecordOf(body, { messageId: `m-${deliveryId}` });
     let failures = 0;
     const remove = injectWriteFailures(dynamodb, (command) => {
       if (command !== 'PutItemCommand' || failures >= 3) return false;
