@@ -3,8 +3,7 @@
  * shape — 405 (with `Allow`) when the path exists under another method, else 404.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { errorBody } from '../../shared/edge/errors';
-import { jsonResponse } from '../../shared/edge/handler';
+import { errorBody, jsonResponse } from '../../shared/edge/response';
 import { allowedMethods } from '../../shared/edge/route-match';
 
 export async function handler(event: APIGatewayProxyEventV2) {

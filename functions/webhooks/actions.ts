@@ -1,7 +1,7 @@
 import { apiHandler } from '../../shared/edge/handler';
+import { notificationContracts } from '../../shared/notifications/api';
 import { validActions } from '../../shared/notifications/catalogue';
-import { webhookContracts } from '../../shared/webhooks/api/contracts';
 
-export const handler = apiHandler(webhookContracts['GET /webhooks/actions'], async () => ({
+export const handler = apiHandler(notificationContracts['GET /webhooks/actions'], async () => ({
   body: validActions(),
 }));

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import { errorBody } from '../../shared/edge/errors';
+import { errorBody } from '../../shared/edge/response';
 
 const CONSOLE_PATH = '/console/';
 const distDir = join(import.meta.dirname, '..', '..', 'console', 'dist');

@@ -14,7 +14,7 @@ import type {
 } from 'aws-lambda';
 import { AUTHORIZER_ACCESS, AUTHORIZER_HANDLER, DEFAULT_ROUTE_HANDLER } from '../../shared/catalog/handlers';
 import { type RouteDef, routeFunctionId, routeKey } from '../../shared/catalog/routes';
-import { errorBody } from '../../shared/edge/errors';
+import { errorBody } from '../../shared/edge/response';
 import { matchRoute } from '../../shared/edge/route-match';
 import { serveConsole } from './console';
 import { invoke } from './lambda';

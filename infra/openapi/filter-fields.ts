@@ -10,7 +10,7 @@ import {
   declaredMetadata,
   NOTIFICATION_NAMES,
 } from '../../shared/notifications/catalogue';
-import { NotificationMetadataSchema } from '../../shared/notifications/message';
+import { NotificationMetadataSchema } from '../../shared/notifications/metadata';
 
 export const WEBHOOKS_DOC = join(import.meta.dirname, '../../docs/webhooks.md');
 const START = '<!-- filter-fields:start -->';

@@ -19,27 +19,7 @@ import {
   RemoteUnavailableError,
   UnprocessableError,
 } from '../errors';
-
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  406: 'Not Acceptable',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Entity',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-};
-
-function statusText(statusCode: number): string {
-  return STATUS_TEXT[statusCode] ?? 'Error';
-}
+import { type ErrorBody, errorBody } from './response';
 
 /** The body of every error answer (documented once in the OpenAPI document). */
 export const ErrorBodySchema = z
@@ -53,13 +33,6 @@ export const ErrorBodySchema = z
     description:
       'Every error response: status, status text and a message. Some errors carry details as further fields (validationResults, attributes, status, createdWebhooks, errors); the responses that do document them.',
   });
-
-export interface ErrorBody {
-  statusCode: number;
-  error: string;
-  message: string;
-  [detail: string]: unknown;
-}
 
 /** The request body is larger than the edge accepts. */
 export class PayloadTooLargeError extends DomainError {
@@ -100,10 +73,6 @@ export function httpStatusOf(error: unknown): number | undefined {
     proto = Object.getPrototypeOf(proto);
   }
   return undefined;
-}
-
-export function errorBody(statusCode: number, message: string, details?: Record<string, unknown>): ErrorBody {
-  return { ...details, statusCode, error: statusText(statusCode), message };
 }
 
 /** Headers an error answer carries: `Retry-After` (seconds) when the caller is rate limited. */

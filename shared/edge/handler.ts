@@ -14,11 +14,7 @@
  */
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
-import type {
-  APIGatewayProxyEventV2WithLambdaAuthorizer,
-  APIGatewayProxyStructuredResultV2,
-  Context,
-} from 'aws-lambda';
+import type { APIGatewayProxyEventV2WithLambdaAuthorizer, Context } from 'aws-lambda';
 import type * as z from 'zod';
 import { type AuthorizerContext, isAdmin, type Principal, principalFromContext } from '../auth/permissions';
 import type { RouteContract } from '../catalog/contract';
@@ -28,10 +24,10 @@ import { describeError, logger } from '../observability/logger';
 import { describeIssues } from '../validation';
 import { preferredMediaType } from './accept';
 import { decodeBody, JSON_BODY } from './body';
-import { errorBody, errorHeaders, knownErrorBody } from './errors';
+import { errorHeaders, knownErrorBody } from './errors';
+import { type ApiResponse, errorBody, jsonResponse, SECURITY_HEADERS } from './response';
 
 export type ApiEvent = APIGatewayProxyEventV2WithLambdaAuthorizer<Partial<AuthorizerContext>>;
-export type ApiResponse = APIGatewayProxyStructuredResultV2;
 
 type Parsed<S, Fallback> = S extends z.ZodType ? z.output<S> : Fallback;
 
@@ -64,23 +60,6 @@ export interface ApiResult {
    */
   representations?: Record<string, string>;
   headers?: Record<string, string>;
-}
-
-const SECURITY_HEADERS = {
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-};
-
-export function jsonResponse(
-  statusCode: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): ApiResponse {
-  return {
-    statusCode,
-    headers: { 'content-type': 'application/json', ...SECURITY_HEADERS, ...headers },
-    body: JSON.stringify(body),
-  };
 }
 
 function errorResponse(error: unknown): ApiResponse {

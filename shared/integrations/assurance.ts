@@ -14,7 +14,6 @@ import type { SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
 import { intEnv } from '../config/env';
 import { parseOrDeadLetter, RetryScheduledError } from '../edge/queue-consumer';
-import { publishNotification } from '../notifications/publisher';
 import { logger } from '../observability/logger';
 import { hostOf, isRemoteType, type RemotePayload } from '../platforms';
 import { connectorFor } from '../platforms/connectors';
@@ -236,6 +235,9 @@ async function sendHealthNotice(
   result: AssuranceResult,
 ): Promise<void> {
   const failedTests = result.tests.filter((t) => t.status === 'failed');
+  // Loaded here, not at init: the publisher builds the notification message schemas, needed only
+  // when an integration enters or leaves `recurringValidationError` (docs/benchmarks.md, figure 5).
+  const { publishNotification } = await import('../notifications/publisher');
   await publishNotification({
     id: `integration-${record.id}-health-${record.version}`,
     notificationType: notice,

@@ -7,6 +7,7 @@ import type { RouteContract } from '../catalog/contract';
 import type { RouteKey } from '../catalog/routes';
 import { integrationContracts } from '../integrations/api';
 import { scriptContracts } from '../integrations/script-api';
+import { notificationContracts } from '../notifications/api';
 import { serviceContracts } from '../service/api';
 import { webhookContracts } from '../webhooks/api/contracts';
 
@@ -15,5 +16,6 @@ export const contracts: Record<RouteKey, RouteContract> = {
   ...serviceContracts,
   ...integrationContracts,
   ...scriptContracts,
+  ...notificationContracts,
   ...webhookContracts,
 };

@@ -21,7 +21,7 @@ import {
 import { lineAndColumn } from '../edge/body';
 import { InvalidInputError } from '../errors';
 import { ALL_NOTIFICATIONS, declaredMetadata, type NotificationName } from '../notifications/catalogue';
-import { NotificationMetadataSchema } from '../notifications/message';
+import { NotificationMetadataSchema } from '../notifications/metadata';
 import type { DeliveryPayload } from './model';
 
 export const MAX_FILTER_BYTES = 2048;

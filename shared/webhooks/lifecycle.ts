@@ -14,7 +14,8 @@
  */
 import { ConflictError } from '../errors';
 import { webhookLimits } from './config';
-import { type DisableCause, statusOf, type WebhookItem } from './model';
+import type { DisableCause, WebhookItem } from './model';
+import { statusOf } from './status';
 import { getWebhookItem, listWebhooksByOwner, replaceWebhook } from './store/webhooks';
 
 /** The new state of a webhook, or undefined when nothing is to change. May throw a domain error. */

@@ -5,11 +5,18 @@
 import * as z from 'zod';
 import { documentedAs, idParam, queryBoolean, queryInt } from '../edge/validation';
 import { NOTIFICATION_NAMES, SUBSCRIBABLE_NAMES } from '../notifications/catalogue';
-import { NotificationMetadataSchema } from '../notifications/message';
+import { NotificationMetadataSchema } from '../notifications/metadata';
+import { DELIVERY_ID } from './delivery-id';
+import { statusOf } from './status';
+
+/**
+ * Also here for the delivery pipeline (pipeline/delivery.ts), which still takes it from this
+ * module and so builds these schemas at init; importing it from ./status there is the last step
+ * of docs/benchmarks.md's figure-5 fix for the delivery consumer.
+ */
+export { statusOf };
 
 export const MAX_WEBHOOKS_PER_REQUEST = 50;
-/** A delivery's id, sent as the `webhook-id` header: `msg_<32 hex of the notification digest>_<webhookId>`. */
-export const DELIVERY_ID = /^msg_[0-9a-f]{32}_\d+$/;
 const MAX_HISTORY_PAGE_SIZE = 100;
 const MAX_HISTORY_OFFSET = 10_000;
 
@@ -243,8 +250,6 @@ export const WebhookViewSchema = z
   })
   .meta({ id: 'Webhook', description: 'A webhook; the secret is write-only and never returned.' });
 export type WebhookView = z.infer<typeof WebhookViewSchema>;
-
-export const statusOf = (item: Pick<WebhookItem, 'status'>): WebhookStatus => item.status ?? 'enabled';
 
 export function webhookView(item: WebhookItem): WebhookView {
   const status = statusOf(item);

@@ -147,14 +147,6 @@ export const webhookContracts = {
       },
     },
   },
-  'GET /webhooks/actions': {
-    responses: {
-      200: {
-        description: 'ALL_NOTIFICATIONS and every notification name.',
-        schema: z.array(z.string()),
-      },
-    },
-  },
   'GET /webhooks/history': {
     query: HistoryQuerySchema,
     responses: {

@@ -4,7 +4,6 @@
  * personal webhooks and every global webhook subscribed to the type receive it. Apart from
  * ../lifecycle.ts so that the API functions do not load the queue client.
  */
-import { publishNotification } from '../../notifications/publisher';
 import { describeError, logger } from '../../observability/logger';
 import { changeWebhook, disabling } from '../lifecycle';
 import type { WebhookItem } from '../model';
@@ -22,6 +21,9 @@ export async function autoDisable(
   if (!result?.changed) return undefined;
   const { after } = result;
   try {
+    // Loaded here, not at init: the publisher builds the notification message schemas, and
+    // the delivery consumer needs them only on this rare path (docs/benchmarks.md, figure 5).
+    const { publishNotification } = await import('../../notifications/publisher');
     await publishNotification({
       // One notification per disabling, however often this runs for it.
       id: `webhook-auto-disabled:${after.id}:${after.disabledAt}`,

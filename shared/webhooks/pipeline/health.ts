@@ -6,7 +6,6 @@
  * number of failed attempts since the streak began (counted on the webhook's history index, only
  * then), the webhook is disabled (`webhookAutoDisabled`, ./auto-disable.ts). ADR 0007 says why.
  */
-import { publishNotification } from '../../notifications/publisher';
 import { describeError, logger } from '../../observability/logger';
 import { autoDisable as autoDisableSettings, healthTracking, historyWriteShards } from '../config';
 import type { WebhookItem } from '../model';
@@ -52,6 +51,8 @@ export async function trackOutcome(
       const at = new Date(now).toISOString();
       if (!(await markWarned(webhook.id, webhook.failingSince, at))) return;
       const disableAt = new Date(since + period).toISOString();
+      // Loaded on this rare path only (as in ./auto-disable.ts).
+      const { publishNotification } = await import('../../notifications/publisher');
       await publishNotification({
         id: `webhook-failing:${webhook.id}:${webhook.failingSince}`,
         notificationType: 'webhookFailing',

@@ -5,8 +5,8 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { NOTIFICATION_NAMES } from '../../notifications/catalogue';
-import { NotificationMetadataSchema } from '../../notifications/message';
-import { DELIVERY_ID } from '../model';
+import { NotificationMetadataSchema } from '../../notifications/metadata';
+import { DELIVERY_ID } from '../delivery-id';
 
 const DeliveryMessageSchema = z.strictObject({
   v: z.literal(1),

@@ -26,7 +26,8 @@ import {
   transactWrite,
 } from '../../store/write';
 import { canonicalUrl } from '../canonical-url';
-import { statusOf, type WebhookItem } from '../model';
+import type { WebhookItem } from '../model';
+import { statusOf } from '../status';
 import { webhookSubscriptionKeys } from './subscriptions';
 
 /**
