@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runManualSetup } from '../integration/integrations/helpers';
 import { adminKey, baseUrl, call, createKey, eventually, useLocalCloudEnv } from '../support/api';
 import {
+  chooseManualSetup,
   createEnabledIntegration,
   expectNoHorizontalOverflow,
   field,
@@ -147,8 +148,7 @@ describe('the operator console', () => {
     const payload = payloads(id0).CloudWarehouse as Payload;
     const page = await signedIn(adminKey());
     await page.goto(`${baseUrl()}/console/#/integrations/new`);
-    await page.getByLabel('Platform type').selectOption('CloudWarehouse');
-    await page.getByLabel('Set up the remote automatically (autoBootstrap)').uncheck();
+    await chooseManualSetup(page, 'CloudWarehouse');
     for (const [name, value] of Object.entries(payload.config as Record<string, string>)) {
       if (name === 'role' || name === 'authenticationType') continue;
       await field(page, `config.${name}`).fill(value);

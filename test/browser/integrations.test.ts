@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminKey, baseUrl, call } from '../support/api';
 import {
+  chooseManualSetup,
   createEnabledIntegration,
   createIntegrationReaching,
   field,
@@ -169,8 +170,7 @@ describe('integration screens', () => {
     const payload = payloads(uid()).CloudWarehouse as { config: Record<string, string> };
     const page = await signedIn(browser, adminKey());
     await page.goto(`${baseUrl()}/console/#/integrations/new`);
-    await page.getByLabel('Platform type').selectOption('CloudWarehouse');
-    await page.getByLabel('Set up the remote automatically (autoBootstrap)').uncheck();
+    await chooseManualSetup(page, 'CloudWarehouse');
     for (const [name, value] of Object.entries(payload.config)) {
       if (name === 'role' || name === 'authenticationType') continue;
       await field(page, `config.${name}`).fill(value);

@@ -49,6 +49,20 @@ export async function signedIn(browser: Browser, key: string, width = 1280): Pro
 /** A schema-built form field by its path id (`config.host`). */
 export const field = (page: Page, path: string) => page.locator(`[id="${path}"]`);
 
+/**
+ * On the new-integration form: picks `type` (one with automatic setup) and turns automatic setup
+ * off for the manual flow. The form applies a type's defaults (its config defaults, automatic
+ * setup on) in an effect that runs after the next frame; a box unchecked or a field filled before
+ * it runs is reset, so this waits for the box to be checked first. Under load that frame came
+ * after the uncheck and the manual scripts never appeared.
+ */
+export async function chooseManualSetup(page: Page, type: string): Promise<void> {
+  await page.getByLabel('Platform type').selectOption(type);
+  const automatic = page.getByLabel('Set up the remote automatically (autoBootstrap)');
+  await expect.poll(() => automatic.isChecked()).toBe(true);
+  await automatic.uncheck();
+}
+
 /** Nothing wider than the viewport: no layout break. */
 export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
   await expect
