@@ -31,7 +31,7 @@ import { queues } from '../../catalog/queues';
 import { parseOrDeadLetter, RetryScheduledError } from '../../edge/queue-consumer';
 import { ALL_NOTIFICATIONS } from '../../notifications/catalogue';
 import { type NotificationMessage, NotificationMessageSchema, pertainsTo } from '../../notifications/message';
-import { logger } from '../../observability/logger';
+import { describeError, logger } from '../../observability/logger';
 import { recordFanOut, recordFilterErrors } from '../../observability/metrics';
 import { fanOutChunk } from '../config';
 import { filterDecision } from '../filter';
@@ -119,7 +119,16 @@ async function passingFilters(
         .map(([webhookId, error]) => ({ webhookId, error })),
       count: failed.size,
     });
-    await addFilterErrors(new Map([...failed.keys()].map((id) => [id, 1])), now);
+    try {
+      await addFilterErrors(new Map([...failed.keys()].map((id) => [id, 1])), now);
+    } catch (error) {
+      // Counting never fails a fan-out (the deliveries are what matters): the metric and the
+      // line above have the failures.
+      logger.error('filter errors not counted on the webhooks', {
+        webhookIds: [...failed.keys()].slice(0, LOGGED_FILTER_ERRORS),
+        ...describeError(error),
+      });
+    }
   }
   return passing;
 }
