@@ -25,7 +25,8 @@ import { median, round } from './lib/stats';
 
 const MATCH_TYPE = 'modelAccessRequested';
 
-async function drain(sqs: SQSClient, queueUrl: string): Promise<string[]> {
+/** Receives and deletes everything on the queue (until two empty receives in a row). */
+export async function drain(sqs: SQSClient, queueUrl: string): Promise<string[]> {
   const bodies: string[] = [];
   for (let empty = 0; empty < 2; ) {
     const out = await sqs.send(
