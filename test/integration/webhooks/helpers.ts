@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
 import { inject } from 'vitest';
@@ -147,4 +148,29 @@ export function personalHook(receiver: { url(path: string): string }, name: stri
     notificationType: [type],
     actionType: 'receive',
   };
+}
+
+/**
+ * Fails the DynamoDB commands `failing(command, table)` picks (by command name and table name) on
+ * `client` with a service error, before the SDK's retries; returns the function that stops it.
+ */
+export function injectDynamoFailures(
+  client: DynamoDBClient,
+  failing: (command: string, table: string) => boolean,
+): () => void {
+  const name = `injectedFailure${Math.random().toString(36).slice(2)}`;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const command = String((context as { commandName?: string }).commandName);
+      const table = String((args.input as { TableName?: string }).TableName ?? '');
+      if (failing(command, table)) {
+        const error = new Error('injected: the service is unavailable');
+        error.name = 'InternalServerError';
+        throw error;
+      }
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  return () => client.middlewareStack.remove(name);
 }

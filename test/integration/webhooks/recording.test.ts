@@ -3,10 +3,17 @@
  * put in the metadata, and a failing history write is retried — never the POST.
  */
 import { readFile } from 'node:fs/promises';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createKey, untilDone, useLocalCloudEnv } from '../../support/api';
-import { type AnyRecord, allHistory, createHooks, personalHook, publish, sqsRecordOf } from './helpers';
+import {
+  type AnyRecord,
+  allHistory,
+  createHooks,
+  injectDynamoFailures,
+  personalHook,
+  publish,
+  sqsRecordOf,
+} from './helpers';
 import { type Receiver, reply, startReceiver } from './receiver';
 
 // The suite's cloud runs with WEBHOOK_RETRY_SCHEDULE=1,1,2: a failing delivery gets 4 attempts.
@@ -118,25 +125,6 @@ describe('hostile receiver answers and producer metadata', () => {
   });
 });
 
-/** Fails DynamoDB commands on the history table while `failing()` says so. */
-function injectWriteFailures(client: DynamoDBClient, failing: (command: string) => boolean) {
-  const name = `historyWriteFailure${Math.random().toString(36).slice(2)}`;
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const command = String((context as { commandName?: string }).commandName);
-      const table = String((args.input as { TableName?: string }).TableName ?? '');
-      if (table.endsWith('deliveryHistory') && failing(command)) {
-        const error = new Error('injected: the service is unavailable');
-        error.name = 'InternalServerError';
-        throw error;
-      }
-      return next(args);
-    },
-    { step: 'initialize', name },
-  );
-  return () => client.middlewareStack.remove(name);
-}
-
 describe('a failing history write', () => {
   it('is retried without a second POST, and the delivery goes on', async () => {
     useLocalCloudEnv();
@@ -157,8 +145,8 @@ describe('a failing history write', () => {
     });
     const message = sqsRecordOf(body, { messageId: `m-${deliveryId}` });
     let failures = 0;
-    const remove = injectWriteFailures(dynamodb, (command) => {
-      if (command !== 'PutItemCommand' || failures >= 3) return false;
+    const remove = injectDynamoFailures(dynamodb, (command, table) => {
+      if (!table.endsWith('deliveryHistory') || command !== 'PutItemCommand' || failures >= 3) return false;
       failures++;
       return true;
     });
