@@ -1,17 +1,26 @@
 /**
- * `npm run bench:cel`: the two CEL implementations we considered for webhook payload filters
- * (ADR 0010), run side by side over the cel-spec conformance tests of the subset filters allow
- * (literals, field access, comparisons, logical operators, `in` on lists, `has()`, the string
- * functions contains/startsWith/endsWith/size). Tests about protobuf messages are left out: a
- * delivery payload is JSON, never a message. Prints the pass rate of each and the minified and
- * gzipped size of each library bundled alone.
+ * The two CEL implementations we considered for webhook payload filters (ADR 0010), run side by
+ * side over the cel-spec conformance tests of the subset filters allow (literals, field access,
+ * comparisons, logical operators, `in` on lists, `has()`, the string functions
+ * contains/startsWith/endsWith/size). Tests about protobuf messages are left out: a delivery
+ * payload is JSON, never a message. `celConformance()` gives the pass rate of each and the
+ * minified and gzipped size of each library bundled alone: figure 14 of `npm run bench` reports
+ * the chosen library's; `npm run bench:cel` (this file run directly) prints both, with the
+ * failed tests.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { celUint, isCelError, isCelList, isCelMap, isCelUint, run } from '@bufbuild/cel';
 import type { Value } from '@bufbuild/cel-spec/cel/expr/value_pb.js';
 import { getConformanceSuite, type IncrementalTest } from '@bufbuild/cel-spec/testdata/tests.js';
 import { Environment, evaluate } from '@marcbachmann/cel-js';
 import { build } from 'esbuild';
+import { repoRoot } from '../infra/constructs/bundles';
+
+/** The library filters use (ADR 0010; `shared/webhooks/filter.ts` imports it). */
+export const CHOSEN_CEL_LIBRARY = '@marcbachmann/cel-js';
 
 /** The conformance files and their sections that exercise what filters allow. */
 const ALLOWED: Record<string, string[]> = {
@@ -190,7 +199,7 @@ function runTest(library: Library, test: IncrementalTest): Outcome {
 /** The minified, gzipped size of a bundle holding only `source`'s imports. */
 async function bundleSize(source: string): Promise<number> {
   const result = await build({
-    stdin: { contents: source, resolveDir: process.cwd(), loader: 'ts' },
+    stdin: { contents: source, resolveDir: repoRoot, loader: 'ts' },
     bundle: true,
     minify: true,
     write: false,
@@ -200,27 +209,77 @@ async function bundleSize(source: string): Promise<number> {
   return gzipSync(result.outputFiles[0]?.contents ?? new Uint8Array()).length;
 }
 
-const suite = getConformanceSuite();
-const tests: IncrementalTest[] = [];
-for (const file of suite.suites) {
-  for (const section of file.suites) {
-    if (ALLOWED[file.name]?.includes(section.name)) tests.push(...section.tests);
-  }
+export interface LibraryConformance {
+  library: string;
+  version: string;
+  passed: number;
+  /** Tests run (the allowed subset's, protobuf messages excluded). */
+  counted: number;
+  excluded: number;
+  /** Passed / counted, in percent (one decimal). */
+  passRate: number;
+  bundleGzipBytes: number;
+  failed: { name: string; expr: string }[];
 }
 
-const sizes = [
-  await bundleSize(`import { parse, plan, celEnv } from '@bufbuild/cel'; console.log(parse, plan, celEnv);`),
-  await bundleSize(`import { Environment } from '@marcbachmann/cel-js'; console.log(Environment);`),
-];
+export interface ConformanceResult {
+  spec: { package: string; version: string };
+  tests: number;
+  libraries: LibraryConformance[];
+}
 
-for (const [index, library] of libraries.entries()) {
-  const outcomes = tests.map((test) => ({ test, outcome: runTest(library, test) }));
-  const passed = outcomes.filter((o) => o.outcome === 'pass').length;
-  const failed = outcomes.filter((o) => o.outcome === 'fail');
-  const counted = passed + failed.length;
-  console.log(
-    `${library.name}: ${passed}/${counted} passed (${((passed / counted) * 100).toFixed(1)} %), ` +
-      `${tests.length - counted} excluded (protobuf messages); bundle ${((sizes[index] ?? 0) / 1024).toFixed(1)} KB gzipped`,
-  );
-  for (const { test } of failed) console.log(`  failed: ${test.name}: ${test.original.expr}`);
+/** The installed version of a package (its package.json, whatever its `exports` allow). */
+function versionOf(name: string): string {
+  const manifest = JSON.parse(readFileSync(join(repoRoot, 'node_modules', name, 'package.json'), 'utf8'));
+  return String(manifest.version);
+}
+
+/** Both libraries over the allowed subset of the cel-spec conformance tests. */
+export async function celConformance(): Promise<ConformanceResult> {
+  const suite = getConformanceSuite();
+  const tests: IncrementalTest[] = [];
+  for (const file of suite.suites) {
+    for (const section of file.suites) {
+      if (ALLOWED[file.name]?.includes(section.name)) tests.push(...section.tests);
+    }
+  }
+  if (tests.length === 0) throw new Error('no cel-spec conformance test in the allowed sections');
+  const sizes = [
+    await bundleSize(
+      `import { parse, plan, celEnv } from '@bufbuild/cel'; console.log(parse, plan, celEnv);`,
+    ),
+    await bundleSize(`import { Environment } from '@marcbachmann/cel-js'; console.log(Environment);`),
+  ];
+  return {
+    spec: { package: '@bufbuild/cel-spec', version: versionOf('@bufbuild/cel-spec') },
+    tests: tests.length,
+    libraries: libraries.map((library, index) => {
+      const outcomes = tests.map((test) => ({ test, outcome: runTest(library, test) }));
+      const passed = outcomes.filter((o) => o.outcome === 'pass').length;
+      const failed = outcomes.filter((o) => o.outcome === 'fail');
+      const counted = passed + failed.length;
+      return {
+        library: library.name,
+        version: versionOf(library.name),
+        passed,
+        counted,
+        excluded: tests.length - counted,
+        passRate: Math.round((passed / counted) * 1000) / 10,
+        bundleGzipBytes: sizes[index] ?? 0,
+        failed: failed.map(({ test }) => ({ name: test.name, expr: test.original.expr })),
+      };
+    }),
+  };
+}
+
+// `npm run bench:cel`: both libraries and their failures.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const result = await celConformance();
+  for (const r of result.libraries) {
+    console.log(
+      `${r.library} ${r.version}: ${r.passed}/${r.counted} passed (${r.passRate.toFixed(1)} %), ` +
+        `${r.excluded} excluded (protobuf messages); bundle ${(r.bundleGzipBytes / 1024).toFixed(1)} KB gzipped`,
+    );
+    for (const f of r.failed) console.log(`  failed: ${f.name}: ${f.expr}`);
+  }
 }

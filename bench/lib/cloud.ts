@@ -23,6 +23,8 @@ export interface BenchCloud {
   sqs: SQSClient;
   /** Bench-only queue that receives what the imported fan-out handler enqueues. */
   deliveriesUrl: string;
+  /** Makes another bench-only queue (the cloud's pollers never read it) and answers its URL. */
+  queue(name: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function startBenchCloud(): Promise<BenchCloud> {
     cloud,
     sqs,
     deliveriesUrl,
+    queue: make,
     async stop() {
       sqs.destroy();
       await cloud.stop();
