@@ -35,7 +35,10 @@ const cli = (cloud: RunningCloud, args: string[]) => runCli(cloud.stateDir, args
 /** The cloud's JSON log lines with the given message. */
 // biome-ignore lint/suspicious/noExplicitAny: log lines are asserted field by field
 function logLines(cloud: RunningCloud, message: string): any[] {
-  return readFileSync(cloud.logFile, 'utf8')
+  const text = readFileSync(cloud.logFile, 'utf8');
+  // Whole lines only: the cloud may be half-way through writing the last one.
+  return text
+    .slice(0, text.lastIndexOf('\n') + 1)
     .split('\n')
     .filter((line) => line.startsWith('{') && line.includes(message))
     .map((line) => JSON.parse(line))
