@@ -9,13 +9,6 @@ import { NotificationMetadataSchema } from '../notifications/metadata';
 import { DELIVERY_ID } from './delivery-id';
 import { statusOf } from './status';
 
-/**
- * Also here for the delivery pipeline (pipeline/delivery.ts), which still takes it from this
- * module and so builds these schemas at init; importing it from ./status there is the last step
- * of docs/benchmarks.md's figure-5 fix for the delivery consumer.
- */
-export { statusOf };
-
 export const MAX_WEBHOOKS_PER_REQUEST = 50;
 const MAX_HISTORY_PAGE_SIZE = 100;
 const MAX_HISTORY_OFFSET = 10_000;

@@ -27,8 +27,9 @@ import { NotFoundError } from '../../errors';
 import { describeError, logger } from '../../observability/logger';
 import { sleep } from '../../store/read';
 import { retrySchedule } from '../config';
-import { type DeliveryPayload, type HistoryRecord, statusOf, type WebhookItem } from '../model';
+import type { DeliveryPayload, HistoryRecord, WebhookItem } from '../model';
 import { signingSecrets } from '../secrets';
+import { statusOf } from '../status';
 import { markOnce, unmark } from '../store/dedup';
 import {
   getHistoryItem,
