@@ -3,7 +3,9 @@
  * run, printed as a table and written to `bench/results/latest.json`.
  *
  * Environment: BENCH_QUICK=1 (small sizes, for a smoke run; results are then written to
- * `node_modules/.cache/causeway-bench/partial.json`, as for BENCH_ONLY), BENCH_ONLY=consoleSize,coldStart,fanOut,history,throughput,keys,freshness,isolation,latency,checks,health,recover,throttle,filters.
+ * `node_modules/.cache/causeway-bench/partial.json`, as for BENCH_ONLY and the two below),
+ * BENCH_COLD_ONLY=me,deliver and BENCH_COLD_RUNS=21 (figure 5 only: the handlers whose module
+ * path contains one of the parts, and its rounds), BENCH_ONLY=consoleSize,coldStart,fanOut,history,throughput,keys,freshness,isolation,latency,checks,health,recover,throttle,filters.
  */
 
 import { spawn } from 'node:child_process';
@@ -72,7 +74,14 @@ async function main() {
 
   if (wants('coldStart')) {
     say('5. cold start: bundling every handler and probing fresh Node processes');
-    const r = await coldStart({ runs: quick ? 2 : 7, env: coldStartEnv() });
+    // BENCH_COLD_ONLY=me,deliver narrows the figure to handlers whose module path contains one of
+    // the parts (for side-by-side work on a few handlers); BENCH_COLD_RUNS sets the rounds.
+    const coldOnly = process.env.BENCH_COLD_ONLY?.split(',').filter(Boolean);
+    const r = await coldStart({
+      runs: Number(process.env.BENCH_COLD_RUNS) || (quick ? 2 : 7),
+      env: coldStartEnv(),
+      ...(coldOnly?.length ? { only: coldOnly } : {}),
+    });
     results.coldStart = r;
     const worst = [...r.rows].filter((x) => !x.importError).sort((a, b) => b.initRatio - a.initRatio)[0];
     const broken = r.rows.filter((x) => x.importError);
@@ -425,7 +434,12 @@ async function main() {
       ? join(repoRoot, 'node_modules', '.cache', 'causeway-bench')
       : join(repoRoot, 'bench', 'results');
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, quick || only.size > 0 ? 'partial.json' : 'latest.json');
+  const file = join(
+    dir,
+    quick || only.size > 0 || process.env.BENCH_COLD_ONLY || process.env.BENCH_COLD_RUNS
+      ? 'partial.json'
+      : 'latest.json',
+  );
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   printTable(summary);
   say(`done in ${durationSeconds} s; results in ${file}`);
