@@ -8,9 +8,10 @@
  * A name that resolves to a public address when the webhook is created and to 127.0.0.1 when
  * it is delivered (DNS rebinding) is therefore still refused, and no connection is made.
  */
-import { buildConnector } from 'undici';
+import type { buildConnector as BuildConnector } from 'undici';
 import { isPublicAddress, literalIp } from '../../net/addresses';
 import { guardedLookup, type LookupFunction } from '../../net/guarded-lookup';
+import { buildConnector } from '../../net/undici-core';
 import { logger } from '../../observability/logger';
 
 export { isPublicAddress } from '../../net/addresses';
@@ -43,7 +44,7 @@ export interface ConnectorOptions {
 }
 
 /** An undici connector that applies the guard at connect time (or not, when private targets are allowed). */
-export function webhookConnector(options: ConnectorOptions): buildConnector.connector {
+export function webhookConnector(options: ConnectorOptions): BuildConnector.connector {
   if (options.allowPrivate) return buildConnector({ timeout: options.connectTimeoutMs });
   const base = buildConnector({
     timeout: options.connectTimeoutMs,
@@ -52,7 +53,7 @@ export function webhookConnector(options: ConnectorOptions): buildConnector.conn
       refuse: blockedTarget,
       ...(options.resolve ? { resolve: options.resolve } : {}),
     }),
-  } as buildConnector.BuildOptions);
+  } as BuildConnector.BuildOptions);
   return (connectOptions, callback) => {
     const ip = literalIp(connectOptions.hostname);
     if (ip !== undefined && !isPublicAddress(ip)) {

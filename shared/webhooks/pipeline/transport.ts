@@ -9,7 +9,8 @@
  * bounded string that always stores. The history view parses it back when it is plain JSON
  * (`responseView` in store/history-keys.ts).
  */
-import { Agent, type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent, request } from '../../net/undici-core';
 import { allowPrivateTargets, connectTimeoutMs, RESPONSE_BODY_CAP_BYTES, webhookTimeoutMs } from '../config';
 import { webhookConnector } from './ssrf';
 
@@ -47,10 +48,10 @@ export interface AttemptOptions {
   dispatcher?: Dispatcher;
 }
 
-const agents = new Map<string, Agent>();
+const agents = new Map<string, Dispatcher>();
 
 /** One keep-alive agent per container and setting, built on first use. */
-function deliveryAgent(): Agent {
+function deliveryAgent(): Dispatcher {
   const allowPrivate = allowPrivateTargets();
   const connectMs = connectTimeoutMs();
   const timeoutMs = webhookTimeoutMs();
