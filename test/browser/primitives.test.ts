@@ -82,7 +82,13 @@ describe('console primitives', () => {
       await held;
       await route.continue();
     });
+    // Leave the list (it was loaded on sign-in) and come back, so it mounts again under the held
+    // route. Wait for the history page first: two hash changes in a row can both be committed
+    // before the console handles the first `hashchange` (it reads location.hash, already
+    // #/webhooks, so the list never unmounts and shows its loaded state). Under CI load that
+    // happened and the loading state never appeared.
     await page.goto(`${baseUrl()}/console/#/history`);
+    await page.getByRole('heading', { name: 'Delivery history' }).waitFor();
     await page.goto(`${baseUrl()}/console/#/webhooks`);
     const loading = page.getByRole('status').filter({ hasText: 'Loading webhooks…' });
     await loading.waitFor();
