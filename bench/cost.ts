@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyStructuredResultV2, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { lambdaContext } from '../infra/local/lambda';
-import { queues } from '../shared/catalog/queues';
+import { queueDef } from '../shared/catalog/queues';
 import { findRoute } from '../shared/catalog/routes';
 import type { ApiEvent } from '../shared/edge/handler';
 import { apiEvent } from '../test/support/events';
@@ -70,8 +70,7 @@ export async function fanOutCost(options: { meter: ReadMeter; sqs: SQSClient; qu
   const { tableName } = await import('../shared/store/tables');
   const { webhookSubscriptionKeys } = await import('../shared/webhooks/store/subscriptions');
   const { NOTIFICATION_NAMES, ALL_NOTIFICATIONS } = await import('../shared/notifications/catalogue');
-  const def = queues.find((q) => q.name === 'notifications');
-  if (!def) throw new Error('no notifications queue');
+  const def = queueDef('notifications');
   const { handler } = (await import(`../${def.consumer.handler}`)) as {
     handler: (e: SQSEvent, c: ReturnType<typeof lambdaContext>) => Promise<SQSBatchResponse>;
   };

@@ -18,7 +18,7 @@ import { ReceiveMessageCommand, SendMessageBatchCommand, type SQSClient } from '
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { Agent, request } from 'undici';
 import { lambdaContext } from '../infra/local/lambda';
-import { queues } from '../shared/catalog/queues';
+import { queueDef } from '../shared/catalog/queues';
 import { sqsEvent, sqsRecord } from './lib/cloud';
 import { startReceiver } from './lib/receiver';
 import { round, runPool } from './lib/stats';
@@ -38,8 +38,7 @@ const NOTIFICATION = 'modelAccessRequested';
 
 /** The real deliveries consumer, imported into the bench process. */
 export async function deliverHandler(): Promise<Handler> {
-  const def = queues.find((q) => q.name === 'deliveries');
-  if (!def) throw new Error('no deliveries queue in the catalogue');
+  const def = queueDef('deliveries');
   const mod = (await import(`../${def.consumer.handler}`)) as { handler: Handler };
   return mod.handler;
 }
@@ -158,7 +157,7 @@ export async function deliveryThroughput(options: {
   deliveries: number;
   concurrentInvocations: number;
 }): Promise<ThroughputResult> {
-  const batchSize = queues.find((q) => q.name === 'deliveries')?.consumer.batchSize ?? 10;
+  const batchSize = queueDef('deliveries').consumer.batchSize;
   const concurrency = options.concurrentInvocations * batchSize;
   const receiver = await startReceiver();
   const agent = new Agent({ keepAliveTimeout: 4_000, connections: concurrency });

@@ -23,7 +23,7 @@ import { randomBytes } from 'node:crypto';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { lambdaContext } from '../infra/local/lambda';
-import { queueEnvVar, queues } from '../shared/catalog/queues';
+import { queueDef, queueEnvVar } from '../shared/catalog/queues';
 import { drain } from './cost';
 import { sqsEvent, sqsRecord } from './lib/cloud';
 import { batchPut } from './lib/seed';
@@ -90,8 +90,7 @@ export async function filterFanOut(options: {
   const { tableName } = await import('../shared/store/tables');
   const { webhookSubscriptionKeys } = await import('../shared/webhooks/store/subscriptions');
   const { filterDecision } = await import('../shared/webhooks/filter');
-  const def = queues.find((q) => q.name === 'notifications');
-  if (!def) throw new Error('no notifications queue');
+  const def = queueDef('notifications');
   const { handler } = (await import(`../${def.consumer.handler}`)) as {
     handler: (e: SQSEvent, c: ReturnType<typeof lambdaContext>) => Promise<SQSBatchResponse>;
   };

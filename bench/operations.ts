@@ -22,24 +22,18 @@ import {
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { lambdaContext } from '../infra/local/lambda';
 import { localQueueUrl } from '../infra/local/sqs';
-import { queueEnvVar, queues } from '../shared/catalog/queues';
+import { queueEnvVar } from '../shared/catalog/queues';
+import { deliverHandler } from './delivery';
 import { CapacityMeter } from './lib/capacity';
 import { sqsEvent, sqsRecord } from './lib/cloud';
 import { type Receiver, startReceiver } from './lib/receiver';
 import { round, runPool } from './lib/stats';
-
-type Handler = (event: SQSEvent, context: ReturnType<typeof lambdaContext>) => Promise<SQSBatchResponse>;
 
 const NOTIFICATION = 'modelAccessRequested';
 const BATCH = 10;
 const INVOCATIONS = 4;
 /** An attempt past the schedule: a failure is dead-lettered, never re-queued by visibility. */
 const LAST_ATTEMPT = 8;
-
-async function deliverHandler(): Promise<Handler> {
-  const def = queues.find((q) => q.name === 'deliveries');
-  return ((await import(`../${def?.consumer.handler}`)) as { handler: Handler }).handler;
-}
 
 interface Hook {
   id: number;

@@ -160,8 +160,15 @@ export function visibilityTimeoutSeconds(def: QueueDef): number {
   return def.consumer.timeoutSeconds * 6;
 }
 
+/** The catalogued queue `name` (every QueueName is catalogued; the check above keeps it so). */
+export function queueDef(name: QueueName): QueueDef {
+  const def = queues.find((q) => q.name === name);
+  if (!def) throw new Error(`queue ${name} is not in the catalogue`);
+  return def;
+}
+
 /**
  * Retries a delivery may be scheduled for: attempts are 1 + the retry schedule, and the
  * deliveries queue dead-letters a message after `maxReceiveCount` receives.
  */
-export const MAX_DELIVERY_RETRIES = (queues.find((q) => q.name === 'deliveries')?.maxReceiveCount ?? 1) - 1;
+export const MAX_DELIVERY_RETRIES = queueDef('deliveries').maxReceiveCount - 1;

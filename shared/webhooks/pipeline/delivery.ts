@@ -174,9 +174,9 @@ export function alreadyHandled(attempt: number, recorded: readonly RecordedAttem
 
 /** Sends a throttled message again for its slot (a re-send's marker is removed; the new message marks it). */
 async function deferToSlot(
-  markerId: string | undefined,
   message: DeliveryMessage | ResendMessage,
   delaySeconds: number,
+  markerId?: string,
 ): Promise<void> {
   if (markerId !== undefined) await unmark(markerId);
   await sendDelayed('deliveries', JSON.stringify(message), delaySeconds);
@@ -239,7 +239,6 @@ export async function processDelivery(sqsRecord: SQSRecord, context?: Context): 
   const pace = await throttle(webhook, message, attempt);
   if (pace.kind === 'later') {
     await deferToSlot(
-      undefined,
       { ...message, attemptBase: attempt - 1, slot: { attempt, at: pace.slotAt } },
       pace.delaySeconds,
     );
@@ -366,7 +365,7 @@ async function processResend(message: ResendMessage, context?: Context): Promise
   } else {
     const pace = await throttle(webhook, message, 1);
     if (pace.kind === 'later') {
-      await deferToSlot(markerId, { ...message, slot: { attempt: 1, at: pace.slotAt } }, pace.delaySeconds);
+      await deferToSlot({ ...message, slot: { attempt: 1, at: pace.slotAt } }, pace.delaySeconds, markerId);
       return;
     }
     outcome = await post(webhook, deliveryId, fields.payload, deliveryTraceparent({}));

@@ -27,7 +27,7 @@
  */
 import type { Context, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
-import { queues } from '../../catalog/queues';
+import { queueDef } from '../../catalog/queues';
 import { parseOrDeadLetter, RetryScheduledError } from '../../edge/queue-consumer';
 import { ALL_NOTIFICATIONS } from '../../notifications/catalogue';
 import { type NotificationMessage, NotificationMessageSchema, pertainsTo } from '../../notifications/message';
@@ -50,8 +50,7 @@ const LOGGED_WEBHOOK_IDS = 100;
 /** Longer than a notification can live on its queue (4 days). */
 const FAN_OUT_MARKER_TTL_DAYS = 5;
 /** A step's lease: longer than the fan-out function may run (Lambda ends it at its timeout). */
-const STEP_LEASE_MS =
-  ((queues.find((q) => q.name === 'notifications')?.consumer.timeoutSeconds ?? 30) + 5) * 1000;
+const STEP_LEASE_MS = (queueDef('notifications').consumer.timeoutSeconds + 5) * 1000;
 
 /** The metadata a delivery carries: the notification's, with its `notificationType`. */
 function deliveredMetadata(message: NotificationMessage): DeliveryPayload['metadata'] {

@@ -21,10 +21,18 @@ import { conditionalReplace, putIfAbsent } from '../../store/write';
 
 const DAY_SECONDS = 86_400;
 
+/** A marker's TTL attribute: epoch seconds `ttlDays` after `now` (epoch ms). */
+function expiresAfter(ttlDays: number, now = Date.now()): number {
+  return Math.floor(now / 1000) + ttlDays * DAY_SECONDS;
+}
+
 /** True when this call created the marker, false when it already existed. */
 export function markOnce(id: string, ttlDays: number): Promise<boolean> {
-  const expiration = Math.floor(Date.now() / 1000) + ttlDays * DAY_SECONDS;
-  return putIfAbsent(tableName('idempotency'), { id, status: 'marked', expiration }, 'id');
+  return putIfAbsent(
+    tableName('idempotency'),
+    { id, status: 'marked', expiration: expiresAfter(ttlDays) },
+    'id',
+  );
 }
 
 export async function exists(id: string): Promise<boolean> {
@@ -66,7 +74,7 @@ export async function takeStep(
       id,
       status: 'running',
       leaseUntil: now + leaseMs,
-      expiration: Math.floor(now / 1000) + ttlDays * DAY_SECONDS,
+      expiration: expiresAfter(ttlDays, now),
     },
     ConditionExpression: 'attribute_not_exists(id) OR (#status = :running AND leaseUntil < :now)',
     ExpressionAttributeNames: { '#status': 'status' },
@@ -85,8 +93,10 @@ export async function takeStep(
 
 /** Marks a taken step done (whatever its lease says): a later copy of it is skipped. */
 export async function finishStep(id: string, ttlDays: number): Promise<void> {
-  const expiration = Math.floor(Date.now() / 1000) + ttlDays * DAY_SECONDS;
   await documentClient.send(
-    new PutCommand({ TableName: tableName('idempotency'), Item: { id, status: 'marked', expiration } }),
+    new PutCommand({
+      TableName: tableName('idempotency'),
+      Item: { id, status: 'marked', expiration: expiresAfter(ttlDays) },
+    }),
   );
 }
