@@ -1,8 +1,8 @@
 import { apiHandler } from '../../shared/edge/handler';
-import { webhookContracts } from '../../shared/webhooks/api/contracts';
 import { previewFilter } from '../../shared/webhooks/api/filter-preview';
+import { filterPreviewContracts } from '../../shared/webhooks/api/filter-preview-contract';
 
 export const handler = apiHandler(
-  webhookContracts['POST /webhooks/filters/preview'],
+  filterPreviewContracts['POST /webhooks/filters/preview'],
   async ({ principal, body }) => ({ body: await previewFilter(principal, body) }),
 );

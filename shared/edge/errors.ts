@@ -3,9 +3,9 @@
  * itself throws the protocol errors below (media type, size). `HTTP_STATUS` is the only table
  * that turns an error into a status; every answer is `{statusCode, error, message, ...details}`.
  * Anything not in the table becomes a 500 with a generic message: raw upstream errors never
- * reach a client.
+ * reach a client. The body's schema (for the OpenAPI document) is in `./error-body.ts`: this
+ * module is zod-free, so an API function whose contract has no schemas loads no zod at init.
  */
-import * as z from 'zod';
 import {
   ConflictError,
   DependencyFailedError,
@@ -20,19 +20,6 @@ import {
   UnprocessableError,
 } from '../errors';
 import { type ErrorBody, errorBody } from './response';
-
-/** The body of every error answer (documented once in the OpenAPI document). */
-export const ErrorBodySchema = z
-  .looseObject({
-    statusCode: z.number().int().min(400).max(599),
-    error: z.string(),
-    message: z.string(),
-  })
-  .meta({
-    id: 'Error',
-    description:
-      'Every error response: status, status text and a message. Some errors carry details as further fields (validationResults, attributes, status, createdWebhooks, errors); the responses that do document them.',
-  });
 
 /** The request body is larger than the edge accepts. */
 export class PayloadTooLargeError extends DomainError {

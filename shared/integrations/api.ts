@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import type { RouteContract } from '../catalog/contract';
-import { ErrorBodySchema } from '../edge/errors';
+import { ErrorBodySchema } from '../edge/error-body';
 import type { ApiResult } from '../edge/handler';
 import { idParam, queryBoolean } from '../edge/validation';
 import { JSON_OR_YAML } from '../edge/yaml';

@@ -10,6 +10,7 @@ import { scriptContracts } from '../integrations/script-api';
 import { notificationContracts } from '../notifications/api';
 import { serviceContracts } from '../service/api';
 import { webhookContracts } from '../webhooks/api/contracts';
+import { filterPreviewContracts } from '../webhooks/api/filter-preview-contract';
 
 /** Each capability declares its own record in its `api.ts`; they are only gathered here. */
 export const contracts: Record<RouteKey, RouteContract> = {
@@ -18,4 +19,5 @@ export const contracts: Record<RouteKey, RouteContract> = {
   ...scriptContracts,
   ...notificationContracts,
   ...webhookContracts,
+  ...filterPreviewContracts,
 };

@@ -14,7 +14,7 @@ import type { RouteContract } from '../catalog/contract';
 import { routeSummary } from '../catalog/route-summaries';
 import { type RouteDef, routeKey, routes } from '../catalog/routes';
 import { JSON_BODY } from '../edge/body';
-import { ErrorBodySchema } from '../edge/errors';
+import { ErrorBodySchema } from '../edge/error-body';
 import { contracts } from './contracts';
 
 /** Statuses the edge itself may answer on a route, by who may call it. */

@@ -7,6 +7,7 @@ import { documentedAs, idParam, queryBoolean, queryInt } from '../edge/validatio
 import { NOTIFICATION_NAMES, SUBSCRIBABLE_NAMES } from '../notifications/catalogue';
 import { NotificationMetadataSchema } from '../notifications/metadata';
 import { DELIVERY_ID } from './delivery-id';
+import { filter, notificationName } from './fields';
 import { statusOf } from './status';
 
 export const MAX_WEBHOOKS_PER_REQUEST = 50;
@@ -16,13 +17,6 @@ const MAX_HISTORY_OFFSET = 10_000;
 export const MAX_WEBHOOK_PAGE_SIZE = 100;
 
 const ActionTypeSchema = z.enum(['triggered', 'receive']);
-
-/** An unknown notification name, named (shortened) with where the valid ones are listed. */
-const notificationName = <const T extends readonly [string, ...string[]]>(names: T) =>
-  z.enum(names, {
-    error: (issue) =>
-      `unknown notification type ${JSON.stringify(String(issue.input).slice(0, 100))}; GET /webhooks/actions lists the valid ones`,
-  });
 
 /** A missing URL is "required"; `ftp://…` and other schemes get their own message. */
 const urlMessage = (input: unknown): string =>
@@ -49,17 +43,6 @@ const maxDeliveriesPerSecond = z
   .max(MAX_DELIVERIES_PER_SECOND)
   .describe(
     'deliveries per second this webhook receives at most; more are delayed (never failed or dropped). Absent: no limit',
-  );
-
-/** Longer text is refused by the schema before it is compiled (the filter's own bound is 2 KB). */
-const MAX_FILTER_TEXT = 16_384;
-
-const filter = z
-  .string()
-  .min(1)
-  .max(MAX_FILTER_TEXT)
-  .describe(
-    'a CEL expression over the payload as delivered (`text`, `metadata`, `webhookId`, `webhookName`); only notifications for which it is true are delivered. At most 2,048 bytes; the allowed subset, the fields and the cost rules are in docs/webhooks.md. Example: `metadata.notificationType == "modelAccessRequested" && has(metadata.dataSourceId) && metadata.dataSourceId in [42, 43]`',
   );
 
 const WebhookFields = {
@@ -444,54 +427,3 @@ export const HistoryPageSchema = z.object({
 export type HistoryPage = z.infer<typeof HistoryPageSchema>;
 
 export const IdParamSchema = z.object({ id: idParam() });
-
-const MAX_PREVIEW_LIMIT = 1000;
-
-/** `POST /webhooks/filters/preview`. */
-export const FilterPreviewRequestSchema = z
-  .strictObject({
-    filter,
-    notificationType: notificationName(NOTIFICATION_NAMES)
-      .optional()
-      .describe('only notifications of this type (and the filter is checked against its metadata)'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_PREVIEW_LIMIT)
-      .default(100)
-      .describe(
-        `the newest notifications to evaluate the filter against (default 100, at most ${MAX_PREVIEW_LIMIT})`,
-      ),
-  })
-  .meta({ id: 'WebhookFilterPreviewRequest' });
-export type FilterPreviewRequest = z.output<typeof FilterPreviewRequestSchema>;
-
-export const FilterPreviewSchema = z
-  .object({
-    evaluated: z.number().int().describe('notifications the filter was evaluated against'),
-    matched: z.number().int().describe('… for which it is true: a webhook with it would receive them'),
-    notMatched: z.number().int().describe('… for which it is not (false, or an error)'),
-    errors: z.number().int().describe('… of those, where the evaluation failed (no match)'),
-    matching: z
-      .array(z.number().int())
-      .describe('the `webhooksActivityId` of each matching notification, newest first'),
-    notMatching: z
-      .array(z.number().int())
-      .describe('the `webhooksActivityId` of each notification not matched, newest first'),
-    failures: z
-      .array(
-        z.object({
-          webhooksActivityId: z.number().int(),
-          notificationType: z.string(),
-          error: z.string().describe('why the evaluation failed, e.g. `No such key: dataSourceId`'),
-        }),
-      )
-      .describe('the evaluation error of each notification where it failed'),
-  })
-  .meta({
-    id: 'WebhookFilterPreview',
-    description:
-      "What the filter matches among the newest notifications the caller may see (from the delivery history's stored requests, each notification once).",
-  });
-export type FilterPreview = z.infer<typeof FilterPreviewSchema>;

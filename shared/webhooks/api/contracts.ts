@@ -4,15 +4,13 @@
  */
 import * as z from 'zod';
 import type { RouteContract } from '../../catalog/contract';
-import { ErrorBodySchema } from '../../edge/errors';
+import { ErrorBodySchema } from '../../edge/error-body';
 import { idParam, queryBoolean } from '../../edge/validation';
 import { NOTIFICATION_NAMES } from '../../notifications/catalogue';
 import {
   CONTROL_CHARACTERS,
   CreateWebhooksBodySchema,
   CreateWebhooksResponseSchema,
-  FilterPreviewRequestSchema,
-  FilterPreviewSchema,
   HistoryPageSchema,
   HistoryQuerySchema,
   HistoryRecordSchema,
@@ -250,12 +248,6 @@ export const webhookContracts = {
         schema: RecoverJobSchema,
       },
       404: { description: 'No such job of a webhook visible to the caller.', schema: ErrorBodySchema },
-    },
-  },
-  'POST /webhooks/filters/preview': {
-    body: FilterPreviewRequestSchema,
-    responses: {
-      200: { description: 'The counts and the notifications matched and not.', schema: FilterPreviewSchema },
     },
   },
   'POST /webhooks/history/retry/{id}': {

@@ -14,9 +14,9 @@
 import type { Principal } from '../../auth/permissions';
 import { historyRetentionDays, historyWriteShards } from '../config';
 import { compileFilter, evaluateFilter } from '../filter';
-import type { FilterPreview, FilterPreviewRequest } from '../model';
 import { mergedListing, recordsByKey } from '../store/history';
 import { listingSelection, liveWindow, requestView, type StoredHistoryRecord } from '../store/history-keys';
+import type { FilterPreview, FilterPreviewRequest } from './filter-preview-contract';
 import { visibleAudiences } from './history';
 
 /** History entries read at most for one preview. */
