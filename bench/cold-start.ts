@@ -1,7 +1,9 @@
 /**
  * Figure 5 — cold start. Every catalogued handler is bundled exactly as CDK deploys it
- * (`HandlerBundles`: one esbuild run, ESM, minified, `@aws-sdk/*` external), next to an empty
- * handler bundled the same way. Each bundle is then imported in a fresh Node process (the repo's
+ * (`HandlerBundles`: ESM, minified, `@aws-sdk/*` external; a directory per handler with
+ * `index.mjs` and, for handlers that load most of their code on demand, the chunks it imports),
+ * next to an empty handler bundled the same way. A bundle's size is what its init reads: the
+ * entry and the chunks it imports statically. Each bundle is then imported in a fresh Node process (the repo's
  * Node 24) several times, interleaved with the empty one so drift hits both alike. We record:
  * - `importMs`: from just before `import()` to the module having run its module scope;
  * - `initMs`: from the process's time origin to the same point — runtime start plus import,
@@ -21,7 +23,6 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { HandlerBundles, repoRoot } from '../infra/constructs/bundles';
 import { clientEnvironment } from '../infra/local/env';
 import { loadStage, stageEnvironment } from '../infra/stages';
@@ -99,11 +100,13 @@ async function probe(bundle: string, env: NodeJS.ProcessEnv): Promise<{ importMs
   return JSON.parse(stdout) as { importMs: number; initMs: number };
 }
 
-/** The `@aws-sdk/*` packages a bundle imports (they stay external, so they appear by name). */
-function sdkPackagesOf(bundleFile: string): string[] {
-  const code = readFileSync(bundleFile, 'utf8');
+/** The `@aws-sdk/*` packages a bundle's files import (they stay external, so appear by name). */
+function sdkPackagesOf(bundleFiles: readonly string[]): string[] {
   const found = new Set<string>();
-  for (const m of code.matchAll(/["'](@aws-sdk\/[a-z0-9-]+)["']/g)) if (m[1]) found.add(m[1]);
+  for (const file of bundleFiles) {
+    const code = readFileSync(file, 'utf8');
+    for (const m of code.matchAll(/["'](@aws-sdk\/[a-z0-9-]+)["']/g)) if (m[1]) found.add(m[1]);
+  }
   return [...found].sort();
 }
 
@@ -136,18 +139,28 @@ function writeSdkTwin(outDir: string, packages: readonly string[]): string {
   return file;
 }
 
+function freshBenchDir(): string {
+  const dir = join(repoRoot, 'node_modules', '.cache', 'causeway-bench', 'bundles');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 export async function coldStart(options: {
   runs: number;
   env: NodeJS.ProcessEnv;
   /** Only handlers whose module path contains one of these strings (default: all). */
   only?: readonly string[];
+  /**
+   * The bundles to measure, in a directory inside the repository (the SDK twins are written
+   * next to them). Default: fresh ones in the bench's cache directory.
+   */
+  bundles?: HandlerBundles;
 }): Promise<ColdStartResult> {
   // Inside the repository so the runtime-provided `@aws-sdk/*` resolve from node_modules, as
   // they resolve from the Lambda runtime's own copy in AWS.
-  const outDir = join(repoRoot, 'node_modules', '.cache', 'causeway-bench', 'bundles');
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
-  const bundles = new HandlerBundles({ outDir });
+  const bundles = options.bundles ?? new HandlerBundles({ outDir: freshBenchDir() });
+  const outDir = bundles.outDir;
   const catalogued = catalogueHandlers().filter(
     (h) => !options.only || options.only.some((part) => h.handler.includes(part)),
   );
@@ -160,13 +173,22 @@ export async function coldStart(options: {
     handlers.map((h) => h.handler),
     'bench',
   );
+  // A handler's directory holds `index.mjs` and the chunks it loads. Its size and its SDK twin
+  // are taken from what init reads: the entry and the chunks it imports statically. (A chunk
+  // loaded on demand, such as one platform's driver and the SDK clients only it uses, is not
+  // part of a cold start; for a single-file bundle this is the whole file, as before.)
   const files = handlers.map((h) => {
-    const code = bundles.code(h.handler, 'bench') as lambda.AssetCode;
-    const file = join(code.path, 'index.mjs');
-    return { ...h, file, bundleBytes: statSync(file).size };
+    const layout = bundles.layout(h.handler, 'bench');
+    const initFiles = layout.initFiles.map((f) => join(layout.dir, f));
+    return {
+      ...h,
+      file: join(layout.dir, 'index.mjs'),
+      initFiles,
+      bundleBytes: initFiles.reduce((n, f) => n + statSync(f).size, 0),
+    };
   });
   const withSdk = files.map((f) => {
-    const sdkPackages = sdkPackagesOf(f.file);
+    const sdkPackages = sdkPackagesOf(f.initFiles);
     return { ...f, sdkPackages, twin: writeSdkTwin(outDir, sdkPackages) };
   });
   const twins = [...new Set(withSdk.slice(1).map((f) => f.twin))];

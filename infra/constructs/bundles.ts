@@ -3,17 +3,41 @@
  *
  * `NodejsFunction` bundles each function with its own esbuild child process, per stack. With one
  * function per route, consumer, workflow task and internal function, and two stages, that is
- * dozens of cold esbuild runs. This class runs ONE esbuild build for all catalogued handlers
- * (esbuild parses each shared module once and uses every core), writes one directory per
- * handler (`index.mjs` + source map) and hands out the same `lambda.Code` asset for a handler
- * to every stack. The output is a real bundle with exactly the options the wrapper documents:
- * ESM, a `createRequire` banner for CommonJS dependencies, minified, source maps, Node 24
- * target, `@aws-sdk/*` left to the runtime.
+ * dozens of cold esbuild runs. This class bundles all catalogued handlers together (esbuild
+ * parses each shared module once and uses every core), writes one directory per handler and
+ * hands out the same `lambda.Code` asset for a handler to every stack. The output is a real
+ * bundle with exactly the options the wrapper documents: ESM, a `createRequire` banner for
+ * CommonJS dependencies, minified, source maps, Node 24 target, `@aws-sdk/*` left to the runtime.
+ *
+ * Two layouts (ADR 0013). A handler that loads most of its code on demand — the integration
+ * checks, workflow tasks, connector and scheduled checks, which reach every platform's database
+ * driver through dynamic `import()` but use one per call — is split: its directory holds
+ * `index.mjs` and the chunks it imports statically and dynamically (`chunks/`, each with its
+ * source map), so init reads ~0.22 MB in ~35 files instead of one 7.5 MB file, and the drivers'
+ * imports of Node built-ins (`node:http`, …) stay in their chunks. check-integrations' init went
+ * from 304–312 ms to 130–142 ms (figure 5, 2026-11-24). Every other handler stays one
+ * `index.mjs`: splitting all of them put 10–37 shared chunks under each API handler and consumer,
+ * which made them slower to init (fan-out 1.18 → 1.53 of its SDK twin, webhooks/create 1.15 →
+ * 1.47, in two full figure-5 runs minutes apart) and 20–55 KB larger (API bundles over their
+ * 300 KB budget). So `prepare` runs esbuild twice, in memory (`write: false`): once with
+ * `splitting` over all handlers — its metafile gives each entry's bytes loaded at init (static
+ * imports) and on demand (dynamic imports); a handler whose on-demand bytes exceed its init
+ * bytes keeps that layout — then once without, over the rest. Together the two runs take 4.4–5.8 s against 6.6–10.5 s for the one
+ * unsplit run they replace (which generated the 7.5 MB driver bundle once per driver handler).
+ * The NodejsFunction fallback (`bundles` omitted) is unchanged: one file per function.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { buildSync } from 'esbuild';
 
@@ -73,6 +97,21 @@ export const ESM_REQUIRE_BANNER =
   "import { createRequire as __causewayCreateRequire } from 'node:module';" +
   'const require = __causewayCreateRequire(import.meta.url);';
 
+/**
+ * Gives CommonJS dependencies `__filename` and `__dirname` inside a split bundle's chunks. The
+ * single-file bundle evaluates some of the drivers' CommonJS modules only when called; split
+ * into chunks, the same modules run when their chunk loads, and two drivers' dependencies
+ * (`cloud-warehouse`, `lakehouse`; e.g. the `open` package) read `__dirname` at their top
+ * level: without this those chunks fail to load with "__dirname is not defined in ES module
+ * scope" (`test/infra/bundles.test.ts` loads every chunk). Only the split run uses it, so
+ * single-file bundles stay byte for byte as they were.
+ */
+export const ESM_DIRNAME_BANNER =
+  "import { fileURLToPath as __causewayFileURLToPath } from 'node:url';" +
+  "import { dirname as __causewayDirname } from 'node:path';" +
+  'const __filename = __causewayFileURLToPath(import.meta.url);' +
+  'const __dirname = __causewayDirname(__filename);';
+
 /** The esbuild target matching the function runtime (nodejs24.x). */
 export const BUNDLE_TARGET = 'node24';
 
@@ -105,14 +144,38 @@ export interface HandlerBundlesProps {
   readonly outDir?: string;
 }
 
+/** What one handler's deployable directory holds (paths relative to `dir`, `/`-separated). */
+export interface HandlerLayout {
+  /** The directory `lambda.Code.fromAsset` ships: `index.mjs` and the chunks it loads. */
+  readonly dir: string;
+  /** `index.mjs` and every chunk it imports statically, transitively: what init reads. */
+  readonly initFiles: readonly string[];
+  /** Every JavaScript file in the directory: `initFiles` and the chunks loaded on demand. */
+  readonly codeFiles: readonly string[];
+}
+
+/** Where esbuild's outputs would go; nothing is written there (`write: false`). */
+const STAGING = '.esbuild';
+/** Import kinds that load a chunk before the importing module runs. */
+const STATIC_IMPORTS = new Set(['import-statement']);
+
+type Metafile = NonNullable<ReturnType<typeof buildSync>['metafile']>;
+
+/** One esbuild run's outputs: contents by absolute path and the import graph between them. */
+interface BuildOutput {
+  readonly staging: string;
+  readonly contents: ReadonlyMap<string, Uint8Array>;
+  readonly graph: OutputGraph;
+}
+
 export class HandlerBundles {
   /** Directory holding one sub-directory per bundled handler. */
   public readonly outDir: string;
-  private readonly built = new Map<string, string>();
+  private readonly built = new Map<string, HandlerLayout>();
 
   constructor(props: HandlerBundlesProps = {}) {
     if (props.outDir) {
-      this.outDir = props.outDir;
+      this.outDir = resolve(props.outDir);
     } else {
       const dir = mkdtempSync(join(tmpdir(), 'causeway-bundles-'));
       this.outDir = dir;
@@ -121,19 +184,66 @@ export class HandlerBundles {
   }
 
   /**
-   * Bundles every given handler that is not bundled yet, in one esbuild run. Call it with the
-   * whole catalogue before building stacks; `code()` bundles stragglers on demand.
+   * Bundles every given handler that is not bundled yet. Call it with the whole catalogue before
+   * building stacks; `code()` bundles stragglers on demand. One split run over all of them; the
+   * handlers that load most of their code on demand keep its chunks, the others are bundled
+   * again, in one run, as single files (see the module comment).
    */
   prepare(handlers: readonly string[], owner = 'bundling'): void {
     const pending = [...new Set(handlers)].filter((h) => !this.built.has(h));
     if (pending.length === 0) return;
+    const split = this.build(pending, owner, true);
+    const single: string[] = [];
+    for (const handler of pending) {
+      const entry = `${bundleId(handler)}.mjs`;
+      const bytes = (files: string[]) => files.reduce((n, f) => n + (split.graph.get(f)?.bytes ?? 0), 0);
+      const atInit = bytes(reachable(split.graph, entry, (kind) => STATIC_IMPORTS.has(kind)));
+      const onDemand = bytes(reachable(split.graph, entry, () => true)) - atInit;
+      if (onDemand > atInit) this.built.set(handler, this.write(handler, split, owner));
+      else single.push(handler);
+    }
+    if (single.length === 0) return;
+    const whole = this.build(single, owner, false);
+    for (const handler of single) this.built.set(handler, this.write(handler, whole, owner));
+  }
+
+  /** The files of a bundled handler's directory (bundles it first if needed). */
+  layout(handler: string, owner: string): HandlerLayout {
+    if (!this.built.has(handler)) this.prepare([handler], owner);
+    const layout = this.built.get(handler);
+    if (!layout) throw new Error(`${owner}: ${handler} was not bundled`);
+    return layout;
+  }
+
+  /**
+   * The deployable code of a handler. A `Code` object binds to one stack, so every call returns
+   * a new one over the same bundle directory: CDK fingerprints the directory once per process
+   * and every stack ships the identical asset.
+   */
+  code(handler: string, owner: string): lambda.Code {
+    return lambda.Code.fromAsset(this.layout(handler, owner).dir);
+  }
+
+  private write(handler: string, output: BuildOutput, owner: string): HandlerLayout {
+    const id = bundleId(handler);
+    return writeHandlerDir(join(this.outDir, id), `${id}.mjs`, output, owner);
+  }
+
+  /** One esbuild run over `handlers`, kept in memory: entries `<id>.mjs`, chunks in `chunks/`. */
+  private build(handlers: readonly string[], owner: string, splitting: boolean): BuildOutput {
+    const staging = join(this.outDir, STAGING);
     const entryPoints: Record<string, string> = {};
-    for (const handler of pending) entryPoints[`${bundleId(handler)}/index`] = handlerEntry(handler, owner);
+    for (const handler of handlers) entryPoints[bundleId(handler)] = handlerEntry(handler, owner);
     let result: ReturnType<typeof buildSync>;
     try {
       result = buildSync({
         entryPoints,
-        outdir: this.outDir,
+        outdir: staging,
+        write: false,
+        metafile: true,
+        splitting,
+        chunkNames: 'chunks/[name]-[hash]',
+        assetNames: 'chunks/[name]-[hash]',
         absWorkingDir: repoRoot,
         bundle: true,
         platform: 'node',
@@ -148,7 +258,7 @@ export class HandlerBundles {
         legalComments: 'none',
         external: [...RUNTIME_PROVIDED_MODULES, ...NATIVE_ADDONS],
         loader: NATIVE_ADDON_LOADER,
-        banner: { js: ESM_REQUIRE_BANNER },
+        banner: { js: splitting ? ESM_REQUIRE_BANNER + ESM_DIRNAME_BANNER : ESM_REQUIRE_BANNER },
         tsconfig: join(repoRoot, 'tsconfig.json'),
         logLevel: 'silent',
       });
@@ -160,18 +270,77 @@ export class HandlerBundles {
     if (result.errors.length > 0) {
       throw new Error(`esbuild failed: ${result.errors.map((e) => e.text).join('; ')}`);
     }
-    for (const handler of pending) this.built.set(handler, join(this.outDir, bundleId(handler)));
+    return {
+      staging,
+      contents: new Map(result.outputFiles?.map((f) => [f.path, f.contents])),
+      graph: outputGraph(result.metafile ?? { inputs: {}, outputs: {} }, staging),
+    };
   }
+}
 
-  /**
-   * The deployable code of a handler. A `Code` object binds to one stack, so every call returns
-   * a new one over the same bundle directory: CDK fingerprints the directory once per process
-   * and every stack ships the identical asset.
-   */
-  code(handler: string, owner: string): lambda.Code {
-    if (!this.built.has(handler)) this.prepare([handler], owner);
-    const dir = this.built.get(handler);
-    if (!dir) throw new Error(`${owner}: ${handler} was not bundled`);
-    return lambda.Code.fromAsset(dir);
+/** Each output (relative to the staging directory): its size and the outputs it imports. */
+type OutputGraph = Map<string, { bytes: number; imports: { kind: string; path: string }[] }>;
+
+function outputGraph(metafile: Metafile, staging: string): OutputGraph {
+  const rel = (path: string) => relative(staging, resolve(repoRoot, path)).split(sep).join('/');
+  const graph: OutputGraph = new Map();
+  for (const [path, output] of Object.entries(metafile.outputs)) {
+    graph.set(rel(path), {
+      bytes: output.bytes,
+      imports: output.imports.filter((i) => !i.external).map((i) => ({ kind: i.kind, path: rel(i.path) })),
+    });
   }
+  return graph;
+}
+
+/** `start` and every output it reaches through imports whose kind `follow` accepts. */
+function reachable(graph: OutputGraph, start: string, follow: (kind: string) => boolean): string[] {
+  const seen = new Set([start]);
+  const queue = [start];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    for (const imported of graph.get(next)?.imports ?? []) {
+      if (!follow(imported.kind) || seen.has(imported.path)) continue;
+      seen.add(imported.path);
+      queue.push(imported.path);
+    }
+  }
+  return [...seen];
+}
+
+/**
+ * Writes one handler's deployable directory: its entry as `index.mjs` (and `index.mjs.map`),
+ * and every output the entry reaches (chunks imported statically or dynamically, copied `.node`
+ * files) at the same path relative to it as esbuild gave them, with their source maps. The
+ * staging directory and the handler directory are both children of `outDir`, so the source
+ * maps' relative `sources` stay right. A previous bundle in the directory is removed first: the
+ * asset holds exactly what the handler loads.
+ */
+function writeHandlerDir(dir: string, entry: string, output: BuildOutput, owner: string): HandlerLayout {
+  const { graph, contents, staging } = output;
+  const files = reachable(graph, entry, () => true);
+  if (files.slice(1).some((f) => graph.get(f)?.imports.some((i) => i.path === entry))) {
+    throw new Error(`${owner}: a chunk imports the entry ${entry}, which is written as index.mjs`);
+  }
+  const produced = (file: string) => contents.get(join(staging, ...file.split('/')));
+  rmSync(dir, { recursive: true, force: true });
+  const write = (from: string, to: string, rewrite?: (text: string) => string) => {
+    const data = produced(from);
+    if (!data) throw new Error(`${owner}: esbuild reported ${from} but produced no such file`);
+    const target = join(dir, ...to.split('/'));
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, rewrite ? rewrite(Buffer.from(data).toString('utf8')) : data);
+  };
+  const asIndex = (text: string) =>
+    text.replace(`//# sourceMappingURL=${entry}.map`, '//# sourceMappingURL=index.mjs.map');
+  for (const file of files) {
+    const to = file === entry ? 'index.mjs' : file;
+    write(file, to, file === entry ? asIndex : undefined);
+    if (file.endsWith('.mjs') && produced(`${file}.map`)) write(`${file}.map`, `${to}.map`);
+  }
+  const named = (f: string) => (f === entry ? 'index.mjs' : f);
+  return {
+    dir,
+    initFiles: reachable(graph, entry, (kind) => STATIC_IMPORTS.has(kind)).map(named),
+    codeFiles: files.filter((f) => f.endsWith('.mjs')).map(named),
+  };
 }

@@ -163,6 +163,48 @@ describe('CausewayFunction with shared bundles', () => {
   });
 });
 
+describe('CausewayFunction with split bundles', () => {
+  it('ships the chunk a handler loads on demand in its own asset, and in no other', () => {
+    const outdir = tempDir('causeway-fn-split-');
+    const app = new App({ outdir });
+    const stack = new Stack(app, 'Split');
+    const resources = new StackResources();
+    const bundles = new HandlerBundles({ outDir: tempDir('causeway-bundles-') });
+    const handlers = { Yaml: 'test/infra/fixtures/lazy-yaml.ts', Zod: 'test/infra/fixtures/lazy-zod.ts' };
+    bundles.prepare(Object.values(handlers));
+    for (const [id, handler] of Object.entries(handlers)) {
+      new CausewayFunction(stack, id, { handler, stage: dev, resources, bundles });
+    }
+    resources.bindAll();
+    app.synth();
+    const functions = Template.fromStack(stack).findResources('AWS::Lambda::Function');
+    const assetOf = (id: string) => {
+      const [, fn] = Object.entries(functions).find(([logicalId]) => logicalId.startsWith(id)) ?? [];
+      const key = (fn?.Properties.Code as { S3Key: string } | undefined)?.S3Key ?? '';
+      return join(outdir, `asset.${key.replace(/\.zip$/, '')}`);
+    };
+    for (const [id, own, other] of [
+      ['Yaml', 'yaml', 'zod'],
+      ['Zod', 'zod', 'yaml'],
+    ] as const) {
+      const dir = assetOf(id);
+      expect(existsSync(join(dir, 'index.mjs')), id).toBe(true);
+      const chunks = readdirSync(join(dir, 'chunks'));
+      expect(chunks.filter((f) => f.startsWith(`heavy-${own}-`)).sort(), id).toEqual([
+        expect.stringMatching(/\.mjs$/),
+        expect.stringMatching(/\.mjs\.map$/),
+      ]);
+      expect(
+        chunks.filter((f) => f.startsWith(`heavy-${other}-`)),
+        id,
+      ).toEqual([]);
+      // The entry loads its chunk by a path inside the asset.
+      const chunk = chunks.find((f) => f.startsWith(`heavy-${own}-`) && f.endsWith('.mjs'));
+      expect(readFileSync(join(dir, 'index.mjs'), 'utf8'), id).toContain(`"./chunks/${chunk}"`);
+    }
+  });
+});
+
 describe('CausewayFunction failures and fallback bundling', () => {
   it('fails synth with a clear message when the handler module does not exist', () => {
     const stack = new Stack(new App({ outdir: tempDir('causeway-fn-') }), 'Missing');
