@@ -169,10 +169,13 @@ export async function coldStart(options: {
     { handler: EMPTY_HANDLER, kind: 'baseline' as const },
     ...catalogued.filter((h) => !missing.includes(h.handler)),
   ];
-  bundles.prepare(
-    handlers.map((h) => h.handler),
-    'bench',
-  );
+  // Every existing catalogued handler is bundled, even when `only` narrows what is probed: a
+  // split handler's chunks depend on which entries share its modules, so only the whole
+  // catalogue gives the layout CDK deploys.
+  const deployable = catalogueHandlers()
+    .map((h) => h.handler)
+    .filter((h) => existsSync(join(repoRoot, h)));
+  bundles.prepare([EMPTY_HANDLER, ...deployable], 'bench');
   // A handler's directory holds `index.mjs` and the chunks it loads. Its size and its SDK twin
   // are taken from what init reads: the entry and the chunks it imports statically. (A chunk
   // loaded on demand, such as one platform's driver and the SDK clients only it uses, is not

@@ -15,16 +15,17 @@
  * `index.mjs` and the chunks it imports statically and dynamically (`chunks/`, each with its
  * source map), so init reads ~0.22 MB in ~35 files instead of one 7.5 MB file, and the drivers'
  * imports of Node built-ins (`node:http`, …) stay in their chunks. check-integrations' init went
- * from 304–312 ms to 130–142 ms (figure 5, 2026-11-24). Every other handler stays one
- * `index.mjs`: splitting all of them put 10–37 shared chunks under each API handler and consumer,
- * which made them slower to init (fan-out 1.18 → 1.53 of its SDK twin, webhooks/create 1.15 →
- * 1.47, in two full figure-5 runs minutes apart) and 20–55 KB larger (API bundles over their
- * 300 KB budget). So `prepare` runs esbuild twice, in memory (`write: false`): once with
- * `splitting` over all handlers — its metafile gives each entry's bytes loaded at init (static
- * imports) and on demand (dynamic imports); a handler whose on-demand bytes exceed its init
- * bytes keeps that layout — then once without, over the rest. Together the two runs take 4.4–5.8 s against 6.6–10.5 s for the one
- * unsplit run they replace (which generated the 7.5 MB driver bundle once per driver handler).
- * The NodejsFunction fallback (`bundles` omitted) is unchanged: one file per function.
+ * from 312 ms to 127–132 ms (figure 5, 2026-11-24). Every other handler stays one
+ * `index.mjs`: splitting all of them put up to 37 shared chunks under each API handler and
+ * consumer, which made them slower to init (fan-out 1.18 → 1.53 of its SDK twin,
+ * webhooks/create 1.15 → 1.47, in two full figure-5 runs minutes apart) and 8–55 KB larger (19
+ * API bundles over their 300 KB budget). So `prepare` runs esbuild twice, in memory
+ * (`write: false`): once with `splitting` over all handlers — its metafile gives each entry's
+ * bytes loaded at init (static imports) and on demand (dynamic imports); a handler whose
+ * on-demand bytes exceed its init bytes keeps that layout — then once without, over the rest.
+ * Together the two runs take 4.4–5.8 s against 6.6–10.5 s for the one unsplit run they replace
+ * (which generated the 7.5 MB driver bundle once per driver handler). The NodejsFunction
+ * fallback (`bundles` omitted) is unchanged: one file per function.
  */
 import { createHash } from 'node:crypto';
 import {
