@@ -108,7 +108,7 @@ export const ESM_REQUIRE_BANNER =
  * scope" (`test/infra/bundles.test.ts` loads every chunk). Only the split run uses it, so
  * single-file bundles stay byte for byte as they were.
  */
-export const ESM_DIRNAME_BANNER =
+const ESM_DIRNAME_BANNER =
   "import { fileURLToPath as __causewayFileURLToPath } from 'node:url';" +
   "import { dirname as __causewayDirname } from 'node:path';" +
   'const __filename = __causewayFileURLToPath(import.meta.url);' +
