@@ -100,10 +100,12 @@ describe('health and auto-disable', () => {
     expect(enabled.body.status).toBe('enabled');
     expect(enabled.body.failingSince).toBeUndefined();
     await publishNotification({ notificationType: 'modelCommentCreated', text: 'back' });
+    // The stream consumer raises the newest success before it adds the batch to the hourly
+    // counters the rate is read from; wait for both (under CI load a read fell between them).
     const healthy = await untilDone(
       async () => (await api('GET', `/webhooks/${dying}`)).body,
-      (w) => w.health?.lastSuccessAt !== undefined,
-      { progress: (w) => w.health?.lastAttemptAt, what: 'a success after enable' },
+      (w) => w.health?.lastSuccessAt !== undefined && Number(w.health?.successRate24h) > 0,
+      { progress: (w) => w.health, what: 'a success after enable, counted' },
     );
     expect(healthy.health.consecutiveFailures).toBe(0);
     expect(healthy.health.successRate24h).toBeGreaterThan(0);
