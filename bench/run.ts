@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { repoRoot } from '../infra/constructs/bundles';
 import { CHOSEN_CEL_LIBRARY, celConformance } from './cel-conformance';
 import { integrationChecks } from './checks';
@@ -29,6 +29,11 @@ import { healthCost, recoverThroughput, throttleCost } from './operations';
 const quick = process.env.BENCH_QUICK === '1';
 const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const wants = (name: string) => only.size === 0 || only.has(name);
+/** Figure 5 narrowed to the handlers whose module path contains one of these parts, and its rounds. */
+const coldOnly = (process.env.BENCH_COLD_ONLY ?? '').split(',').filter(Boolean);
+const coldRuns = Number(process.env.BENCH_COLD_RUNS) || undefined;
+/** A run that measures less than a full one (or differently): its results stay out of the tree. */
+const partial = quick || only.size > 0 || coldOnly.length > 0 || coldRuns !== undefined;
 const started = Date.now();
 const say = (line: string) =>
   process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0)}s] ${line}\n`);
@@ -74,13 +79,10 @@ async function main() {
 
   if (wants('coldStart')) {
     say('5. cold start: bundling every handler and probing fresh Node processes');
-    // BENCH_COLD_ONLY=me,deliver narrows the figure to handlers whose module path contains one of
-    // the parts (for side-by-side work on a few handlers); BENCH_COLD_RUNS sets the rounds.
-    const coldOnly = process.env.BENCH_COLD_ONLY?.split(',').filter(Boolean);
     const r = await coldStart({
-      runs: Number(process.env.BENCH_COLD_RUNS) || (quick ? 2 : 7),
+      runs: coldRuns ?? (quick ? 2 : 7),
       env: coldStartEnv(),
-      ...(coldOnly?.length ? { only: coldOnly } : {}),
+      ...(coldOnly.length > 0 ? { only: coldOnly } : {}),
     });
     results.coldStart = r;
     const worst = [...r.rows].filter((x) => !x.importError).sort((a, b) => b.initRatio - a.initRatio)[0];
@@ -429,17 +431,10 @@ async function main() {
     figures: results,
   };
   // Only a full run replaces the committed results; partial and quick runs stay out of the tree.
-  const dir =
-    quick || only.size > 0
-      ? join(repoRoot, 'node_modules', '.cache', 'causeway-bench')
-      : join(repoRoot, 'bench', 'results');
-  mkdirSync(dir, { recursive: true });
-  const file = join(
-    dir,
-    quick || only.size > 0 || process.env.BENCH_COLD_ONLY || process.env.BENCH_COLD_RUNS
-      ? 'partial.json'
-      : 'latest.json',
-  );
+  const file = partial
+    ? join(repoRoot, 'node_modules', '.cache', 'causeway-bench', 'partial.json')
+    : join(repoRoot, 'bench', 'results', 'latest.json');
+  mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   printTable(summary);
   say(`done in ${durationSeconds} s; results in ${file}`);
