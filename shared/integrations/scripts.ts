@@ -18,6 +18,7 @@ import { getPath } from '../platforms/module';
 import { leftoverScriptFor, repairScriptFor, scriptFor } from '../platforms/scripts';
 import { UnsafeSqlValueError } from '../platforms/sql/quote';
 import { renderScript, type Script, ScriptInputError, statementsOf } from '../platforms/sql/script';
+import { withArticle } from '../text';
 import { describeIssues } from '../validation';
 import { refusalMessage } from './lifecycle';
 import { leftoverSteps, missingStepsOf, type StoredConfig } from './model';
@@ -61,7 +62,9 @@ async function storedIntegration(id: number) {
   const record = await getIntegration(id);
   if (!record) throw new NotFoundError(`integration ${id} not found`);
   if (!isSqlType(record.type))
-    throw new InvalidInputError(`integration ${id} is a ${record.type} integration, which has no scripts`);
+    throw new InvalidInputError(
+      `integration ${id} is ${withArticle(record.type)} integration, which has no scripts`,
+    );
   if (record.status === 'deleted') throw new ConflictError(`integration ${id} has been deleted`);
   return record;
 }
@@ -86,7 +89,9 @@ async function storedPayload(
 export async function editScript(id: number, body: SqlPayload): Promise<Script> {
   const record = await storedIntegration(id);
   if (body.type !== record.type)
-    throw new InvalidInputError(`integration ${id} is a ${record.type} integration; the type cannot change`);
+    throw new InvalidInputError(
+      `integration ${id} is ${withArticle(record.type)} integration; the type cannot change`,
+    );
   const auto = record.autoBootstrap ?? false;
   // The spec's body says false for a manual script; true is accepted for an automatic integration.
   if (body.autoBootstrap && !auto)

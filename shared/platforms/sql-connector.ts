@@ -96,14 +96,25 @@ async function runStatement(
   }
 }
 
-/** Runs a script section by section, one connection per section. */
+/**
+ * Runs a removal script section by section, one connection per section. A failure names the
+ * teardown statement that failed and what it left in place (the openings of that statement and
+ * every later one), so a `deleteError` says what remains on the platform.
+ */
 export async function runScript(
   driver: PlatformDriver,
   target: ConnectTarget,
   script: Script,
   options: RunOptions = {},
 ): Promise<void> {
+  const all = script.sections.flatMap((section) => section.statements);
   let count = 0;
+  const stopped = (reason: string) => {
+    const left = all.slice(count - 1).map((s) => `${opening(s)} …`);
+    return new PlatformOperationError(
+      `teardown statement ${count} of ${all.length} (${left[0]}) failed: ${reason}; left in place: ${left.join('; ')}`,
+    );
+  };
   for (const section of script.sections) {
     const session = await connectForOperation(driver, {
       ...target,
@@ -111,16 +122,15 @@ export async function runScript(
     });
     try {
       for (const statement of section.statements) {
-        if (options.stopAfter !== undefined && count >= options.stopAfter)
-          throw new PlatformOperationError(`the platform failed after ${count} of the setup statements`);
         count++;
-        await runStatement(
-          driver,
-          session,
-          statement,
-          options.tolerateMissing,
-          (reason) => `statement ${count} (${opening(statement)} …) failed: ${reason}`,
-        );
+        if (options.stopAfter !== undefined && count > options.stopAfter)
+          throw stopped('the platform refused it (a sandbox failure trigger)');
+        try {
+          await runStatement(driver, session, statement, options.tolerateMissing, (reason) => reason);
+        } catch (error) {
+          if (!(error instanceof PlatformOperationError)) throw error;
+          throw stopped(error.message);
+        }
       }
     } finally {
       await session.close();

@@ -22,6 +22,7 @@ import { lineAndColumn } from '../edge/body';
 import { InvalidInputError } from '../errors';
 import { ALL_NOTIFICATIONS, declaredMetadata, type NotificationName } from '../notifications/catalogue';
 import { NotificationMetadataSchema } from '../notifications/metadata';
+import { withArticle } from '../text';
 import type { DeliveryPayload } from './model';
 
 export const MAX_FILTER_BYTES = 2048;
@@ -132,7 +133,7 @@ function checkPath(scope: Scope, node: ASTNode, path: string[]): void {
     refuse(
       scope,
       node.start,
-      `the payload never has ${name}: ${root} is a ${PAYLOAD_FIELDS[root as 'text']}`,
+      `the payload never has ${name}: ${root} is ${withArticle(PAYLOAD_FIELDS[root as 'text'])}`,
     );
   }
   if (root === 'metadata' && first !== undefined && DECLARED_METADATA.has(first) && path.length > 2) {
@@ -225,7 +226,11 @@ export function compileFilter(source: string, types?: readonly string[], field =
     refuse(scope, range?.start ?? 0, `does not type-check: ${summary}`);
   }
   if (checked.type !== 'bool' && checked.type !== 'dyn') {
-    refuse(scope, 0, `a filter must give true or false, this one gives a ${checked.type}`);
+    refuse(
+      scope,
+      0,
+      `a filter must give true or false, this one gives ${withArticle(checked.type ?? 'value')}`,
+    );
   }
   return { source, program: parsed as Program };
 }

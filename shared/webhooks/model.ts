@@ -6,8 +6,10 @@ import * as z from 'zod';
 import { documentedAs, idParam, queryBoolean, queryInt } from '../edge/validation';
 import { NOTIFICATION_NAMES, SUBSCRIBABLE_NAMES } from '../notifications/catalogue';
 import { NotificationMetadataSchema } from '../notifications/metadata';
+import { notificationName } from '../notifications/name-schema';
+import { withUnknownFieldHints } from '../validation';
 import { DELIVERY_ID } from './delivery-id';
-import { filter, notificationName } from './fields';
+import { filter } from './fields';
 import { statusOf } from './status';
 
 export const MAX_WEBHOOKS_PER_REQUEST = 50;
@@ -84,21 +86,24 @@ export type WebhookInput = z.output<typeof WebhookInputSchema>;
  * change; `maxDeliveriesPerSecond: null` removes the limit, `filter: null` the filter. The secret changes through
  * `POST /webhooks/{id}/secret/rotate`, never here.
  */
-export const WebhookPatchSchema = z
-  .strictObject({
-    url: WebhookFields.url.optional(),
-    name: WebhookFields.name.optional(),
-    global: WebhookFields.global.optional(),
-    notificationType: WebhookFields.notificationType.optional(),
-    actionType: WebhookFields.actionType.optional(),
-    maxDeliveriesPerSecond: maxDeliveriesPerSecond.nullable().optional(),
-    filter: filter.nullable().optional(),
-  })
-  .refine((patch) => Object.keys(patch).length > 0, {
-    message:
-      'send at least one of url, name, global, notificationType, actionType, maxDeliveriesPerSecond, filter',
-  })
-  .meta({ id: 'WebhookPatch', description: 'The fields to change (JSON merge patch).' });
+export const WebhookPatchSchema = withUnknownFieldHints(
+  z
+    .strictObject({
+      url: WebhookFields.url.optional(),
+      name: WebhookFields.name.optional(),
+      global: WebhookFields.global.optional(),
+      notificationType: WebhookFields.notificationType.optional(),
+      actionType: WebhookFields.actionType.optional(),
+      maxDeliveriesPerSecond: maxDeliveriesPerSecond.nullable().optional(),
+      filter: filter.nullable().optional(),
+    })
+    .refine((patch) => Object.keys(patch).length > 0, {
+      message:
+        'send at least one of url, name, global, notificationType, actionType, maxDeliveriesPerSecond, filter',
+    })
+    .meta({ id: 'WebhookPatch', description: 'The fields to change (JSON merge patch).' }),
+  { secret: 'a secret is changed with POST /webhooks/{id}/secret/rotate, not with PATCH' },
+);
 export type WebhookPatch = z.output<typeof WebhookPatchSchema>;
 
 /** Why a webhook is not enabled: who or what disabled it. */

@@ -5,6 +5,8 @@
  * or catalog drops its schemas and their grants, dropping a role drops its grants and
  * memberships, and only privileged sessions may create databases, users, roles and logins.
  */
+
+import { withArticle } from '../../text';
 import type { Dialect } from '../sql/quote';
 import { SandboxSqlError } from './sql-tokens';
 import type { SandboxState } from './store';
@@ -161,7 +163,7 @@ export class SandboxModel {
       parent?: string,
       owner?: string,
     ) => {
-      if (kind !== 'schema') this.requirePrivilege(`create a ${kind}`);
+      if (kind !== 'schema') this.requirePrivilege(`create ${withArticle(kind)}`);
       if (kind === 'schema' && parent !== undefined && SCOPED[this.d].schema === 'global')
         this.need(this.d === 'lakehouse' ? 'catalog' : 'database', parent, undefined);
       // A PostgreSQL-family session is always inside a database the service created.
@@ -170,11 +172,11 @@ export class SandboxModel {
       this.create(kind, name, attrs, parent, owner);
     },
     drop: (kind: string, name: string, parent?: string) => {
-      if (kind !== 'schema') this.requirePrivilege(`drop a ${kind}`);
+      if (kind !== 'schema') this.requirePrivilege(`drop ${withArticle(kind)}`);
       this.dropKey(this.need(kind, name, parent));
     },
     rename: (kind: string, from: string, to: string) => {
-      this.requirePrivilege(`rename a ${kind}`);
+      this.requirePrivilege(`rename ${withArticle(kind)}`);
       this.rename(kind, from, to);
     },
     setAttrs: (kind: string, name: string, attrs: Record<string, string | boolean | undefined>) => {

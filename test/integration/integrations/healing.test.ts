@@ -140,6 +140,10 @@ describe.concurrent.each(TYPES)('%s', (type) => {
     expect(first.status, first.text).toBe(202);
     expect(await settle(id, 120_000)).toBe('deleteError');
     expect(created(type, hostOf(body)).length).toBeGreaterThan(0);
+    // The message names the teardown statement that failed and what it left in place.
+    expect((await api('GET', `/integrations/${id}`)).body.statusMessage).toMatch(
+      /teardown statement \d+ of \d+ \(\S+ .*…\) failed: .+; left in place: \S+ .*…/,
+    );
 
     const again = await api('DELETE', `/integrations/${id}`, credentials ? { body: credentials } : {});
     expect(again.status, again.text).toBe(202);
