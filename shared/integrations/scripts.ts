@@ -153,10 +153,19 @@ function assertNoRestoredSecret(script: Script, restored: readonly { path: strin
 /**
  * The cleanup script of a stored integration: what its failed setup left behind when undoing it
  * failed too (the steps recorded as carried out and not undone), else everything its setup
- * creates. Like every removal, it never drops an account the operator supplied.
+ * creates. Like every removal, it never drops an account the operator supplied. Refused (409,
+ * naming the status) where the setup is in use: enabled, recurringValidationError, in flight.
  */
 export async function cleanupScript(id: number): Promise<Script> {
   const record = await storedIntegration(id);
+  const refused = refusalMessage(id, record.status, 'cleanup');
+  if (refused) throw new ConflictError(refused, { status: record.status });
+  // A failed edit without recorded leftovers left the setup from before the edit in use.
+  if (record.status === 'editError' && !record.appliedSteps)
+    throw new ConflictError(
+      `integration ${id} is editError with nothing left behind by the edit: its setup from before the edit is still in use, and the cleanup script would remove it; retry the edit with PUT, or DELETE the integration`,
+      { status: record.status },
+    );
   const payload = await storedPayload(record, record.autoBootstrap ?? false);
   try {
     if (record.appliedSteps) return await leftoverScriptFor(payload, leftoverSteps(record));

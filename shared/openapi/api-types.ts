@@ -1078,28 +1078,48 @@ export interface operations {
                     type: "ObjectStore";
                     autoBootstrap: boolean;
                     config: {
+                        /** @description a name for this connection; unique across ObjectStore integrations */
                         name: string;
+                        /** @description the 12-digit cloud account id that owns the storage */
                         cloudAccountId: string;
+                        /** @description the cloud region of the storage, such as us-east-1 */
                         cloudRegion: string;
+                        /** @description ARN of the role assigned to the base access-grants location: the grants layer assumes it to vend scoped credentials, so it needs full access to every path under the location prefix */
                         cloudLocationRole: string;
+                        /** @description the base s3:// location prefix (bucket or prefix) data sources are registered under; unique across ObjectStore integrations */
                         cloudLocationPath: string;
+                        /** @description ARN of a role the service assumes before it works with the cloud (optional) */
                         cloudRoleToAssume?: string;
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the storage endpoint
+                         * @default 443
+                         */
                         port?: number;
                         /** @constant */
                         authenticationType: "auto";
                     } | {
+                        /** @description a name for this connection; unique across ObjectStore integrations */
                         name: string;
+                        /** @description the 12-digit cloud account id that owns the storage */
                         cloudAccountId: string;
+                        /** @description the cloud region of the storage, such as us-east-1 */
                         cloudRegion: string;
+                        /** @description ARN of the role assigned to the base access-grants location: the grants layer assumes it to vend scoped credentials, so it needs full access to every path under the location prefix */
                         cloudLocationRole: string;
+                        /** @description the base s3:// location prefix (bucket or prefix) data sources are registered under; unique across ObjectStore integrations */
                         cloudLocationPath: string;
+                        /** @description ARN of a role the service assumes before it works with the cloud (optional) */
                         cloudRoleToAssume?: string;
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the storage endpoint
+                         * @default 443
+                         */
                         port?: number;
                         /** @constant */
                         authenticationType: "accessKey";
+                        /** @description access key id of the cloud identity the service uses */
                         cloudAccessKeyId: string;
+                        /** @description secret access key of that identity (write-only) */
                         cloudSecretAccessKey: string;
                     };
                 } | {
@@ -1107,12 +1127,18 @@ export interface operations {
                     type: "AnalyticsWarehouse";
                     autoBootstrap: boolean;
                     config: {
+                        /** @description hostname of the server (no scheme, port or path) */
                         host: string;
+                        /** @description existing database where the service account stores every schema and view it generates */
                         database: string;
+                        /** @description service-managed schema where the secure views are created */
                         schema: string;
+                        /** @description the service account the integration connects as */
                         username: string;
+                        /** @description password of the service account (write-only) */
                         password: string;
                         /**
+                         * @description delimiters used to store profile data
                          * @default {
                          *       "hashDelimiter": "|",
                          *       "hashKeyDelimiter": ":",
@@ -1120,27 +1146,47 @@ export interface operations {
                          *     }
                          */
                         metadataDelimiters?: {
-                            /** @default | */
+                            /**
+                             * @description separates key-value pairs in stored profile data
+                             * @default |
+                             */
                             hashDelimiter?: string;
-                            /** @default : */
+                            /**
+                             * @description separates a key from its value
+                             * @default :
+                             */
                             hashKeyDelimiter?: string;
-                            /** @default , */
+                            /**
+                             * @description separates array elements
+                             * @default ,
+                             */
                             arrayDelimiter?: string;
                         };
-                        /** @default 1433 */
+                        /**
+                         * @description TCP port of the server
+                         * @default 1433
+                         */
                         port?: number;
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "SERVICE_IMPERSONATION"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
+                            /**
+                             * @description name of the impersonation role
+                             * @default SERVICE_IMPERSONATION
+                             */
                             role?: string;
                         };
+                        /** @description connection-string arguments passed to the database driver for the service account */
                         connectArgs?: string;
                     };
                 } | {
@@ -1148,68 +1194,114 @@ export interface operations {
                     type: "Lakehouse";
                     autoBootstrap: boolean;
                     config: {
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the workspace endpoint
+                         * @default 443
+                         */
                         port?: number;
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @description https:// URL of the workspace
+                         */
                         workspaceUrl: string;
+                        /** @description HTTP path of the cluster or SQL warehouse */
                         httpPath: string;
                         /**
+                         * @description audit log ingestion (enabled: true or false)
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         audit?: {
-                            /** @default false */
+                            /**
+                             * @description true turns it on
+                             * @default false
+                             */
                             enabled?: boolean;
                         };
-                        /** @default service */
+                        /**
+                         * @description catalog the service creates for its internal data, readable only by the service principal; letters, digits and underscores, not starting with a digit
+                         * @default service
+                         */
                         catalog?: string;
                         /**
+                         * @description deny: the account-level group excluded from data policies (privileged users and service accounts that need unmasked data); changing it pushes every policy again
                          * @default {
                          *       "deny": "service_exemption_group"
                          *     }
                          */
                         groupPattern?: {
-                            /** @default service_exemption_group */
+                            /**
+                             * @description account-level group excluded from data policies
+                             * @default service_exemption_group
+                             */
                             deny?: string;
                         };
                         /** @constant */
                         authenticationType: "token";
+                        /** @description access token of the service principal (write-only) */
                         token: string;
                     } | {
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the workspace endpoint
+                         * @default 443
+                         */
                         port?: number;
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @description https:// URL of the workspace
+                         */
                         workspaceUrl: string;
+                        /** @description HTTP path of the cluster or SQL warehouse */
                         httpPath: string;
                         /**
+                         * @description audit log ingestion (enabled: true or false)
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         audit?: {
-                            /** @default false */
+                            /**
+                             * @description true turns it on
+                             * @default false
+                             */
                             enabled?: boolean;
                         };
-                        /** @default service */
+                        /**
+                         * @description catalog the service creates for its internal data, readable only by the service principal; letters, digits and underscores, not starting with a digit
+                         * @default service
+                         */
                         catalog?: string;
                         /**
+                         * @description deny: the account-level group excluded from data policies (privileged users and service accounts that need unmasked data); changing it pushes every policy again
                          * @default {
                          *       "deny": "service_exemption_group"
                          *     }
                          */
                         groupPattern?: {
-                            /** @default service_exemption_group */
+                            /**
+                             * @description account-level group excluded from data policies
+                             * @default service_exemption_group
+                             */
                             deny?: string;
                         };
                         /** @constant */
                         authenticationType: "oAuthM2M";
+                        /** @description OAuth machine-to-machine client of the service principal */
                         oAuthClientConfig: {
+                            /** @description OAuth client id of the service principal */
                             clientId: string;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description token endpoint, such as https://<workspace>/oidc/v1/token
+                             */
                             authorityUrl: string;
-                            /** @default [] */
+                            /**
+                             * @description OAuth scope: one string or a list
+                             * @default []
+                             */
                             scope?: string | string[];
+                            /** @description OAuth client secret of the service principal (write-only) */
                             clientSecret: string;
                         };
                     };
@@ -1218,13 +1310,23 @@ export interface operations {
                     type: "DatasetWarehouse";
                     autoBootstrap: boolean;
                     config: {
+                        /** @description cloud role used to connect */
                         role: string;
+                        /** @description suffix appended to the name of each dataset that holds secure views; starts with an underscore */
                         datasetSuffix: string;
-                        /** @default service */
+                        /**
+                         * @description dataset provisioned for the service's metadata
+                         * @default service
+                         */
                         dataset?: string;
+                        /** @description location of the datasets, such as US or europe-west1; cannot change once the dataset exists */
                         location: string;
+                        /** @description content of the service-account JSON key file (write-only) */
                         credential: string;
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the API endpoint
+                         * @default 443
+                         */
                         port?: number;
                     };
                 } | {
@@ -1232,79 +1334,133 @@ export interface operations {
                     type: "ClusterWarehouse";
                     autoBootstrap: boolean;
                     config: {
+                        /** @description hostname of the cluster endpoint (no scheme, port or path) */
                         host: string;
+                        /** @description new, empty database the service account manages */
                         database: string;
+                        /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
                         initialDatabase?: string;
-                        /** @default 5439 */
+                        /**
+                         * @description TCP port of the cluster
+                         * @default 5439
+                         */
                         port?: number;
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "service_impersonation"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default service_impersonation */
+                            /**
+                             * @description name of the impersonation role
+                             * @default service_impersonation
+                             */
                             role?: string;
                         };
+                        /** @description driver connection-string arguments */
                         connectArgs?: string;
                         /** @constant */
                         authenticationType: "userPassword";
+                        /** @description the service account the integration connects as */
                         username: string;
+                        /** @description password of the service account (write-only) */
                         password: string;
                     } | {
+                        /** @description hostname of the cluster endpoint (no scheme, port or path) */
                         host: string;
+                        /** @description new, empty database the service account manages */
                         database: string;
+                        /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
                         initialDatabase?: string;
-                        /** @default 5439 */
+                        /**
+                         * @description TCP port of the cluster
+                         * @default 5439
+                         */
                         port?: number;
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "service_impersonation"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default service_impersonation */
+                            /**
+                             * @description name of the impersonation role
+                             * @default service_impersonation
+                             */
                             role?: string;
                         };
+                        /** @description driver connection-string arguments */
                         connectArgs?: string;
                         /** @constant */
                         authenticationType: "accessKey";
+                        /** @description database user the access key signs in as */
                         databaseUser: string;
+                        /** @description access key id of the cloud identity */
                         accessKeyId: string;
+                        /** @description secret access key of that identity (write-only) */
                         secretKey: string;
+                        /** @description session token, for temporary credentials (write-only) */
                         sessionToken?: string;
                     } | {
+                        /** @description hostname of the cluster endpoint (no scheme, port or path) */
                         host: string;
+                        /** @description new, empty database the service account manages */
                         database: string;
+                        /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
                         initialDatabase?: string;
-                        /** @default 5439 */
+                        /**
+                         * @description TCP port of the cluster
+                         * @default 5439
+                         */
                         port?: number;
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "service_impersonation"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default service_impersonation */
+                            /**
+                             * @description name of the impersonation role
+                             * @default service_impersonation
+                             */
                             role?: string;
                         };
+                        /** @description driver connection-string arguments */
                         connectArgs?: string;
                         /** @constant */
                         authenticationType: "idp";
+                        /** @description sign-in through an identity provider */
                         idp: {
+                            /** @description identity provider user (write-only) */
                             username: string;
+                            /** @description identity provider password (write-only) */
                             password: string;
+                            /** @description application id at the identity provider */
                             appId: string;
+                            /** @description hostname of the identity provider */
                             idpHost: string;
+                            /** @description ARN of the role the identity provider grants */
                             role: string;
                         };
                     };
@@ -1313,229 +1469,381 @@ export interface operations {
                     type: "CloudWarehouse";
                     autoBootstrap: boolean;
                     config: {
+                        /** @description hostname of the account (no scheme, port or path) */
                         host: string;
+                        /** @description default compute warehouse the service account uses */
                         warehouse: string;
+                        /** @description new, empty database the service account manages */
                         database: string;
+                        /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
                         role?: string;
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the account endpoint
+                         * @default 443
+                         */
                         port?: number;
                         /**
+                         * @description audit log ingestion (enabled: true or false)
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         audit?: {
-                            /** @default false */
+                            /**
+                             * @description true turns it on
+                             * @default false
+                             */
                             enabled?: boolean;
                         };
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "SERVICE_IMPERSONATION"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
+                            /**
+                             * @description name of the impersonation role
+                             * @default SERVICE_IMPERSONATION
+                             */
                             role?: string;
                         };
                         /**
+                         * @description exclude: roles and users left out of authorization checks
                          * @default {
                          *       "exclude": []
                          *     }
                          */
                         userRolePattern?: {
-                            /** @default [] */
+                            /**
+                             * @description roles and users excluded from authorization checks
+                             * @default []
+                             */
                             exclude?: string[];
                         };
                         /**
+                         * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
                          * @default {
                          *       "enabled": false,
                          *       "warehouses": []
                          *     }
                          */
                         workspaces?: {
-                            /** @default false */
+                            /**
+                             * @description true when platform data sharing is used; false when table grants are used
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default [] */
+                            /**
+                             * @description warehouses on which workspace users get usage
+                             * @default []
+                             */
                             warehouses?: string[];
                         };
+                        /** @description driver connection arguments for the service account */
                         connectArgs?: string;
+                        /** @description driver connection arguments for the privileged user of an automatic setup */
                         privilegedConnectArgs?: string;
                         /**
+                         * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         lineage?: {
-                            /** @default false */
+                            /**
+                             * @description true turns native lineage ingestion on
+                             * @default false
+                             */
                             enabled?: boolean;
+                            /** @description what lineage ingestion covers (required when enabled) */
                             lineageConfig?: {
-                                /** @default ^.*$ */
+                                /**
+                                 * @description regular expression (without slashes) selecting the tables to ingest lineage for
+                                 * @default ^.*$
+                                 */
                                 tableFilter?: string;
-                                /** @default ^.*$ */
+                                /**
+                                 * @description regular expression (without slashes) selecting the tags to propagate
+                                 * @default ^.*$
+                                 */
                                 tagFilterRegex?: string;
-                                /** @default 1000 */
+                                /**
+                                 * @description rows per ingestion batch
+                                 * @default 1000
+                                 */
                                 ingestBatchSize?: number;
                             };
                         };
                         /** @constant */
                         authenticationType: "userPassword";
+                        /** @description the service account the integration connects as */
                         username: string;
+                        /** @description password of the service account (write-only) */
                         password: string;
                     } | {
+                        /** @description hostname of the account (no scheme, port or path) */
                         host: string;
+                        /** @description default compute warehouse the service account uses */
                         warehouse: string;
+                        /** @description new, empty database the service account manages */
                         database: string;
+                        /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
                         role?: string;
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the account endpoint
+                         * @default 443
+                         */
                         port?: number;
                         /**
+                         * @description audit log ingestion (enabled: true or false)
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         audit?: {
-                            /** @default false */
+                            /**
+                             * @description true turns it on
+                             * @default false
+                             */
                             enabled?: boolean;
                         };
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "SERVICE_IMPERSONATION"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
+                            /**
+                             * @description name of the impersonation role
+                             * @default SERVICE_IMPERSONATION
+                             */
                             role?: string;
                         };
                         /**
+                         * @description exclude: roles and users left out of authorization checks
                          * @default {
                          *       "exclude": []
                          *     }
                          */
                         userRolePattern?: {
-                            /** @default [] */
+                            /**
+                             * @description roles and users excluded from authorization checks
+                             * @default []
+                             */
                             exclude?: string[];
                         };
                         /**
+                         * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
                          * @default {
                          *       "enabled": false,
                          *       "warehouses": []
                          *     }
                          */
                         workspaces?: {
-                            /** @default false */
+                            /**
+                             * @description true when platform data sharing is used; false when table grants are used
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default [] */
+                            /**
+                             * @description warehouses on which workspace users get usage
+                             * @default []
+                             */
                             warehouses?: string[];
                         };
+                        /** @description driver connection arguments for the service account */
                         connectArgs?: string;
+                        /** @description driver connection arguments for the privileged user of an automatic setup */
                         privilegedConnectArgs?: string;
                         /**
+                         * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         lineage?: {
-                            /** @default false */
+                            /**
+                             * @description true turns native lineage ingestion on
+                             * @default false
+                             */
                             enabled?: boolean;
+                            /** @description what lineage ingestion covers (required when enabled) */
                             lineageConfig?: {
-                                /** @default ^.*$ */
+                                /**
+                                 * @description regular expression (without slashes) selecting the tables to ingest lineage for
+                                 * @default ^.*$
+                                 */
                                 tableFilter?: string;
-                                /** @default ^.*$ */
+                                /**
+                                 * @description regular expression (without slashes) selecting the tags to propagate
+                                 * @default ^.*$
+                                 */
                                 tagFilterRegex?: string;
-                                /** @default 1000 */
+                                /**
+                                 * @description rows per ingestion batch
+                                 * @default 1000
+                                 */
                                 ingestBatchSize?: number;
                             };
                         };
                         /** @constant */
                         authenticationType: "keyPair";
+                        /** @description the service account the integration connects as */
                         username: string;
+                        /** @description private key of the key pair, new lines written as \n (write-only) */
                         privateKey: string;
                     } | {
+                        /** @description hostname of the account (no scheme, port or path) */
                         host: string;
+                        /** @description default compute warehouse the service account uses */
                         warehouse: string;
+                        /** @description new, empty database the service account manages */
                         database: string;
+                        /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
                         role?: string;
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the account endpoint
+                         * @default 443
+                         */
                         port?: number;
                         /**
+                         * @description audit log ingestion (enabled: true or false)
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         audit?: {
-                            /** @default false */
+                            /**
+                             * @description true turns it on
+                             * @default false
+                             */
                             enabled?: boolean;
                         };
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "SERVICE_IMPERSONATION"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
+                            /**
+                             * @description name of the impersonation role
+                             * @default SERVICE_IMPERSONATION
+                             */
                             role?: string;
                         };
                         /**
+                         * @description exclude: roles and users left out of authorization checks
                          * @default {
                          *       "exclude": []
                          *     }
                          */
                         userRolePattern?: {
-                            /** @default [] */
+                            /**
+                             * @description roles and users excluded from authorization checks
+                             * @default []
+                             */
                             exclude?: string[];
                         };
                         /**
+                         * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
                          * @default {
                          *       "enabled": false,
                          *       "warehouses": []
                          *     }
                          */
                         workspaces?: {
-                            /** @default false */
+                            /**
+                             * @description true when platform data sharing is used; false when table grants are used
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default [] */
+                            /**
+                             * @description warehouses on which workspace users get usage
+                             * @default []
+                             */
                             warehouses?: string[];
                         };
+                        /** @description driver connection arguments for the service account */
                         connectArgs?: string;
+                        /** @description driver connection arguments for the privileged user of an automatic setup */
                         privilegedConnectArgs?: string;
                         /**
+                         * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         lineage?: {
-                            /** @default false */
+                            /**
+                             * @description true turns native lineage ingestion on
+                             * @default false
+                             */
                             enabled?: boolean;
+                            /** @description what lineage ingestion covers (required when enabled) */
                             lineageConfig?: {
-                                /** @default ^.*$ */
+                                /**
+                                 * @description regular expression (without slashes) selecting the tables to ingest lineage for
+                                 * @default ^.*$
+                                 */
                                 tableFilter?: string;
-                                /** @default ^.*$ */
+                                /**
+                                 * @description regular expression (without slashes) selecting the tags to propagate
+                                 * @default ^.*$
+                                 */
                                 tagFilterRegex?: string;
-                                /** @default 1000 */
+                                /**
+                                 * @description rows per ingestion batch
+                                 * @default 1000
+                                 */
                                 ingestBatchSize?: number;
                             };
                         };
                         /** @constant */
                         authenticationType: "oAuth";
+                        /** @description OAuth client of the service account (manual setup only) */
                         oAuthClientConfig: {
+                            /** @description name of the OAuth identity provider */
                             provider: string;
+                            /** @description OAuth client id */
                             clientId: string;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description https:// token endpoint of the provider
+                             */
                             authorityUrl: string;
-                            /** @default true */
+                            /**
+                             * @description true: sign in with a certificate and private key; false: with a client secret
+                             * @default true
+                             */
                             useCertificate?: boolean;
+                            /** @description thumbprint of the public certificate (with useCertificate) */
                             publicCertificateThumbprint?: string;
+                            /** @description private key of the certificate (with useCertificate; write-only) */
                             oauthPrivateKey?: string;
+                            /** @description client secret (without useCertificate; write-only) */
                             clientSecret?: string;
+                            /** @description resource the token is requested for (optional) */
                             resource?: string;
                         };
                     };
@@ -1548,28 +1856,48 @@ export interface operations {
                     type: "ObjectStore";
                     autoBootstrap: boolean;
                     config: {
+                        /** @description a name for this connection; unique across ObjectStore integrations */
                         name: string;
+                        /** @description the 12-digit cloud account id that owns the storage */
                         cloudAccountId: string;
+                        /** @description the cloud region of the storage, such as us-east-1 */
                         cloudRegion: string;
+                        /** @description ARN of the role assigned to the base access-grants location: the grants layer assumes it to vend scoped credentials, so it needs full access to every path under the location prefix */
                         cloudLocationRole: string;
+                        /** @description the base s3:// location prefix (bucket or prefix) data sources are registered under; unique across ObjectStore integrations */
                         cloudLocationPath: string;
+                        /** @description ARN of a role the service assumes before it works with the cloud (optional) */
                         cloudRoleToAssume?: string;
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the storage endpoint
+                         * @default 443
+                         */
                         port?: number;
                         /** @constant */
                         authenticationType: "auto";
                     } | {
+                        /** @description a name for this connection; unique across ObjectStore integrations */
                         name: string;
+                        /** @description the 12-digit cloud account id that owns the storage */
                         cloudAccountId: string;
+                        /** @description the cloud region of the storage, such as us-east-1 */
                         cloudRegion: string;
+                        /** @description ARN of the role assigned to the base access-grants location: the grants layer assumes it to vend scoped credentials, so it needs full access to every path under the location prefix */
                         cloudLocationRole: string;
+                        /** @description the base s3:// location prefix (bucket or prefix) data sources are registered under; unique across ObjectStore integrations */
                         cloudLocationPath: string;
+                        /** @description ARN of a role the service assumes before it works with the cloud (optional) */
                         cloudRoleToAssume?: string;
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the storage endpoint
+                         * @default 443
+                         */
                         port?: number;
                         /** @constant */
                         authenticationType: "accessKey";
+                        /** @description access key id of the cloud identity the service uses */
                         cloudAccessKeyId: string;
+                        /** @description secret access key of that identity (write-only) */
                         cloudSecretAccessKey: string;
                     };
                 } | {
@@ -1577,12 +1905,18 @@ export interface operations {
                     type: "AnalyticsWarehouse";
                     autoBootstrap: boolean;
                     config: {
+                        /** @description hostname of the server (no scheme, port or path) */
                         host: string;
+                        /** @description existing database where the service account stores every schema and view it generates */
                         database: string;
+                        /** @description service-managed schema where the secure views are created */
                         schema: string;
+                        /** @description the service account the integration connects as */
                         username: string;
+                        /** @description password of the service account (write-only) */
                         password: string;
                         /**
+                         * @description delimiters used to store profile data
                          * @default {
                          *       "hashDelimiter": "|",
                          *       "hashKeyDelimiter": ":",
@@ -1590,27 +1924,47 @@ export interface operations {
                          *     }
                          */
                         metadataDelimiters?: {
-                            /** @default | */
+                            /**
+                             * @description separates key-value pairs in stored profile data
+                             * @default |
+                             */
                             hashDelimiter?: string;
-                            /** @default : */
+                            /**
+                             * @description separates a key from its value
+                             * @default :
+                             */
                             hashKeyDelimiter?: string;
-                            /** @default , */
+                            /**
+                             * @description separates array elements
+                             * @default ,
+                             */
                             arrayDelimiter?: string;
                         };
-                        /** @default 1433 */
+                        /**
+                         * @description TCP port of the server
+                         * @default 1433
+                         */
                         port?: number;
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "SERVICE_IMPERSONATION"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
+                            /**
+                             * @description name of the impersonation role
+                             * @default SERVICE_IMPERSONATION
+                             */
                             role?: string;
                         };
+                        /** @description connection-string arguments passed to the database driver for the service account */
                         connectArgs?: string;
                     };
                 } | {
@@ -1618,68 +1972,114 @@ export interface operations {
                     type: "Lakehouse";
                     autoBootstrap: boolean;
                     config: {
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the workspace endpoint
+                         * @default 443
+                         */
                         port?: number;
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @description https:// URL of the workspace
+                         */
                         workspaceUrl: string;
+                        /** @description HTTP path of the cluster or SQL warehouse */
                         httpPath: string;
                         /**
+                         * @description audit log ingestion (enabled: true or false)
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         audit?: {
-                            /** @default false */
+                            /**
+                             * @description true turns it on
+                             * @default false
+                             */
                             enabled?: boolean;
                         };
-                        /** @default service */
+                        /**
+                         * @description catalog the service creates for its internal data, readable only by the service principal; letters, digits and underscores, not starting with a digit
+                         * @default service
+                         */
                         catalog?: string;
                         /**
+                         * @description deny: the account-level group excluded from data policies (privileged users and service accounts that need unmasked data); changing it pushes every policy again
                          * @default {
                          *       "deny": "service_exemption_group"
                          *     }
                          */
                         groupPattern?: {
-                            /** @default service_exemption_group */
+                            /**
+                             * @description account-level group excluded from data policies
+                             * @default service_exemption_group
+                             */
                             deny?: string;
                         };
                         /** @constant */
                         authenticationType: "token";
+                        /** @description access token of the service principal (write-only) */
                         token: string;
                     } | {
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the workspace endpoint
+                         * @default 443
+                         */
                         port?: number;
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @description https:// URL of the workspace
+                         */
                         workspaceUrl: string;
+                        /** @description HTTP path of the cluster or SQL warehouse */
                         httpPath: string;
                         /**
+                         * @description audit log ingestion (enabled: true or false)
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         audit?: {
-                            /** @default false */
+                            /**
+                             * @description true turns it on
+                             * @default false
+                             */
                             enabled?: boolean;
                         };
-                        /** @default service */
+                        /**
+                         * @description catalog the service creates for its internal data, readable only by the service principal; letters, digits and underscores, not starting with a digit
+                         * @default service
+                         */
                         catalog?: string;
                         /**
+                         * @description deny: the account-level group excluded from data policies (privileged users and service accounts that need unmasked data); changing it pushes every policy again
                          * @default {
                          *       "deny": "service_exemption_group"
                          *     }
                          */
                         groupPattern?: {
-                            /** @default service_exemption_group */
+                            /**
+                             * @description account-level group excluded from data policies
+                             * @default service_exemption_group
+                             */
                             deny?: string;
                         };
                         /** @constant */
                         authenticationType: "oAuthM2M";
+                        /** @description OAuth machine-to-machine client of the service principal */
                         oAuthClientConfig: {
+                            /** @description OAuth client id of the service principal */
                             clientId: string;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description token endpoint, such as https://<workspace>/oidc/v1/token
+                             */
                             authorityUrl: string;
-                            /** @default [] */
+                            /**
+                             * @description OAuth scope: one string or a list
+                             * @default []
+                             */
                             scope?: string | string[];
+                            /** @description OAuth client secret of the service principal (write-only) */
                             clientSecret: string;
                         };
                     };
@@ -1688,13 +2088,23 @@ export interface operations {
                     type: "DatasetWarehouse";
                     autoBootstrap: boolean;
                     config: {
+                        /** @description cloud role used to connect */
                         role: string;
+                        /** @description suffix appended to the name of each dataset that holds secure views; starts with an underscore */
                         datasetSuffix: string;
-                        /** @default service */
+                        /**
+                         * @description dataset provisioned for the service's metadata
+                         * @default service
+                         */
                         dataset?: string;
+                        /** @description location of the datasets, such as US or europe-west1; cannot change once the dataset exists */
                         location: string;
+                        /** @description content of the service-account JSON key file (write-only) */
                         credential: string;
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the API endpoint
+                         * @default 443
+                         */
                         port?: number;
                     };
                 } | {
@@ -1702,79 +2112,133 @@ export interface operations {
                     type: "ClusterWarehouse";
                     autoBootstrap: boolean;
                     config: {
+                        /** @description hostname of the cluster endpoint (no scheme, port or path) */
                         host: string;
+                        /** @description new, empty database the service account manages */
                         database: string;
+                        /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
                         initialDatabase?: string;
-                        /** @default 5439 */
+                        /**
+                         * @description TCP port of the cluster
+                         * @default 5439
+                         */
                         port?: number;
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "service_impersonation"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default service_impersonation */
+                            /**
+                             * @description name of the impersonation role
+                             * @default service_impersonation
+                             */
                             role?: string;
                         };
+                        /** @description driver connection-string arguments */
                         connectArgs?: string;
                         /** @constant */
                         authenticationType: "userPassword";
+                        /** @description the service account the integration connects as */
                         username: string;
+                        /** @description password of the service account (write-only) */
                         password: string;
                     } | {
+                        /** @description hostname of the cluster endpoint (no scheme, port or path) */
                         host: string;
+                        /** @description new, empty database the service account manages */
                         database: string;
+                        /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
                         initialDatabase?: string;
-                        /** @default 5439 */
+                        /**
+                         * @description TCP port of the cluster
+                         * @default 5439
+                         */
                         port?: number;
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "service_impersonation"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default service_impersonation */
+                            /**
+                             * @description name of the impersonation role
+                             * @default service_impersonation
+                             */
                             role?: string;
                         };
+                        /** @description driver connection-string arguments */
                         connectArgs?: string;
                         /** @constant */
                         authenticationType: "accessKey";
+                        /** @description database user the access key signs in as */
                         databaseUser: string;
+                        /** @description access key id of the cloud identity */
                         accessKeyId: string;
+                        /** @description secret access key of that identity (write-only) */
                         secretKey: string;
+                        /** @description session token, for temporary credentials (write-only) */
                         sessionToken?: string;
                     } | {
+                        /** @description hostname of the cluster endpoint (no scheme, port or path) */
                         host: string;
+                        /** @description new, empty database the service account manages */
                         database: string;
+                        /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
                         initialDatabase?: string;
-                        /** @default 5439 */
+                        /**
+                         * @description TCP port of the cluster
+                         * @default 5439
+                         */
                         port?: number;
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "service_impersonation"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default service_impersonation */
+                            /**
+                             * @description name of the impersonation role
+                             * @default service_impersonation
+                             */
                             role?: string;
                         };
+                        /** @description driver connection-string arguments */
                         connectArgs?: string;
                         /** @constant */
                         authenticationType: "idp";
+                        /** @description sign-in through an identity provider */
                         idp: {
+                            /** @description identity provider user (write-only) */
                             username: string;
+                            /** @description identity provider password (write-only) */
                             password: string;
+                            /** @description application id at the identity provider */
                             appId: string;
+                            /** @description hostname of the identity provider */
                             idpHost: string;
+                            /** @description ARN of the role the identity provider grants */
                             role: string;
                         };
                     };
@@ -1783,229 +2247,381 @@ export interface operations {
                     type: "CloudWarehouse";
                     autoBootstrap: boolean;
                     config: {
+                        /** @description hostname of the account (no scheme, port or path) */
                         host: string;
+                        /** @description default compute warehouse the service account uses */
                         warehouse: string;
+                        /** @description new, empty database the service account manages */
                         database: string;
+                        /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
                         role?: string;
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the account endpoint
+                         * @default 443
+                         */
                         port?: number;
                         /**
+                         * @description audit log ingestion (enabled: true or false)
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         audit?: {
-                            /** @default false */
+                            /**
+                             * @description true turns it on
+                             * @default false
+                             */
                             enabled?: boolean;
                         };
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "SERVICE_IMPERSONATION"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
+                            /**
+                             * @description name of the impersonation role
+                             * @default SERVICE_IMPERSONATION
+                             */
                             role?: string;
                         };
                         /**
+                         * @description exclude: roles and users left out of authorization checks
                          * @default {
                          *       "exclude": []
                          *     }
                          */
                         userRolePattern?: {
-                            /** @default [] */
+                            /**
+                             * @description roles and users excluded from authorization checks
+                             * @default []
+                             */
                             exclude?: string[];
                         };
                         /**
+                         * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
                          * @default {
                          *       "enabled": false,
                          *       "warehouses": []
                          *     }
                          */
                         workspaces?: {
-                            /** @default false */
+                            /**
+                             * @description true when platform data sharing is used; false when table grants are used
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default [] */
+                            /**
+                             * @description warehouses on which workspace users get usage
+                             * @default []
+                             */
                             warehouses?: string[];
                         };
+                        /** @description driver connection arguments for the service account */
                         connectArgs?: string;
+                        /** @description driver connection arguments for the privileged user of an automatic setup */
                         privilegedConnectArgs?: string;
                         /**
+                         * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         lineage?: {
-                            /** @default false */
+                            /**
+                             * @description true turns native lineage ingestion on
+                             * @default false
+                             */
                             enabled?: boolean;
+                            /** @description what lineage ingestion covers (required when enabled) */
                             lineageConfig?: {
-                                /** @default ^.*$ */
+                                /**
+                                 * @description regular expression (without slashes) selecting the tables to ingest lineage for
+                                 * @default ^.*$
+                                 */
                                 tableFilter?: string;
-                                /** @default ^.*$ */
+                                /**
+                                 * @description regular expression (without slashes) selecting the tags to propagate
+                                 * @default ^.*$
+                                 */
                                 tagFilterRegex?: string;
-                                /** @default 1000 */
+                                /**
+                                 * @description rows per ingestion batch
+                                 * @default 1000
+                                 */
                                 ingestBatchSize?: number;
                             };
                         };
                         /** @constant */
                         authenticationType: "userPassword";
+                        /** @description the service account the integration connects as */
                         username: string;
+                        /** @description password of the service account (write-only) */
                         password: string;
                     } | {
+                        /** @description hostname of the account (no scheme, port or path) */
                         host: string;
+                        /** @description default compute warehouse the service account uses */
                         warehouse: string;
+                        /** @description new, empty database the service account manages */
                         database: string;
+                        /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
                         role?: string;
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the account endpoint
+                         * @default 443
+                         */
                         port?: number;
                         /**
+                         * @description audit log ingestion (enabled: true or false)
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         audit?: {
-                            /** @default false */
+                            /**
+                             * @description true turns it on
+                             * @default false
+                             */
                             enabled?: boolean;
                         };
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "SERVICE_IMPERSONATION"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
+                            /**
+                             * @description name of the impersonation role
+                             * @default SERVICE_IMPERSONATION
+                             */
                             role?: string;
                         };
                         /**
+                         * @description exclude: roles and users left out of authorization checks
                          * @default {
                          *       "exclude": []
                          *     }
                          */
                         userRolePattern?: {
-                            /** @default [] */
+                            /**
+                             * @description roles and users excluded from authorization checks
+                             * @default []
+                             */
                             exclude?: string[];
                         };
                         /**
+                         * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
                          * @default {
                          *       "enabled": false,
                          *       "warehouses": []
                          *     }
                          */
                         workspaces?: {
-                            /** @default false */
+                            /**
+                             * @description true when platform data sharing is used; false when table grants are used
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default [] */
+                            /**
+                             * @description warehouses on which workspace users get usage
+                             * @default []
+                             */
                             warehouses?: string[];
                         };
+                        /** @description driver connection arguments for the service account */
                         connectArgs?: string;
+                        /** @description driver connection arguments for the privileged user of an automatic setup */
                         privilegedConnectArgs?: string;
                         /**
+                         * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         lineage?: {
-                            /** @default false */
+                            /**
+                             * @description true turns native lineage ingestion on
+                             * @default false
+                             */
                             enabled?: boolean;
+                            /** @description what lineage ingestion covers (required when enabled) */
                             lineageConfig?: {
-                                /** @default ^.*$ */
+                                /**
+                                 * @description regular expression (without slashes) selecting the tables to ingest lineage for
+                                 * @default ^.*$
+                                 */
                                 tableFilter?: string;
-                                /** @default ^.*$ */
+                                /**
+                                 * @description regular expression (without slashes) selecting the tags to propagate
+                                 * @default ^.*$
+                                 */
                                 tagFilterRegex?: string;
-                                /** @default 1000 */
+                                /**
+                                 * @description rows per ingestion batch
+                                 * @default 1000
+                                 */
                                 ingestBatchSize?: number;
                             };
                         };
                         /** @constant */
                         authenticationType: "keyPair";
+                        /** @description the service account the integration connects as */
                         username: string;
+                        /** @description private key of the key pair, new lines written as \n (write-only) */
                         privateKey: string;
                     } | {
+                        /** @description hostname of the account (no scheme, port or path) */
                         host: string;
+                        /** @description default compute warehouse the service account uses */
                         warehouse: string;
+                        /** @description new, empty database the service account manages */
                         database: string;
+                        /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
                         role?: string;
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the account endpoint
+                         * @default 443
+                         */
                         port?: number;
                         /**
+                         * @description audit log ingestion (enabled: true or false)
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         audit?: {
-                            /** @default false */
+                            /**
+                             * @description true turns it on
+                             * @default false
+                             */
                             enabled?: boolean;
                         };
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "SERVICE_IMPERSONATION"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
+                            /**
+                             * @description name of the impersonation role
+                             * @default SERVICE_IMPERSONATION
+                             */
                             role?: string;
                         };
                         /**
+                         * @description exclude: roles and users left out of authorization checks
                          * @default {
                          *       "exclude": []
                          *     }
                          */
                         userRolePattern?: {
-                            /** @default [] */
+                            /**
+                             * @description roles and users excluded from authorization checks
+                             * @default []
+                             */
                             exclude?: string[];
                         };
                         /**
+                         * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
                          * @default {
                          *       "enabled": false,
                          *       "warehouses": []
                          *     }
                          */
                         workspaces?: {
-                            /** @default false */
+                            /**
+                             * @description true when platform data sharing is used; false when table grants are used
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default [] */
+                            /**
+                             * @description warehouses on which workspace users get usage
+                             * @default []
+                             */
                             warehouses?: string[];
                         };
+                        /** @description driver connection arguments for the service account */
                         connectArgs?: string;
+                        /** @description driver connection arguments for the privileged user of an automatic setup */
                         privilegedConnectArgs?: string;
                         /**
+                         * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         lineage?: {
-                            /** @default false */
+                            /**
+                             * @description true turns native lineage ingestion on
+                             * @default false
+                             */
                             enabled?: boolean;
+                            /** @description what lineage ingestion covers (required when enabled) */
                             lineageConfig?: {
-                                /** @default ^.*$ */
+                                /**
+                                 * @description regular expression (without slashes) selecting the tables to ingest lineage for
+                                 * @default ^.*$
+                                 */
                                 tableFilter?: string;
-                                /** @default ^.*$ */
+                                /**
+                                 * @description regular expression (without slashes) selecting the tags to propagate
+                                 * @default ^.*$
+                                 */
                                 tagFilterRegex?: string;
-                                /** @default 1000 */
+                                /**
+                                 * @description rows per ingestion batch
+                                 * @default 1000
+                                 */
                                 ingestBatchSize?: number;
                             };
                         };
                         /** @constant */
                         authenticationType: "oAuth";
+                        /** @description OAuth client of the service account (manual setup only) */
                         oAuthClientConfig: {
+                            /** @description name of the OAuth identity provider */
                             provider: string;
+                            /** @description OAuth client id */
                             clientId: string;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description https:// token endpoint of the provider
+                             */
                             authorityUrl: string;
-                            /** @default true */
+                            /**
+                             * @description true: sign in with a certificate and private key; false: with a client secret
+                             * @default true
+                             */
                             useCertificate?: boolean;
+                            /** @description thumbprint of the public certificate (with useCertificate) */
                             publicCertificateThumbprint?: string;
+                            /** @description private key of the certificate (with useCertificate; write-only) */
                             oauthPrivateKey?: string;
+                            /** @description client secret (without useCertificate; write-only) */
                             clientSecret?: string;
+                            /** @description resource the token is requested for (optional) */
                             resource?: string;
                         };
                     };
@@ -2150,28 +2766,48 @@ export interface operations {
                     type: "ObjectStore";
                     autoBootstrap: boolean;
                     config: {
+                        /** @description a name for this connection; unique across ObjectStore integrations */
                         name: string;
+                        /** @description the 12-digit cloud account id that owns the storage */
                         cloudAccountId: string;
+                        /** @description the cloud region of the storage, such as us-east-1 */
                         cloudRegion: string;
+                        /** @description ARN of the role assigned to the base access-grants location: the grants layer assumes it to vend scoped credentials, so it needs full access to every path under the location prefix */
                         cloudLocationRole: string;
+                        /** @description the base s3:// location prefix (bucket or prefix) data sources are registered under; unique across ObjectStore integrations */
                         cloudLocationPath: string;
+                        /** @description ARN of a role the service assumes before it works with the cloud (optional) */
                         cloudRoleToAssume?: string;
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the storage endpoint
+                         * @default 443
+                         */
                         port?: number;
                         /** @constant */
                         authenticationType: "auto";
                     } | {
+                        /** @description a name for this connection; unique across ObjectStore integrations */
                         name: string;
+                        /** @description the 12-digit cloud account id that owns the storage */
                         cloudAccountId: string;
+                        /** @description the cloud region of the storage, such as us-east-1 */
                         cloudRegion: string;
+                        /** @description ARN of the role assigned to the base access-grants location: the grants layer assumes it to vend scoped credentials, so it needs full access to every path under the location prefix */
                         cloudLocationRole: string;
+                        /** @description the base s3:// location prefix (bucket or prefix) data sources are registered under; unique across ObjectStore integrations */
                         cloudLocationPath: string;
+                        /** @description ARN of a role the service assumes before it works with the cloud (optional) */
                         cloudRoleToAssume?: string;
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the storage endpoint
+                         * @default 443
+                         */
                         port?: number;
                         /** @constant */
                         authenticationType: "accessKey";
+                        /** @description access key id of the cloud identity the service uses */
                         cloudAccessKeyId: string;
+                        /** @description secret access key of that identity (write-only) */
                         cloudSecretAccessKey: string;
                     };
                 } | {
@@ -2179,12 +2815,18 @@ export interface operations {
                     type: "AnalyticsWarehouse";
                     autoBootstrap: boolean;
                     config: {
+                        /** @description hostname of the server (no scheme, port or path) */
                         host: string;
+                        /** @description existing database where the service account stores every schema and view it generates */
                         database: string;
+                        /** @description service-managed schema where the secure views are created */
                         schema: string;
+                        /** @description the service account the integration connects as */
                         username: string;
+                        /** @description password of the service account (write-only) */
                         password: string;
                         /**
+                         * @description delimiters used to store profile data
                          * @default {
                          *       "hashDelimiter": "|",
                          *       "hashKeyDelimiter": ":",
@@ -2192,27 +2834,47 @@ export interface operations {
                          *     }
                          */
                         metadataDelimiters?: {
-                            /** @default | */
+                            /**
+                             * @description separates key-value pairs in stored profile data
+                             * @default |
+                             */
                             hashDelimiter?: string;
-                            /** @default : */
+                            /**
+                             * @description separates a key from its value
+                             * @default :
+                             */
                             hashKeyDelimiter?: string;
-                            /** @default , */
+                            /**
+                             * @description separates array elements
+                             * @default ,
+                             */
                             arrayDelimiter?: string;
                         };
-                        /** @default 1433 */
+                        /**
+                         * @description TCP port of the server
+                         * @default 1433
+                         */
                         port?: number;
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "SERVICE_IMPERSONATION"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
+                            /**
+                             * @description name of the impersonation role
+                             * @default SERVICE_IMPERSONATION
+                             */
                             role?: string;
                         };
+                        /** @description connection-string arguments passed to the database driver for the service account */
                         connectArgs?: string;
                     };
                 } | {
@@ -2220,68 +2882,114 @@ export interface operations {
                     type: "Lakehouse";
                     autoBootstrap: boolean;
                     config: {
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the workspace endpoint
+                         * @default 443
+                         */
                         port?: number;
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @description https:// URL of the workspace
+                         */
                         workspaceUrl: string;
+                        /** @description HTTP path of the cluster or SQL warehouse */
                         httpPath: string;
                         /**
+                         * @description audit log ingestion (enabled: true or false)
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         audit?: {
-                            /** @default false */
+                            /**
+                             * @description true turns it on
+                             * @default false
+                             */
                             enabled?: boolean;
                         };
-                        /** @default service */
+                        /**
+                         * @description catalog the service creates for its internal data, readable only by the service principal; letters, digits and underscores, not starting with a digit
+                         * @default service
+                         */
                         catalog?: string;
                         /**
+                         * @description deny: the account-level group excluded from data policies (privileged users and service accounts that need unmasked data); changing it pushes every policy again
                          * @default {
                          *       "deny": "service_exemption_group"
                          *     }
                          */
                         groupPattern?: {
-                            /** @default service_exemption_group */
+                            /**
+                             * @description account-level group excluded from data policies
+                             * @default service_exemption_group
+                             */
                             deny?: string;
                         };
                         /** @constant */
                         authenticationType: "token";
+                        /** @description access token of the service principal (write-only) */
                         token: string;
                     } | {
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the workspace endpoint
+                         * @default 443
+                         */
                         port?: number;
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @description https:// URL of the workspace
+                         */
                         workspaceUrl: string;
+                        /** @description HTTP path of the cluster or SQL warehouse */
                         httpPath: string;
                         /**
+                         * @description audit log ingestion (enabled: true or false)
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         audit?: {
-                            /** @default false */
+                            /**
+                             * @description true turns it on
+                             * @default false
+                             */
                             enabled?: boolean;
                         };
-                        /** @default service */
+                        /**
+                         * @description catalog the service creates for its internal data, readable only by the service principal; letters, digits and underscores, not starting with a digit
+                         * @default service
+                         */
                         catalog?: string;
                         /**
+                         * @description deny: the account-level group excluded from data policies (privileged users and service accounts that need unmasked data); changing it pushes every policy again
                          * @default {
                          *       "deny": "service_exemption_group"
                          *     }
                          */
                         groupPattern?: {
-                            /** @default service_exemption_group */
+                            /**
+                             * @description account-level group excluded from data policies
+                             * @default service_exemption_group
+                             */
                             deny?: string;
                         };
                         /** @constant */
                         authenticationType: "oAuthM2M";
+                        /** @description OAuth machine-to-machine client of the service principal */
                         oAuthClientConfig: {
+                            /** @description OAuth client id of the service principal */
                             clientId: string;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description token endpoint, such as https://<workspace>/oidc/v1/token
+                             */
                             authorityUrl: string;
-                            /** @default [] */
+                            /**
+                             * @description OAuth scope: one string or a list
+                             * @default []
+                             */
                             scope?: string | string[];
+                            /** @description OAuth client secret of the service principal (write-only) */
                             clientSecret: string;
                         };
                     };
@@ -2290,13 +2998,23 @@ export interface operations {
                     type: "DatasetWarehouse";
                     autoBootstrap: boolean;
                     config: {
+                        /** @description cloud role used to connect */
                         role: string;
+                        /** @description suffix appended to the name of each dataset that holds secure views; starts with an underscore */
                         datasetSuffix: string;
-                        /** @default service */
+                        /**
+                         * @description dataset provisioned for the service's metadata
+                         * @default service
+                         */
                         dataset?: string;
+                        /** @description location of the datasets, such as US or europe-west1; cannot change once the dataset exists */
                         location: string;
+                        /** @description content of the service-account JSON key file (write-only) */
                         credential: string;
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the API endpoint
+                         * @default 443
+                         */
                         port?: number;
                     };
                 } | {
@@ -2304,79 +3022,133 @@ export interface operations {
                     type: "ClusterWarehouse";
                     autoBootstrap: boolean;
                     config: {
+                        /** @description hostname of the cluster endpoint (no scheme, port or path) */
                         host: string;
+                        /** @description new, empty database the service account manages */
                         database: string;
+                        /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
                         initialDatabase?: string;
-                        /** @default 5439 */
+                        /**
+                         * @description TCP port of the cluster
+                         * @default 5439
+                         */
                         port?: number;
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "service_impersonation"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default service_impersonation */
+                            /**
+                             * @description name of the impersonation role
+                             * @default service_impersonation
+                             */
                             role?: string;
                         };
+                        /** @description driver connection-string arguments */
                         connectArgs?: string;
                         /** @constant */
                         authenticationType: "userPassword";
+                        /** @description the service account the integration connects as */
                         username: string;
+                        /** @description password of the service account (write-only) */
                         password: string;
                     } | {
+                        /** @description hostname of the cluster endpoint (no scheme, port or path) */
                         host: string;
+                        /** @description new, empty database the service account manages */
                         database: string;
+                        /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
                         initialDatabase?: string;
-                        /** @default 5439 */
+                        /**
+                         * @description TCP port of the cluster
+                         * @default 5439
+                         */
                         port?: number;
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "service_impersonation"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default service_impersonation */
+                            /**
+                             * @description name of the impersonation role
+                             * @default service_impersonation
+                             */
                             role?: string;
                         };
+                        /** @description driver connection-string arguments */
                         connectArgs?: string;
                         /** @constant */
                         authenticationType: "accessKey";
+                        /** @description database user the access key signs in as */
                         databaseUser: string;
+                        /** @description access key id of the cloud identity */
                         accessKeyId: string;
+                        /** @description secret access key of that identity (write-only) */
                         secretKey: string;
+                        /** @description session token, for temporary credentials (write-only) */
                         sessionToken?: string;
                     } | {
+                        /** @description hostname of the cluster endpoint (no scheme, port or path) */
                         host: string;
+                        /** @description new, empty database the service account manages */
                         database: string;
+                        /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
                         initialDatabase?: string;
-                        /** @default 5439 */
+                        /**
+                         * @description TCP port of the cluster
+                         * @default 5439
+                         */
                         port?: number;
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "service_impersonation"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default service_impersonation */
+                            /**
+                             * @description name of the impersonation role
+                             * @default service_impersonation
+                             */
                             role?: string;
                         };
+                        /** @description driver connection-string arguments */
                         connectArgs?: string;
                         /** @constant */
                         authenticationType: "idp";
+                        /** @description sign-in through an identity provider */
                         idp: {
+                            /** @description identity provider user (write-only) */
                             username: string;
+                            /** @description identity provider password (write-only) */
                             password: string;
+                            /** @description application id at the identity provider */
                             appId: string;
+                            /** @description hostname of the identity provider */
                             idpHost: string;
+                            /** @description ARN of the role the identity provider grants */
                             role: string;
                         };
                     };
@@ -2385,229 +3157,381 @@ export interface operations {
                     type: "CloudWarehouse";
                     autoBootstrap: boolean;
                     config: {
+                        /** @description hostname of the account (no scheme, port or path) */
                         host: string;
+                        /** @description default compute warehouse the service account uses */
                         warehouse: string;
+                        /** @description new, empty database the service account manages */
                         database: string;
+                        /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
                         role?: string;
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the account endpoint
+                         * @default 443
+                         */
                         port?: number;
                         /**
+                         * @description audit log ingestion (enabled: true or false)
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         audit?: {
-                            /** @default false */
+                            /**
+                             * @description true turns it on
+                             * @default false
+                             */
                             enabled?: boolean;
                         };
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "SERVICE_IMPERSONATION"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
+                            /**
+                             * @description name of the impersonation role
+                             * @default SERVICE_IMPERSONATION
+                             */
                             role?: string;
                         };
                         /**
+                         * @description exclude: roles and users left out of authorization checks
                          * @default {
                          *       "exclude": []
                          *     }
                          */
                         userRolePattern?: {
-                            /** @default [] */
+                            /**
+                             * @description roles and users excluded from authorization checks
+                             * @default []
+                             */
                             exclude?: string[];
                         };
                         /**
+                         * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
                          * @default {
                          *       "enabled": false,
                          *       "warehouses": []
                          *     }
                          */
                         workspaces?: {
-                            /** @default false */
+                            /**
+                             * @description true when platform data sharing is used; false when table grants are used
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default [] */
+                            /**
+                             * @description warehouses on which workspace users get usage
+                             * @default []
+                             */
                             warehouses?: string[];
                         };
+                        /** @description driver connection arguments for the service account */
                         connectArgs?: string;
+                        /** @description driver connection arguments for the privileged user of an automatic setup */
                         privilegedConnectArgs?: string;
                         /**
+                         * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         lineage?: {
-                            /** @default false */
+                            /**
+                             * @description true turns native lineage ingestion on
+                             * @default false
+                             */
                             enabled?: boolean;
+                            /** @description what lineage ingestion covers (required when enabled) */
                             lineageConfig?: {
-                                /** @default ^.*$ */
+                                /**
+                                 * @description regular expression (without slashes) selecting the tables to ingest lineage for
+                                 * @default ^.*$
+                                 */
                                 tableFilter?: string;
-                                /** @default ^.*$ */
+                                /**
+                                 * @description regular expression (without slashes) selecting the tags to propagate
+                                 * @default ^.*$
+                                 */
                                 tagFilterRegex?: string;
-                                /** @default 1000 */
+                                /**
+                                 * @description rows per ingestion batch
+                                 * @default 1000
+                                 */
                                 ingestBatchSize?: number;
                             };
                         };
                         /** @constant */
                         authenticationType: "userPassword";
+                        /** @description the service account the integration connects as */
                         username: string;
+                        /** @description password of the service account (write-only) */
                         password: string;
                     } | {
+                        /** @description hostname of the account (no scheme, port or path) */
                         host: string;
+                        /** @description default compute warehouse the service account uses */
                         warehouse: string;
+                        /** @description new, empty database the service account manages */
                         database: string;
+                        /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
                         role?: string;
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the account endpoint
+                         * @default 443
+                         */
                         port?: number;
                         /**
+                         * @description audit log ingestion (enabled: true or false)
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         audit?: {
-                            /** @default false */
+                            /**
+                             * @description true turns it on
+                             * @default false
+                             */
                             enabled?: boolean;
                         };
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "SERVICE_IMPERSONATION"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
+                            /**
+                             * @description name of the impersonation role
+                             * @default SERVICE_IMPERSONATION
+                             */
                             role?: string;
                         };
                         /**
+                         * @description exclude: roles and users left out of authorization checks
                          * @default {
                          *       "exclude": []
                          *     }
                          */
                         userRolePattern?: {
-                            /** @default [] */
+                            /**
+                             * @description roles and users excluded from authorization checks
+                             * @default []
+                             */
                             exclude?: string[];
                         };
                         /**
+                         * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
                          * @default {
                          *       "enabled": false,
                          *       "warehouses": []
                          *     }
                          */
                         workspaces?: {
-                            /** @default false */
+                            /**
+                             * @description true when platform data sharing is used; false when table grants are used
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default [] */
+                            /**
+                             * @description warehouses on which workspace users get usage
+                             * @default []
+                             */
                             warehouses?: string[];
                         };
+                        /** @description driver connection arguments for the service account */
                         connectArgs?: string;
+                        /** @description driver connection arguments for the privileged user of an automatic setup */
                         privilegedConnectArgs?: string;
                         /**
+                         * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         lineage?: {
-                            /** @default false */
+                            /**
+                             * @description true turns native lineage ingestion on
+                             * @default false
+                             */
                             enabled?: boolean;
+                            /** @description what lineage ingestion covers (required when enabled) */
                             lineageConfig?: {
-                                /** @default ^.*$ */
+                                /**
+                                 * @description regular expression (without slashes) selecting the tables to ingest lineage for
+                                 * @default ^.*$
+                                 */
                                 tableFilter?: string;
-                                /** @default ^.*$ */
+                                /**
+                                 * @description regular expression (without slashes) selecting the tags to propagate
+                                 * @default ^.*$
+                                 */
                                 tagFilterRegex?: string;
-                                /** @default 1000 */
+                                /**
+                                 * @description rows per ingestion batch
+                                 * @default 1000
+                                 */
                                 ingestBatchSize?: number;
                             };
                         };
                         /** @constant */
                         authenticationType: "keyPair";
+                        /** @description the service account the integration connects as */
                         username: string;
+                        /** @description private key of the key pair, new lines written as \n (write-only) */
                         privateKey: string;
                     } | {
+                        /** @description hostname of the account (no scheme, port or path) */
                         host: string;
+                        /** @description default compute warehouse the service account uses */
                         warehouse: string;
+                        /** @description new, empty database the service account manages */
                         database: string;
+                        /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
                         role?: string;
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the account endpoint
+                         * @default 443
+                         */
                         port?: number;
                         /**
+                         * @description audit log ingestion (enabled: true or false)
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         audit?: {
-                            /** @default false */
+                            /**
+                             * @description true turns it on
+                             * @default false
+                             */
                             enabled?: boolean;
                         };
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "SERVICE_IMPERSONATION"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
+                            /**
+                             * @description name of the impersonation role
+                             * @default SERVICE_IMPERSONATION
+                             */
                             role?: string;
                         };
                         /**
+                         * @description exclude: roles and users left out of authorization checks
                          * @default {
                          *       "exclude": []
                          *     }
                          */
                         userRolePattern?: {
-                            /** @default [] */
+                            /**
+                             * @description roles and users excluded from authorization checks
+                             * @default []
+                             */
                             exclude?: string[];
                         };
                         /**
+                         * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
                          * @default {
                          *       "enabled": false,
                          *       "warehouses": []
                          *     }
                          */
                         workspaces?: {
-                            /** @default false */
+                            /**
+                             * @description true when platform data sharing is used; false when table grants are used
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default [] */
+                            /**
+                             * @description warehouses on which workspace users get usage
+                             * @default []
+                             */
                             warehouses?: string[];
                         };
+                        /** @description driver connection arguments for the service account */
                         connectArgs?: string;
+                        /** @description driver connection arguments for the privileged user of an automatic setup */
                         privilegedConnectArgs?: string;
                         /**
+                         * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         lineage?: {
-                            /** @default false */
+                            /**
+                             * @description true turns native lineage ingestion on
+                             * @default false
+                             */
                             enabled?: boolean;
+                            /** @description what lineage ingestion covers (required when enabled) */
                             lineageConfig?: {
-                                /** @default ^.*$ */
+                                /**
+                                 * @description regular expression (without slashes) selecting the tables to ingest lineage for
+                                 * @default ^.*$
+                                 */
                                 tableFilter?: string;
-                                /** @default ^.*$ */
+                                /**
+                                 * @description regular expression (without slashes) selecting the tags to propagate
+                                 * @default ^.*$
+                                 */
                                 tagFilterRegex?: string;
-                                /** @default 1000 */
+                                /**
+                                 * @description rows per ingestion batch
+                                 * @default 1000
+                                 */
                                 ingestBatchSize?: number;
                             };
                         };
                         /** @constant */
                         authenticationType: "oAuth";
+                        /** @description OAuth client of the service account (manual setup only) */
                         oAuthClientConfig: {
+                            /** @description name of the OAuth identity provider */
                             provider: string;
+                            /** @description OAuth client id */
                             clientId: string;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description https:// token endpoint of the provider
+                             */
                             authorityUrl: string;
-                            /** @default true */
+                            /**
+                             * @description true: sign in with a certificate and private key; false: with a client secret
+                             * @default true
+                             */
                             useCertificate?: boolean;
+                            /** @description thumbprint of the public certificate (with useCertificate) */
                             publicCertificateThumbprint?: string;
+                            /** @description private key of the certificate (with useCertificate; write-only) */
                             oauthPrivateKey?: string;
+                            /** @description client secret (without useCertificate; write-only) */
                             clientSecret?: string;
+                            /** @description resource the token is requested for (optional) */
                             resource?: string;
                         };
                     };
@@ -2620,28 +3544,48 @@ export interface operations {
                     type: "ObjectStore";
                     autoBootstrap: boolean;
                     config: {
+                        /** @description a name for this connection; unique across ObjectStore integrations */
                         name: string;
+                        /** @description the 12-digit cloud account id that owns the storage */
                         cloudAccountId: string;
+                        /** @description the cloud region of the storage, such as us-east-1 */
                         cloudRegion: string;
+                        /** @description ARN of the role assigned to the base access-grants location: the grants layer assumes it to vend scoped credentials, so it needs full access to every path under the location prefix */
                         cloudLocationRole: string;
+                        /** @description the base s3:// location prefix (bucket or prefix) data sources are registered under; unique across ObjectStore integrations */
                         cloudLocationPath: string;
+                        /** @description ARN of a role the service assumes before it works with the cloud (optional) */
                         cloudRoleToAssume?: string;
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the storage endpoint
+                         * @default 443
+                         */
                         port?: number;
                         /** @constant */
                         authenticationType: "auto";
                     } | {
+                        /** @description a name for this connection; unique across ObjectStore integrations */
                         name: string;
+                        /** @description the 12-digit cloud account id that owns the storage */
                         cloudAccountId: string;
+                        /** @description the cloud region of the storage, such as us-east-1 */
                         cloudRegion: string;
+                        /** @description ARN of the role assigned to the base access-grants location: the grants layer assumes it to vend scoped credentials, so it needs full access to every path under the location prefix */
                         cloudLocationRole: string;
+                        /** @description the base s3:// location prefix (bucket or prefix) data sources are registered under; unique across ObjectStore integrations */
                         cloudLocationPath: string;
+                        /** @description ARN of a role the service assumes before it works with the cloud (optional) */
                         cloudRoleToAssume?: string;
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the storage endpoint
+                         * @default 443
+                         */
                         port?: number;
                         /** @constant */
                         authenticationType: "accessKey";
+                        /** @description access key id of the cloud identity the service uses */
                         cloudAccessKeyId: string;
+                        /** @description secret access key of that identity (write-only) */
                         cloudSecretAccessKey: string;
                     };
                 } | {
@@ -2649,12 +3593,18 @@ export interface operations {
                     type: "AnalyticsWarehouse";
                     autoBootstrap: boolean;
                     config: {
+                        /** @description hostname of the server (no scheme, port or path) */
                         host: string;
+                        /** @description existing database where the service account stores every schema and view it generates */
                         database: string;
+                        /** @description service-managed schema where the secure views are created */
                         schema: string;
+                        /** @description the service account the integration connects as */
                         username: string;
+                        /** @description password of the service account (write-only) */
                         password: string;
                         /**
+                         * @description delimiters used to store profile data
                          * @default {
                          *       "hashDelimiter": "|",
                          *       "hashKeyDelimiter": ":",
@@ -2662,27 +3612,47 @@ export interface operations {
                          *     }
                          */
                         metadataDelimiters?: {
-                            /** @default | */
+                            /**
+                             * @description separates key-value pairs in stored profile data
+                             * @default |
+                             */
                             hashDelimiter?: string;
-                            /** @default : */
+                            /**
+                             * @description separates a key from its value
+                             * @default :
+                             */
                             hashKeyDelimiter?: string;
-                            /** @default , */
+                            /**
+                             * @description separates array elements
+                             * @default ,
+                             */
                             arrayDelimiter?: string;
                         };
-                        /** @default 1433 */
+                        /**
+                         * @description TCP port of the server
+                         * @default 1433
+                         */
                         port?: number;
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "SERVICE_IMPERSONATION"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
+                            /**
+                             * @description name of the impersonation role
+                             * @default SERVICE_IMPERSONATION
+                             */
                             role?: string;
                         };
+                        /** @description connection-string arguments passed to the database driver for the service account */
                         connectArgs?: string;
                     };
                 } | {
@@ -2690,68 +3660,114 @@ export interface operations {
                     type: "Lakehouse";
                     autoBootstrap: boolean;
                     config: {
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the workspace endpoint
+                         * @default 443
+                         */
                         port?: number;
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @description https:// URL of the workspace
+                         */
                         workspaceUrl: string;
+                        /** @description HTTP path of the cluster or SQL warehouse */
                         httpPath: string;
                         /**
+                         * @description audit log ingestion (enabled: true or false)
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         audit?: {
-                            /** @default false */
+                            /**
+                             * @description true turns it on
+                             * @default false
+                             */
                             enabled?: boolean;
                         };
-                        /** @default service */
+                        /**
+                         * @description catalog the service creates for its internal data, readable only by the service principal; letters, digits and underscores, not starting with a digit
+                         * @default service
+                         */
                         catalog?: string;
                         /**
+                         * @description deny: the account-level group excluded from data policies (privileged users and service accounts that need unmasked data); changing it pushes every policy again
                          * @default {
                          *       "deny": "service_exemption_group"
                          *     }
                          */
                         groupPattern?: {
-                            /** @default service_exemption_group */
+                            /**
+                             * @description account-level group excluded from data policies
+                             * @default service_exemption_group
+                             */
                             deny?: string;
                         };
                         /** @constant */
                         authenticationType: "token";
+                        /** @description access token of the service principal (write-only) */
                         token: string;
                     } | {
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the workspace endpoint
+                         * @default 443
+                         */
                         port?: number;
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @description https:// URL of the workspace
+                         */
                         workspaceUrl: string;
+                        /** @description HTTP path of the cluster or SQL warehouse */
                         httpPath: string;
                         /**
+                         * @description audit log ingestion (enabled: true or false)
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         audit?: {
-                            /** @default false */
+                            /**
+                             * @description true turns it on
+                             * @default false
+                             */
                             enabled?: boolean;
                         };
-                        /** @default service */
+                        /**
+                         * @description catalog the service creates for its internal data, readable only by the service principal; letters, digits and underscores, not starting with a digit
+                         * @default service
+                         */
                         catalog?: string;
                         /**
+                         * @description deny: the account-level group excluded from data policies (privileged users and service accounts that need unmasked data); changing it pushes every policy again
                          * @default {
                          *       "deny": "service_exemption_group"
                          *     }
                          */
                         groupPattern?: {
-                            /** @default service_exemption_group */
+                            /**
+                             * @description account-level group excluded from data policies
+                             * @default service_exemption_group
+                             */
                             deny?: string;
                         };
                         /** @constant */
                         authenticationType: "oAuthM2M";
+                        /** @description OAuth machine-to-machine client of the service principal */
                         oAuthClientConfig: {
+                            /** @description OAuth client id of the service principal */
                             clientId: string;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description token endpoint, such as https://<workspace>/oidc/v1/token
+                             */
                             authorityUrl: string;
-                            /** @default [] */
+                            /**
+                             * @description OAuth scope: one string or a list
+                             * @default []
+                             */
                             scope?: string | string[];
+                            /** @description OAuth client secret of the service principal (write-only) */
                             clientSecret: string;
                         };
                     };
@@ -2760,13 +3776,23 @@ export interface operations {
                     type: "DatasetWarehouse";
                     autoBootstrap: boolean;
                     config: {
+                        /** @description cloud role used to connect */
                         role: string;
+                        /** @description suffix appended to the name of each dataset that holds secure views; starts with an underscore */
                         datasetSuffix: string;
-                        /** @default service */
+                        /**
+                         * @description dataset provisioned for the service's metadata
+                         * @default service
+                         */
                         dataset?: string;
+                        /** @description location of the datasets, such as US or europe-west1; cannot change once the dataset exists */
                         location: string;
+                        /** @description content of the service-account JSON key file (write-only) */
                         credential: string;
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the API endpoint
+                         * @default 443
+                         */
                         port?: number;
                     };
                 } | {
@@ -2774,79 +3800,133 @@ export interface operations {
                     type: "ClusterWarehouse";
                     autoBootstrap: boolean;
                     config: {
+                        /** @description hostname of the cluster endpoint (no scheme, port or path) */
                         host: string;
+                        /** @description new, empty database the service account manages */
                         database: string;
+                        /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
                         initialDatabase?: string;
-                        /** @default 5439 */
+                        /**
+                         * @description TCP port of the cluster
+                         * @default 5439
+                         */
                         port?: number;
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "service_impersonation"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default service_impersonation */
+                            /**
+                             * @description name of the impersonation role
+                             * @default service_impersonation
+                             */
                             role?: string;
                         };
+                        /** @description driver connection-string arguments */
                         connectArgs?: string;
                         /** @constant */
                         authenticationType: "userPassword";
+                        /** @description the service account the integration connects as */
                         username: string;
+                        /** @description password of the service account (write-only) */
                         password: string;
                     } | {
+                        /** @description hostname of the cluster endpoint (no scheme, port or path) */
                         host: string;
+                        /** @description new, empty database the service account manages */
                         database: string;
+                        /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
                         initialDatabase?: string;
-                        /** @default 5439 */
+                        /**
+                         * @description TCP port of the cluster
+                         * @default 5439
+                         */
                         port?: number;
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "service_impersonation"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default service_impersonation */
+                            /**
+                             * @description name of the impersonation role
+                             * @default service_impersonation
+                             */
                             role?: string;
                         };
+                        /** @description driver connection-string arguments */
                         connectArgs?: string;
                         /** @constant */
                         authenticationType: "accessKey";
+                        /** @description database user the access key signs in as */
                         databaseUser: string;
+                        /** @description access key id of the cloud identity */
                         accessKeyId: string;
+                        /** @description secret access key of that identity (write-only) */
                         secretKey: string;
+                        /** @description session token, for temporary credentials (write-only) */
                         sessionToken?: string;
                     } | {
+                        /** @description hostname of the cluster endpoint (no scheme, port or path) */
                         host: string;
+                        /** @description new, empty database the service account manages */
                         database: string;
+                        /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
                         initialDatabase?: string;
-                        /** @default 5439 */
+                        /**
+                         * @description TCP port of the cluster
+                         * @default 5439
+                         */
                         port?: number;
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "service_impersonation"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default service_impersonation */
+                            /**
+                             * @description name of the impersonation role
+                             * @default service_impersonation
+                             */
                             role?: string;
                         };
+                        /** @description driver connection-string arguments */
                         connectArgs?: string;
                         /** @constant */
                         authenticationType: "idp";
+                        /** @description sign-in through an identity provider */
                         idp: {
+                            /** @description identity provider user (write-only) */
                             username: string;
+                            /** @description identity provider password (write-only) */
                             password: string;
+                            /** @description application id at the identity provider */
                             appId: string;
+                            /** @description hostname of the identity provider */
                             idpHost: string;
+                            /** @description ARN of the role the identity provider grants */
                             role: string;
                         };
                     };
@@ -2855,229 +3935,381 @@ export interface operations {
                     type: "CloudWarehouse";
                     autoBootstrap: boolean;
                     config: {
+                        /** @description hostname of the account (no scheme, port or path) */
                         host: string;
+                        /** @description default compute warehouse the service account uses */
                         warehouse: string;
+                        /** @description new, empty database the service account manages */
                         database: string;
+                        /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
                         role?: string;
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the account endpoint
+                         * @default 443
+                         */
                         port?: number;
                         /**
+                         * @description audit log ingestion (enabled: true or false)
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         audit?: {
-                            /** @default false */
+                            /**
+                             * @description true turns it on
+                             * @default false
+                             */
                             enabled?: boolean;
                         };
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "SERVICE_IMPERSONATION"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
+                            /**
+                             * @description name of the impersonation role
+                             * @default SERVICE_IMPERSONATION
+                             */
                             role?: string;
                         };
                         /**
+                         * @description exclude: roles and users left out of authorization checks
                          * @default {
                          *       "exclude": []
                          *     }
                          */
                         userRolePattern?: {
-                            /** @default [] */
+                            /**
+                             * @description roles and users excluded from authorization checks
+                             * @default []
+                             */
                             exclude?: string[];
                         };
                         /**
+                         * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
                          * @default {
                          *       "enabled": false,
                          *       "warehouses": []
                          *     }
                          */
                         workspaces?: {
-                            /** @default false */
+                            /**
+                             * @description true when platform data sharing is used; false when table grants are used
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default [] */
+                            /**
+                             * @description warehouses on which workspace users get usage
+                             * @default []
+                             */
                             warehouses?: string[];
                         };
+                        /** @description driver connection arguments for the service account */
                         connectArgs?: string;
+                        /** @description driver connection arguments for the privileged user of an automatic setup */
                         privilegedConnectArgs?: string;
                         /**
+                         * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         lineage?: {
-                            /** @default false */
+                            /**
+                             * @description true turns native lineage ingestion on
+                             * @default false
+                             */
                             enabled?: boolean;
+                            /** @description what lineage ingestion covers (required when enabled) */
                             lineageConfig?: {
-                                /** @default ^.*$ */
+                                /**
+                                 * @description regular expression (without slashes) selecting the tables to ingest lineage for
+                                 * @default ^.*$
+                                 */
                                 tableFilter?: string;
-                                /** @default ^.*$ */
+                                /**
+                                 * @description regular expression (without slashes) selecting the tags to propagate
+                                 * @default ^.*$
+                                 */
                                 tagFilterRegex?: string;
-                                /** @default 1000 */
+                                /**
+                                 * @description rows per ingestion batch
+                                 * @default 1000
+                                 */
                                 ingestBatchSize?: number;
                             };
                         };
                         /** @constant */
                         authenticationType: "userPassword";
+                        /** @description the service account the integration connects as */
                         username: string;
+                        /** @description password of the service account (write-only) */
                         password: string;
                     } | {
+                        /** @description hostname of the account (no scheme, port or path) */
                         host: string;
+                        /** @description default compute warehouse the service account uses */
                         warehouse: string;
+                        /** @description new, empty database the service account manages */
                         database: string;
+                        /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
                         role?: string;
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the account endpoint
+                         * @default 443
+                         */
                         port?: number;
                         /**
+                         * @description audit log ingestion (enabled: true or false)
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         audit?: {
-                            /** @default false */
+                            /**
+                             * @description true turns it on
+                             * @default false
+                             */
                             enabled?: boolean;
                         };
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "SERVICE_IMPERSONATION"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
+                            /**
+                             * @description name of the impersonation role
+                             * @default SERVICE_IMPERSONATION
+                             */
                             role?: string;
                         };
                         /**
+                         * @description exclude: roles and users left out of authorization checks
                          * @default {
                          *       "exclude": []
                          *     }
                          */
                         userRolePattern?: {
-                            /** @default [] */
+                            /**
+                             * @description roles and users excluded from authorization checks
+                             * @default []
+                             */
                             exclude?: string[];
                         };
                         /**
+                         * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
                          * @default {
                          *       "enabled": false,
                          *       "warehouses": []
                          *     }
                          */
                         workspaces?: {
-                            /** @default false */
+                            /**
+                             * @description true when platform data sharing is used; false when table grants are used
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default [] */
+                            /**
+                             * @description warehouses on which workspace users get usage
+                             * @default []
+                             */
                             warehouses?: string[];
                         };
+                        /** @description driver connection arguments for the service account */
                         connectArgs?: string;
+                        /** @description driver connection arguments for the privileged user of an automatic setup */
                         privilegedConnectArgs?: string;
                         /**
+                         * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         lineage?: {
-                            /** @default false */
+                            /**
+                             * @description true turns native lineage ingestion on
+                             * @default false
+                             */
                             enabled?: boolean;
+                            /** @description what lineage ingestion covers (required when enabled) */
                             lineageConfig?: {
-                                /** @default ^.*$ */
+                                /**
+                                 * @description regular expression (without slashes) selecting the tables to ingest lineage for
+                                 * @default ^.*$
+                                 */
                                 tableFilter?: string;
-                                /** @default ^.*$ */
+                                /**
+                                 * @description regular expression (without slashes) selecting the tags to propagate
+                                 * @default ^.*$
+                                 */
                                 tagFilterRegex?: string;
-                                /** @default 1000 */
+                                /**
+                                 * @description rows per ingestion batch
+                                 * @default 1000
+                                 */
                                 ingestBatchSize?: number;
                             };
                         };
                         /** @constant */
                         authenticationType: "keyPair";
+                        /** @description the service account the integration connects as */
                         username: string;
+                        /** @description private key of the key pair, new lines written as \n (write-only) */
                         privateKey: string;
                     } | {
+                        /** @description hostname of the account (no scheme, port or path) */
                         host: string;
+                        /** @description default compute warehouse the service account uses */
                         warehouse: string;
+                        /** @description new, empty database the service account manages */
                         database: string;
+                        /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
                         role?: string;
-                        /** @default 443 */
+                        /**
+                         * @description TCP port of the account endpoint
+                         * @default 443
+                         */
                         port?: number;
                         /**
+                         * @description audit log ingestion (enabled: true or false)
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         audit?: {
-                            /** @default false */
+                            /**
+                             * @description true turns it on
+                             * @default false
+                             */
                             enabled?: boolean;
                         };
                         /**
+                         * @description a role the service creates to run queries on behalf of users
                          * @default {
                          *       "enabled": false,
                          *       "role": "SERVICE_IMPERSONATION"
                          *     }
                          */
                         impersonation?: {
-                            /** @default false */
+                            /**
+                             * @description true: the service creates the impersonation role
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
+                            /**
+                             * @description name of the impersonation role
+                             * @default SERVICE_IMPERSONATION
+                             */
                             role?: string;
                         };
                         /**
+                         * @description exclude: roles and users left out of authorization checks
                          * @default {
                          *       "exclude": []
                          *     }
                          */
                         userRolePattern?: {
-                            /** @default [] */
+                            /**
+                             * @description roles and users excluded from authorization checks
+                             * @default []
+                             */
                             exclude?: string[];
                         };
                         /**
+                         * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
                          * @default {
                          *       "enabled": false,
                          *       "warehouses": []
                          *     }
                          */
                         workspaces?: {
-                            /** @default false */
+                            /**
+                             * @description true when platform data sharing is used; false when table grants are used
+                             * @default false
+                             */
                             enabled?: boolean;
-                            /** @default [] */
+                            /**
+                             * @description warehouses on which workspace users get usage
+                             * @default []
+                             */
                             warehouses?: string[];
                         };
+                        /** @description driver connection arguments for the service account */
                         connectArgs?: string;
+                        /** @description driver connection arguments for the privileged user of an automatic setup */
                         privilegedConnectArgs?: string;
                         /**
+                         * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
                          * @default {
                          *       "enabled": false
                          *     }
                          */
                         lineage?: {
-                            /** @default false */
+                            /**
+                             * @description true turns native lineage ingestion on
+                             * @default false
+                             */
                             enabled?: boolean;
+                            /** @description what lineage ingestion covers (required when enabled) */
                             lineageConfig?: {
-                                /** @default ^.*$ */
+                                /**
+                                 * @description regular expression (without slashes) selecting the tables to ingest lineage for
+                                 * @default ^.*$
+                                 */
                                 tableFilter?: string;
-                                /** @default ^.*$ */
+                                /**
+                                 * @description regular expression (without slashes) selecting the tags to propagate
+                                 * @default ^.*$
+                                 */
                                 tagFilterRegex?: string;
-                                /** @default 1000 */
+                                /**
+                                 * @description rows per ingestion batch
+                                 * @default 1000
+                                 */
                                 ingestBatchSize?: number;
                             };
                         };
                         /** @constant */
                         authenticationType: "oAuth";
+                        /** @description OAuth client of the service account (manual setup only) */
                         oAuthClientConfig: {
+                            /** @description name of the OAuth identity provider */
                             provider: string;
+                            /** @description OAuth client id */
                             clientId: string;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description https:// token endpoint of the provider
+                             */
                             authorityUrl: string;
-                            /** @default true */
+                            /**
+                             * @description true: sign in with a certificate and private key; false: with a client secret
+                             * @default true
+                             */
                             useCertificate?: boolean;
+                            /** @description thumbprint of the public certificate (with useCertificate) */
                             publicCertificateThumbprint?: string;
+                            /** @description private key of the certificate (with useCertificate; write-only) */
                             oauthPrivateKey?: string;
+                            /** @description client secret (without useCertificate; write-only) */
                             clientSecret?: string;
+                            /** @description resource the token is requested for (optional) */
                             resource?: string;
                         };
                     };
@@ -3213,50 +4445,79 @@ export interface operations {
                 } | ({
                     /** @constant */
                     authenticationType: "userPassword";
+                    /** @description the service account the integration connects as */
                     username: string;
+                    /** @description password of the service account (write-only) */
                     password: string;
                 } | {
                     /** @constant */
                     authenticationType: "accessKey";
+                    /** @description database user the access key signs in as */
                     databaseUser: string;
+                    /** @description access key id of the cloud identity */
                     accessKeyId: string;
+                    /** @description secret access key of that identity (write-only) */
                     secretKey: string;
+                    /** @description session token, for temporary credentials (write-only) */
                     sessionToken?: string;
                 } | {
                     /** @constant */
                     authenticationType: "idp";
+                    /** @description sign-in through an identity provider */
                     idp: {
+                        /** @description identity provider user (write-only) */
                         username: string;
+                        /** @description identity provider password (write-only) */
                         password: string;
+                        /** @description application id at the identity provider */
                         appId: string;
+                        /** @description hostname of the identity provider */
                         idpHost: string;
+                        /** @description ARN of the role the identity provider grants */
                         role: string;
                     };
                 }) | ({
                     /** @constant */
                     authenticationType: "userPassword";
+                    /** @description the service account the integration connects as */
                     username: string;
+                    /** @description password of the service account (write-only) */
                     password: string;
                     role: string;
                 } | {
                     /** @constant */
                     authenticationType: "keyPair";
+                    /** @description the service account the integration connects as */
                     username: string;
+                    /** @description private key of the key pair, new lines written as \n (write-only) */
                     privateKey: string;
                     role: string;
                 } | {
                     /** @constant */
                     authenticationType: "oAuth";
+                    /** @description OAuth client of the service account (manual setup only) */
                     oAuthClientConfig: {
+                        /** @description name of the OAuth identity provider */
                         provider: string;
+                        /** @description OAuth client id */
                         clientId: string;
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @description https:// token endpoint of the provider
+                         */
                         authorityUrl: string;
-                        /** @default true */
+                        /**
+                         * @description true: sign in with a certificate and private key; false: with a client secret
+                         * @default true
+                         */
                         useCertificate?: boolean;
+                        /** @description thumbprint of the public certificate (with useCertificate) */
                         publicCertificateThumbprint?: string;
+                        /** @description private key of the certificate (with useCertificate; write-only) */
                         oauthPrivateKey?: string;
+                        /** @description client secret (without useCertificate; write-only) */
                         clientSecret?: string;
+                        /** @description resource the token is requested for (optional) */
                         resource?: string;
                     };
                     role: string;
@@ -3269,50 +4530,79 @@ export interface operations {
                 } | ({
                     /** @constant */
                     authenticationType: "userPassword";
+                    /** @description the service account the integration connects as */
                     username: string;
+                    /** @description password of the service account (write-only) */
                     password: string;
                 } | {
                     /** @constant */
                     authenticationType: "accessKey";
+                    /** @description database user the access key signs in as */
                     databaseUser: string;
+                    /** @description access key id of the cloud identity */
                     accessKeyId: string;
+                    /** @description secret access key of that identity (write-only) */
                     secretKey: string;
+                    /** @description session token, for temporary credentials (write-only) */
                     sessionToken?: string;
                 } | {
                     /** @constant */
                     authenticationType: "idp";
+                    /** @description sign-in through an identity provider */
                     idp: {
+                        /** @description identity provider user (write-only) */
                         username: string;
+                        /** @description identity provider password (write-only) */
                         password: string;
+                        /** @description application id at the identity provider */
                         appId: string;
+                        /** @description hostname of the identity provider */
                         idpHost: string;
+                        /** @description ARN of the role the identity provider grants */
                         role: string;
                     };
                 }) | ({
                     /** @constant */
                     authenticationType: "userPassword";
+                    /** @description the service account the integration connects as */
                     username: string;
+                    /** @description password of the service account (write-only) */
                     password: string;
                     role: string;
                 } | {
                     /** @constant */
                     authenticationType: "keyPair";
+                    /** @description the service account the integration connects as */
                     username: string;
+                    /** @description private key of the key pair, new lines written as \n (write-only) */
                     privateKey: string;
                     role: string;
                 } | {
                     /** @constant */
                     authenticationType: "oAuth";
+                    /** @description OAuth client of the service account (manual setup only) */
                     oAuthClientConfig: {
+                        /** @description name of the OAuth identity provider */
                         provider: string;
+                        /** @description OAuth client id */
                         clientId: string;
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @description https:// token endpoint of the provider
+                         */
                         authorityUrl: string;
-                        /** @default true */
+                        /**
+                         * @description true: sign in with a certificate and private key; false: with a client secret
+                         * @default true
+                         */
                         useCertificate?: boolean;
+                        /** @description thumbprint of the public certificate (with useCertificate) */
                         publicCertificateThumbprint?: string;
+                        /** @description private key of the certificate (with useCertificate; write-only) */
                         oauthPrivateKey?: string;
+                        /** @description client secret (without useCertificate; write-only) */
                         clientSecret?: string;
+                        /** @description resource the token is requested for (optional) */
                         resource?: string;
                     };
                     role: string;
@@ -3953,7 +5243,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The integration has been deleted. */
+            /** @description The integration’s setup is in use (enabled, recurringValidationError, in flight, or editError with nothing left behind by the edit), or it has been deleted: the cleanup script is only for a failed setup or teardown, or a force-disabled integration. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -41,7 +41,9 @@ export const regexSource = (fallback: string) =>
     );
 
 export const enabledFlag = () =>
-  z.strictObject({ enabled: z.boolean().default(false) }).default({ enabled: false });
+  z
+    .strictObject({ enabled: z.boolean().default(false).describe('true turns it on') })
+    .default({ enabled: false });
 
 /** Identifier-like names the service creates remotely (schemas, roles, catalogs). */
 export const identifier = (max = 255) => z.string().min(1).max(max);
