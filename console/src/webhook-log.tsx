@@ -21,7 +21,16 @@ function Kind({ record }: { record: HistoryRecord }) {
   return tags.length ? <span class="muted"> ({tags.join(', ')})</span> : null;
 }
 
-export function WebhookLog({ webhookId, refresh }: { webhookId: number; refresh: number }) {
+export function WebhookLog({
+  webhookId,
+  refresh,
+  hidden,
+}: {
+  webhookId: number;
+  refresh: number;
+  /** Why the caller may see none of this webhook's records, when they may not. */
+  hidden?: string | undefined;
+}) {
   const [search, setSearch] = useState('');
   const [deliveryId, setDeliveryId] = useState<string | undefined>(undefined);
   const [offset, setOffset] = useState(0);
@@ -61,6 +70,7 @@ export function WebhookLog({ webhookId, refresh }: { webhookId: number; refresh:
           </span>
         )}
       </div>
+      {hidden && <p class="hint">{hidden}</p>}
       <search>
         <form
           class="filters"

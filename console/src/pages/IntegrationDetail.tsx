@@ -247,7 +247,8 @@ function operatorScripts(
         title: 'post-cleanup',
         path: '/integrations/scripts/post-cleanup',
         body: stored,
-        description: 'After the delete script: removes the service’s login from the master database.',
+        description:
+          'After the delete script: removes what the setup made outside the integration’s own database, such as a login in master (the script says so when there is nothing).',
       });
   }
   return out;
