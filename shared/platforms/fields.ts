@@ -47,3 +47,8 @@ export const enabledFlag = () =>
 
 /** Identifier-like names the service creates remotely (schemas, roles, catalogs). */
 export const identifier = (max = 255) => z.string().min(1).max(max);
+
+/** The account a SQL integration connects as, and its password: one wording for every type. */
+export const accountUsername = (max: number) =>
+  text(max).describe('the service account the integration connects as');
+export const accountPassword = () => secret(1024).describe('password of the service account (write-only)');

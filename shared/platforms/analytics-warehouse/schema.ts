@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { hostname, identifier, port, secret, text } from '../fields';
+import { accountPassword, accountUsername, hostname, identifier, port, secret, text } from '../fields';
 
 const MetadataDelimitersSchema = z
   .strictObject({
@@ -20,8 +20,8 @@ export const AnalyticsWarehouseConfigSchema = z.strictObject({
     'existing database where the service account stores every schema and view it generates',
   ),
   schema: identifier(128).describe('service-managed schema where the secure views are created'),
-  username: text(128).describe('the service account the integration connects as'),
-  password: secret(1024).describe('password of the service account (write-only)'),
+  username: accountUsername(128),
+  password: accountPassword(),
   metadataDelimiters: MetadataDelimitersSchema.describe('delimiters used to store profile data'),
   port: port(1433).describe('TCP port of the server'),
   impersonation: z

@@ -1,5 +1,15 @@
 import * as z from 'zod';
-import { enabledFlag, hostname, identifier, port, regexSource, secret, text } from '../fields';
+import {
+  accountPassword,
+  accountUsername,
+  enabledFlag,
+  hostname,
+  identifier,
+  port,
+  regexSource,
+  secret,
+  text,
+} from '../fields';
 
 const CloudOAuthSchema = z
   .strictObject({
@@ -149,13 +159,13 @@ const base = {
 
 const userPassword = {
   authenticationType: z.literal('userPassword'),
-  username: text(255).describe('the service account the integration connects as'),
-  password: secret(1024).describe('password of the service account (write-only)'),
+  username: accountUsername(255),
+  password: accountPassword(),
 };
 /** A key pair authenticates a named user, so `username` is required with it (the spec is silent). */
 const keyPair = {
   authenticationType: z.literal('keyPair'),
-  username: text(255).describe('the service account the integration connects as'),
+  username: accountUsername(255),
   privateKey: secret(16_384).describe('private key of the key pair, new lines written as \\n (write-only)'),
 };
 const oAuth = {

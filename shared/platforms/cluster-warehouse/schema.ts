@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { hostname, identifier, port, secret, text } from '../fields';
+import { accountPassword, accountUsername, hostname, identifier, port, secret, text } from '../fields';
 
 const ClusterIdpSchema = z.strictObject({
   username: text(128).describe('identity provider user (write-only)'),
@@ -30,8 +30,8 @@ const base = {
 
 const userPassword = {
   authenticationType: z.literal('userPassword'),
-  username: text(128).describe('the service account the integration connects as'),
-  password: secret(1024).describe('password of the service account (write-only)'),
+  username: accountUsername(128),
+  password: accountPassword(),
 };
 const accessKey = {
   authenticationType: z.literal('accessKey'),
