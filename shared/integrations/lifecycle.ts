@@ -89,7 +89,12 @@ export function canDelete(status: IntegrationStatus): boolean {
  * failed, and after a force-disable (which removed nothing remotely). Anywhere else the setup is
  * in use or being worked on, and a script that drops it would break a live integration.
  */
-const CLEANUP_STATUSES: readonly IntegrationStatus[] = ['createError', 'editError', 'deleteError', 'disabled'];
+const CLEANUP_STATUSES: readonly IntegrationStatus[] = [
+  'createError',
+  'editError',
+  'deleteError',
+  'disabled',
+];
 
 function cleanupRefusal(id: number, status: IntegrationStatus): string {
   const why =
@@ -106,7 +111,8 @@ export function refusalMessage(
   status: IntegrationStatus,
   request: 'update' | 'delete' | 'regenerate' | 'repair' | 'cleanup',
 ): string | undefined {
-  if (request === 'cleanup') return CLEANUP_STATUSES.includes(status) ? undefined : cleanupRefusal(id, status);
+  if (request === 'cleanup')
+    return CLEANUP_STATUSES.includes(status) ? undefined : cleanupRefusal(id, status);
   if (isInFlight(status)) {
     return `integration ${id} is currently ${status}; wait until GET /integrations/${id}/status shows the work has finished`;
   }
