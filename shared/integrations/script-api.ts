@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import type { RouteContract } from '../catalog/contract';
-import { JSON_OR_YAML } from '../edge/yaml';
+import { JSON_OR_YAML } from '../edge/yaml-body';
 import { IntegrationIdParamsSchema } from './api';
 import { SQL_TYPES, scriptBodySchema } from './script-requests';
 

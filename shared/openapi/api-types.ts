@@ -489,6 +489,785 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description An integration: its type, whether the service sets the platform up, and its config. */
+        IntegrationPayload: {
+            /** @constant */
+            type: "ObjectStore";
+            autoBootstrap: boolean;
+            config: {
+                /** @description a name for this connection; unique across ObjectStore integrations */
+                name: string;
+                /** @description the 12-digit cloud account id that owns the storage */
+                cloudAccountId: string;
+                /** @description the cloud region of the storage, such as us-east-1 */
+                cloudRegion: string;
+                /** @description ARN of the role assigned to the base access-grants location: the grants layer assumes it to vend scoped credentials, so it needs full access to every path under the location prefix */
+                cloudLocationRole: string;
+                /** @description the base s3:// location prefix (bucket or prefix) data sources are registered under; unique across ObjectStore integrations */
+                cloudLocationPath: string;
+                /** @description ARN of a role the service assumes before it works with the cloud (optional) */
+                cloudRoleToAssume?: string;
+                /**
+                 * @description TCP port of the storage endpoint
+                 * @default 443
+                 */
+                port: number;
+                /** @constant */
+                authenticationType: "auto";
+            } | {
+                /** @description a name for this connection; unique across ObjectStore integrations */
+                name: string;
+                /** @description the 12-digit cloud account id that owns the storage */
+                cloudAccountId: string;
+                /** @description the cloud region of the storage, such as us-east-1 */
+                cloudRegion: string;
+                /** @description ARN of the role assigned to the base access-grants location: the grants layer assumes it to vend scoped credentials, so it needs full access to every path under the location prefix */
+                cloudLocationRole: string;
+                /** @description the base s3:// location prefix (bucket or prefix) data sources are registered under; unique across ObjectStore integrations */
+                cloudLocationPath: string;
+                /** @description ARN of a role the service assumes before it works with the cloud (optional) */
+                cloudRoleToAssume?: string;
+                /**
+                 * @description TCP port of the storage endpoint
+                 * @default 443
+                 */
+                port: number;
+                /** @constant */
+                authenticationType: "accessKey";
+                /** @description access key id of the cloud identity the service uses */
+                cloudAccessKeyId: string;
+                /** @description secret access key of that identity (write-only) */
+                cloudSecretAccessKey: string;
+            };
+        } | {
+            /** @constant */
+            type: "AnalyticsWarehouse";
+            autoBootstrap: boolean;
+            config: {
+                /** @description hostname of the server (no scheme, port or path) */
+                host: string;
+                /** @description existing database where the service account stores every schema and view it generates */
+                database: string;
+                /** @description service-managed schema where the secure views are created */
+                schema: string;
+                /** @description the service account the integration connects as */
+                username: string;
+                /** @description password of the service account (write-only) */
+                password: string;
+                /**
+                 * @description delimiters used to store profile data
+                 * @default {
+                 *       "hashDelimiter": "|",
+                 *       "hashKeyDelimiter": ":",
+                 *       "arrayDelimiter": ","
+                 *     }
+                 */
+                metadataDelimiters: {
+                    /**
+                     * @description separates key-value pairs in stored profile data
+                     * @default |
+                     */
+                    hashDelimiter: string;
+                    /**
+                     * @description separates a key from its value
+                     * @default :
+                     */
+                    hashKeyDelimiter: string;
+                    /**
+                     * @description separates array elements
+                     * @default ,
+                     */
+                    arrayDelimiter: string;
+                };
+                /**
+                 * @description TCP port of the server
+                 * @default 1433
+                 */
+                port: number;
+                /**
+                 * @description a role the service creates to run queries on behalf of users
+                 * @default {
+                 *       "enabled": false,
+                 *       "role": "SERVICE_IMPERSONATION"
+                 *     }
+                 */
+                impersonation: {
+                    /**
+                     * @description true: the service creates the impersonation role
+                     * @default false
+                     */
+                    enabled: boolean;
+                    /**
+                     * @description name of the impersonation role
+                     * @default SERVICE_IMPERSONATION
+                     */
+                    role: string;
+                };
+                /** @description connection-string arguments passed to the database driver for the service account */
+                connectArgs?: string;
+            };
+        } | {
+            /** @constant */
+            type: "Lakehouse";
+            autoBootstrap: boolean;
+            config: {
+                /**
+                 * @description TCP port of the workspace endpoint
+                 * @default 443
+                 */
+                port: number;
+                /**
+                 * Format: uri
+                 * @description https:// URL of the workspace
+                 */
+                workspaceUrl: string;
+                /** @description HTTP path of the cluster or SQL warehouse */
+                httpPath: string;
+                /**
+                 * @description audit log ingestion (enabled: true or false)
+                 * @default {
+                 *       "enabled": false
+                 *     }
+                 */
+                audit: {
+                    /**
+                     * @description true turns it on
+                     * @default false
+                     */
+                    enabled: boolean;
+                };
+                /**
+                 * @description catalog the service creates for its internal data, readable only by the service principal; letters, digits and underscores, not starting with a digit
+                 * @default service
+                 */
+                catalog: string;
+                /**
+                 * @description deny: the account-level group excluded from data policies (privileged users and service accounts that need unmasked data); changing it pushes every policy again
+                 * @default {
+                 *       "deny": "service_exemption_group"
+                 *     }
+                 */
+                groupPattern: {
+                    /**
+                     * @description account-level group excluded from data policies
+                     * @default service_exemption_group
+                     */
+                    deny: string;
+                };
+                /** @constant */
+                authenticationType: "token";
+                /** @description access token of the service principal (write-only) */
+                token: string;
+            } | {
+                /**
+                 * @description TCP port of the workspace endpoint
+                 * @default 443
+                 */
+                port: number;
+                /**
+                 * Format: uri
+                 * @description https:// URL of the workspace
+                 */
+                workspaceUrl: string;
+                /** @description HTTP path of the cluster or SQL warehouse */
+                httpPath: string;
+                /**
+                 * @description audit log ingestion (enabled: true or false)
+                 * @default {
+                 *       "enabled": false
+                 *     }
+                 */
+                audit: {
+                    /**
+                     * @description true turns it on
+                     * @default false
+                     */
+                    enabled: boolean;
+                };
+                /**
+                 * @description catalog the service creates for its internal data, readable only by the service principal; letters, digits and underscores, not starting with a digit
+                 * @default service
+                 */
+                catalog: string;
+                /**
+                 * @description deny: the account-level group excluded from data policies (privileged users and service accounts that need unmasked data); changing it pushes every policy again
+                 * @default {
+                 *       "deny": "service_exemption_group"
+                 *     }
+                 */
+                groupPattern: {
+                    /**
+                     * @description account-level group excluded from data policies
+                     * @default service_exemption_group
+                     */
+                    deny: string;
+                };
+                /** @constant */
+                authenticationType: "oAuthM2M";
+                /** @description OAuth machine-to-machine client of the service principal */
+                oAuthClientConfig: {
+                    /** @description OAuth client id of the service principal */
+                    clientId: string;
+                    /**
+                     * Format: uri
+                     * @description token endpoint, such as https://<workspace>/oidc/v1/token
+                     */
+                    authorityUrl: string;
+                    /**
+                     * @description OAuth scope: one string or a list
+                     * @default []
+                     */
+                    scope: string | string[];
+                    /** @description OAuth client secret of the service principal (write-only) */
+                    clientSecret: string;
+                };
+            };
+        } | {
+            /** @constant */
+            type: "DatasetWarehouse";
+            autoBootstrap: boolean;
+            config: {
+                /** @description cloud role used to connect */
+                role: string;
+                /** @description suffix appended to the name of each dataset that holds secure views; starts with an underscore */
+                datasetSuffix: string;
+                /**
+                 * @description dataset provisioned for the service's metadata
+                 * @default service
+                 */
+                dataset: string;
+                /** @description location of the datasets, such as US or europe-west1; cannot change once the dataset exists */
+                location: string;
+                /** @description content of the service-account JSON key file (write-only) */
+                credential: string;
+                /**
+                 * @description TCP port of the API endpoint
+                 * @default 443
+                 */
+                port: number;
+            };
+        } | {
+            /** @constant */
+            type: "ClusterWarehouse";
+            autoBootstrap: boolean;
+            config: {
+                /** @description hostname of the cluster endpoint (no scheme, port or path) */
+                host: string;
+                /** @description new, empty database the service account manages */
+                database: string;
+                /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
+                initialDatabase?: string;
+                /**
+                 * @description TCP port of the cluster
+                 * @default 5439
+                 */
+                port: number;
+                /**
+                 * @description a role the service creates to run queries on behalf of users
+                 * @default {
+                 *       "enabled": false,
+                 *       "role": "service_impersonation"
+                 *     }
+                 */
+                impersonation: {
+                    /**
+                     * @description true: the service creates the impersonation role
+                     * @default false
+                     */
+                    enabled: boolean;
+                    /**
+                     * @description name of the impersonation role
+                     * @default service_impersonation
+                     */
+                    role: string;
+                };
+                /** @description driver connection-string arguments */
+                connectArgs?: string;
+                /** @constant */
+                authenticationType: "userPassword";
+                /** @description the service account the integration connects as */
+                username: string;
+                /** @description password of the service account (write-only) */
+                password: string;
+            } | {
+                /** @description hostname of the cluster endpoint (no scheme, port or path) */
+                host: string;
+                /** @description new, empty database the service account manages */
+                database: string;
+                /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
+                initialDatabase?: string;
+                /**
+                 * @description TCP port of the cluster
+                 * @default 5439
+                 */
+                port: number;
+                /**
+                 * @description a role the service creates to run queries on behalf of users
+                 * @default {
+                 *       "enabled": false,
+                 *       "role": "service_impersonation"
+                 *     }
+                 */
+                impersonation: {
+                    /**
+                     * @description true: the service creates the impersonation role
+                     * @default false
+                     */
+                    enabled: boolean;
+                    /**
+                     * @description name of the impersonation role
+                     * @default service_impersonation
+                     */
+                    role: string;
+                };
+                /** @description driver connection-string arguments */
+                connectArgs?: string;
+                /** @constant */
+                authenticationType: "accessKey";
+                /** @description database user the access key signs in as */
+                databaseUser: string;
+                /** @description access key id of the cloud identity */
+                accessKeyId: string;
+                /** @description secret access key of that identity (write-only) */
+                secretKey: string;
+                /** @description session token, for temporary credentials (write-only) */
+                sessionToken?: string;
+            } | {
+                /** @description hostname of the cluster endpoint (no scheme, port or path) */
+                host: string;
+                /** @description new, empty database the service account manages */
+                database: string;
+                /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
+                initialDatabase?: string;
+                /**
+                 * @description TCP port of the cluster
+                 * @default 5439
+                 */
+                port: number;
+                /**
+                 * @description a role the service creates to run queries on behalf of users
+                 * @default {
+                 *       "enabled": false,
+                 *       "role": "service_impersonation"
+                 *     }
+                 */
+                impersonation: {
+                    /**
+                     * @description true: the service creates the impersonation role
+                     * @default false
+                     */
+                    enabled: boolean;
+                    /**
+                     * @description name of the impersonation role
+                     * @default service_impersonation
+                     */
+                    role: string;
+                };
+                /** @description driver connection-string arguments */
+                connectArgs?: string;
+                /** @constant */
+                authenticationType: "idp";
+                /** @description sign-in through an identity provider */
+                idp: {
+                    /** @description identity provider user (write-only) */
+                    username: string;
+                    /** @description identity provider password (write-only) */
+                    password: string;
+                    /** @description application id at the identity provider */
+                    appId: string;
+                    /** @description hostname of the identity provider */
+                    idpHost: string;
+                    /** @description ARN of the role the identity provider grants */
+                    role: string;
+                };
+            };
+        } | {
+            /** @constant */
+            type: "CloudWarehouse";
+            autoBootstrap: boolean;
+            config: {
+                /** @description hostname of the account (no scheme, port or path) */
+                host: string;
+                /** @description default compute warehouse the service account uses */
+                warehouse: string;
+                /** @description new, empty database the service account manages */
+                database: string;
+                /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
+                role?: string;
+                /**
+                 * @description TCP port of the account endpoint
+                 * @default 443
+                 */
+                port: number;
+                /**
+                 * @description audit log ingestion (enabled: true or false)
+                 * @default {
+                 *       "enabled": false
+                 *     }
+                 */
+                audit: {
+                    /**
+                     * @description true turns it on
+                     * @default false
+                     */
+                    enabled: boolean;
+                };
+                /**
+                 * @description a role the service creates to run queries on behalf of users
+                 * @default {
+                 *       "enabled": false,
+                 *       "role": "SERVICE_IMPERSONATION"
+                 *     }
+                 */
+                impersonation: {
+                    /**
+                     * @description true: the service creates the impersonation role
+                     * @default false
+                     */
+                    enabled: boolean;
+                    /**
+                     * @description name of the impersonation role
+                     * @default SERVICE_IMPERSONATION
+                     */
+                    role: string;
+                };
+                /**
+                 * @description exclude: roles and users left out of authorization checks
+                 * @default {
+                 *       "exclude": []
+                 *     }
+                 */
+                userRolePattern: {
+                    /**
+                     * @description roles and users excluded from authorization checks
+                     * @default []
+                     */
+                    exclude: string[];
+                };
+                /**
+                 * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
+                 * @default {
+                 *       "enabled": false,
+                 *       "warehouses": []
+                 *     }
+                 */
+                workspaces: {
+                    /**
+                     * @description true when platform data sharing is used; false when table grants are used
+                     * @default false
+                     */
+                    enabled: boolean;
+                    /**
+                     * @description warehouses on which workspace users get usage
+                     * @default []
+                     */
+                    warehouses: string[];
+                };
+                /** @description driver connection arguments for the service account */
+                connectArgs?: string;
+                /** @description driver connection arguments for the privileged user of an automatic setup */
+                privilegedConnectArgs?: string;
+                /**
+                 * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
+                 * @default {
+                 *       "enabled": false
+                 *     }
+                 */
+                lineage: {
+                    /**
+                     * @description true turns native lineage ingestion on
+                     * @default false
+                     */
+                    enabled: boolean;
+                    /** @description what lineage ingestion covers (required when enabled) */
+                    lineageConfig?: {
+                        /**
+                         * @description regular expression (without slashes) selecting the tables to ingest lineage for
+                         * @default ^.*$
+                         */
+                        tableFilter: string;
+                        /**
+                         * @description regular expression (without slashes) selecting the tags to propagate
+                         * @default ^.*$
+                         */
+                        tagFilterRegex: string;
+                        /**
+                         * @description rows per ingestion batch
+                         * @default 1000
+                         */
+                        ingestBatchSize: number;
+                    };
+                };
+                /** @constant */
+                authenticationType: "userPassword";
+                /** @description the service account the integration connects as */
+                username: string;
+                /** @description password of the service account (write-only) */
+                password: string;
+            } | {
+                /** @description hostname of the account (no scheme, port or path) */
+                host: string;
+                /** @description default compute warehouse the service account uses */
+                warehouse: string;
+                /** @description new, empty database the service account manages */
+                database: string;
+                /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
+                role?: string;
+                /**
+                 * @description TCP port of the account endpoint
+                 * @default 443
+                 */
+                port: number;
+                /**
+                 * @description audit log ingestion (enabled: true or false)
+                 * @default {
+                 *       "enabled": false
+                 *     }
+                 */
+                audit: {
+                    /**
+                     * @description true turns it on
+                     * @default false
+                     */
+                    enabled: boolean;
+                };
+                /**
+                 * @description a role the service creates to run queries on behalf of users
+                 * @default {
+                 *       "enabled": false,
+                 *       "role": "SERVICE_IMPERSONATION"
+                 *     }
+                 */
+                impersonation: {
+                    /**
+                     * @description true: the service creates the impersonation role
+                     * @default false
+                     */
+                    enabled: boolean;
+                    /**
+                     * @description name of the impersonation role
+                     * @default SERVICE_IMPERSONATION
+                     */
+                    role: string;
+                };
+                /**
+                 * @description exclude: roles and users left out of authorization checks
+                 * @default {
+                 *       "exclude": []
+                 *     }
+                 */
+                userRolePattern: {
+                    /**
+                     * @description roles and users excluded from authorization checks
+                     * @default []
+                     */
+                    exclude: string[];
+                };
+                /**
+                 * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
+                 * @default {
+                 *       "enabled": false,
+                 *       "warehouses": []
+                 *     }
+                 */
+                workspaces: {
+                    /**
+                     * @description true when platform data sharing is used; false when table grants are used
+                     * @default false
+                     */
+                    enabled: boolean;
+                    /**
+                     * @description warehouses on which workspace users get usage
+                     * @default []
+                     */
+                    warehouses: string[];
+                };
+                /** @description driver connection arguments for the service account */
+                connectArgs?: string;
+                /** @description driver connection arguments for the privileged user of an automatic setup */
+                privilegedConnectArgs?: string;
+                /**
+                 * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
+                 * @default {
+                 *       "enabled": false
+                 *     }
+                 */
+                lineage: {
+                    /**
+                     * @description true turns native lineage ingestion on
+                     * @default false
+                     */
+                    enabled: boolean;
+                    /** @description what lineage ingestion covers (required when enabled) */
+                    lineageConfig?: {
+                        /**
+                         * @description regular expression (without slashes) selecting the tables to ingest lineage for
+                         * @default ^.*$
+                         */
+                        tableFilter: string;
+                        /**
+                         * @description regular expression (without slashes) selecting the tags to propagate
+                         * @default ^.*$
+                         */
+                        tagFilterRegex: string;
+                        /**
+                         * @description rows per ingestion batch
+                         * @default 1000
+                         */
+                        ingestBatchSize: number;
+                    };
+                };
+                /** @constant */
+                authenticationType: "keyPair";
+                /** @description the service account the integration connects as */
+                username: string;
+                /** @description private key of the key pair, new lines written as \n (write-only) */
+                privateKey: string;
+            } | {
+                /** @description hostname of the account (no scheme, port or path) */
+                host: string;
+                /** @description default compute warehouse the service account uses */
+                warehouse: string;
+                /** @description new, empty database the service account manages */
+                database: string;
+                /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
+                role?: string;
+                /**
+                 * @description TCP port of the account endpoint
+                 * @default 443
+                 */
+                port: number;
+                /**
+                 * @description audit log ingestion (enabled: true or false)
+                 * @default {
+                 *       "enabled": false
+                 *     }
+                 */
+                audit: {
+                    /**
+                     * @description true turns it on
+                     * @default false
+                     */
+                    enabled: boolean;
+                };
+                /**
+                 * @description a role the service creates to run queries on behalf of users
+                 * @default {
+                 *       "enabled": false,
+                 *       "role": "SERVICE_IMPERSONATION"
+                 *     }
+                 */
+                impersonation: {
+                    /**
+                     * @description true: the service creates the impersonation role
+                     * @default false
+                     */
+                    enabled: boolean;
+                    /**
+                     * @description name of the impersonation role
+                     * @default SERVICE_IMPERSONATION
+                     */
+                    role: string;
+                };
+                /**
+                 * @description exclude: roles and users left out of authorization checks
+                 * @default {
+                 *       "exclude": []
+                 *     }
+                 */
+                userRolePattern: {
+                    /**
+                     * @description roles and users excluded from authorization checks
+                     * @default []
+                     */
+                    exclude: string[];
+                };
+                /**
+                 * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
+                 * @default {
+                 *       "enabled": false,
+                 *       "warehouses": []
+                 *     }
+                 */
+                workspaces: {
+                    /**
+                     * @description true when platform data sharing is used; false when table grants are used
+                     * @default false
+                     */
+                    enabled: boolean;
+                    /**
+                     * @description warehouses on which workspace users get usage
+                     * @default []
+                     */
+                    warehouses: string[];
+                };
+                /** @description driver connection arguments for the service account */
+                connectArgs?: string;
+                /** @description driver connection arguments for the privileged user of an automatic setup */
+                privilegedConnectArgs?: string;
+                /**
+                 * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
+                 * @default {
+                 *       "enabled": false
+                 *     }
+                 */
+                lineage: {
+                    /**
+                     * @description true turns native lineage ingestion on
+                     * @default false
+                     */
+                    enabled: boolean;
+                    /** @description what lineage ingestion covers (required when enabled) */
+                    lineageConfig?: {
+                        /**
+                         * @description regular expression (without slashes) selecting the tables to ingest lineage for
+                         * @default ^.*$
+                         */
+                        tableFilter: string;
+                        /**
+                         * @description regular expression (without slashes) selecting the tags to propagate
+                         * @default ^.*$
+                         */
+                        tagFilterRegex: string;
+                        /**
+                         * @description rows per ingestion batch
+                         * @default 1000
+                         */
+                        ingestBatchSize: number;
+                    };
+                };
+                /** @constant */
+                authenticationType: "oAuth";
+                /** @description OAuth client of the service account (manual setup only) */
+                oAuthClientConfig: {
+                    /** @description name of the OAuth identity provider */
+                    provider: string;
+                    /** @description OAuth client id */
+                    clientId: string;
+                    /**
+                     * Format: uri
+                     * @description https:// token endpoint of the provider
+                     */
+                    authorityUrl: string;
+                    /**
+                     * @description true: sign in with a certificate and private key; false: with a client secret
+                     * @default true
+                     */
+                    useCertificate: boolean;
+                    /** @description thumbprint of the public certificate (with useCertificate) */
+                    publicCertificateThumbprint?: string;
+                    /** @description private key of the certificate (with useCertificate; write-only) */
+                    oauthPrivateKey?: string;
+                    /** @description client secret (without useCertificate; write-only) */
+                    clientSecret?: string;
+                    /** @description resource the token is requested for (optional) */
+                    resource?: string;
+                };
+            };
+        } | {
+            /** @constant */
+            type: "FederatedSql";
+        };
         ScriptRequest: {
             /** @enum {string} */
             type: "AnalyticsWarehouse" | "Lakehouse" | "ClusterWarehouse" | "CloudWarehouse";
@@ -1073,1562 +1852,8 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "ObjectStore";
-                    autoBootstrap: boolean;
-                    config: {
-                        /** @description a name for this connection; unique across ObjectStore integrations */
-                        name: string;
-                        /** @description the 12-digit cloud account id that owns the storage */
-                        cloudAccountId: string;
-                        /** @description the cloud region of the storage, such as us-east-1 */
-                        cloudRegion: string;
-                        /** @description ARN of the role assigned to the base access-grants location: the grants layer assumes it to vend scoped credentials, so it needs full access to every path under the location prefix */
-                        cloudLocationRole: string;
-                        /** @description the base s3:// location prefix (bucket or prefix) data sources are registered under; unique across ObjectStore integrations */
-                        cloudLocationPath: string;
-                        /** @description ARN of a role the service assumes before it works with the cloud (optional) */
-                        cloudRoleToAssume?: string;
-                        /**
-                         * @description TCP port of the storage endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /** @constant */
-                        authenticationType: "auto";
-                    } | {
-                        /** @description a name for this connection; unique across ObjectStore integrations */
-                        name: string;
-                        /** @description the 12-digit cloud account id that owns the storage */
-                        cloudAccountId: string;
-                        /** @description the cloud region of the storage, such as us-east-1 */
-                        cloudRegion: string;
-                        /** @description ARN of the role assigned to the base access-grants location: the grants layer assumes it to vend scoped credentials, so it needs full access to every path under the location prefix */
-                        cloudLocationRole: string;
-                        /** @description the base s3:// location prefix (bucket or prefix) data sources are registered under; unique across ObjectStore integrations */
-                        cloudLocationPath: string;
-                        /** @description ARN of a role the service assumes before it works with the cloud (optional) */
-                        cloudRoleToAssume?: string;
-                        /**
-                         * @description TCP port of the storage endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /** @constant */
-                        authenticationType: "accessKey";
-                        /** @description access key id of the cloud identity the service uses */
-                        cloudAccessKeyId: string;
-                        /** @description secret access key of that identity (write-only) */
-                        cloudSecretAccessKey: string;
-                    };
-                } | {
-                    /** @constant */
-                    type: "AnalyticsWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        /** @description hostname of the server (no scheme, port or path) */
-                        host: string;
-                        /** @description existing database where the service account stores every schema and view it generates */
-                        database: string;
-                        /** @description service-managed schema where the secure views are created */
-                        schema: string;
-                        /** @description the service account the integration connects as */
-                        username: string;
-                        /** @description password of the service account (write-only) */
-                        password: string;
-                        /**
-                         * @description delimiters used to store profile data
-                         * @default {
-                         *       "hashDelimiter": "|",
-                         *       "hashKeyDelimiter": ":",
-                         *       "arrayDelimiter": ","
-                         *     }
-                         */
-                        metadataDelimiters?: {
-                            /**
-                             * @description separates key-value pairs in stored profile data
-                             * @default |
-                             */
-                            hashDelimiter?: string;
-                            /**
-                             * @description separates a key from its value
-                             * @default :
-                             */
-                            hashKeyDelimiter?: string;
-                            /**
-                             * @description separates array elements
-                             * @default ,
-                             */
-                            arrayDelimiter?: string;
-                        };
-                        /**
-                         * @description TCP port of the server
-                         * @default 1433
-                         */
-                        port?: number;
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default SERVICE_IMPERSONATION
-                             */
-                            role?: string;
-                        };
-                        /** @description connection-string arguments passed to the database driver for the service account */
-                        connectArgs?: string;
-                    };
-                } | {
-                    /** @constant */
-                    type: "Lakehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        /**
-                         * @description TCP port of the workspace endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /**
-                         * Format: uri
-                         * @description https:// URL of the workspace
-                         */
-                        workspaceUrl: string;
-                        /** @description HTTP path of the cluster or SQL warehouse */
-                        httpPath: string;
-                        /**
-                         * @description audit log ingestion (enabled: true or false)
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /**
-                             * @description true turns it on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @description catalog the service creates for its internal data, readable only by the service principal; letters, digits and underscores, not starting with a digit
-                         * @default service
-                         */
-                        catalog?: string;
-                        /**
-                         * @description deny: the account-level group excluded from data policies (privileged users and service accounts that need unmasked data); changing it pushes every policy again
-                         * @default {
-                         *       "deny": "service_exemption_group"
-                         *     }
-                         */
-                        groupPattern?: {
-                            /**
-                             * @description account-level group excluded from data policies
-                             * @default service_exemption_group
-                             */
-                            deny?: string;
-                        };
-                        /** @constant */
-                        authenticationType: "token";
-                        /** @description access token of the service principal (write-only) */
-                        token: string;
-                    } | {
-                        /**
-                         * @description TCP port of the workspace endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /**
-                         * Format: uri
-                         * @description https:// URL of the workspace
-                         */
-                        workspaceUrl: string;
-                        /** @description HTTP path of the cluster or SQL warehouse */
-                        httpPath: string;
-                        /**
-                         * @description audit log ingestion (enabled: true or false)
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /**
-                             * @description true turns it on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @description catalog the service creates for its internal data, readable only by the service principal; letters, digits and underscores, not starting with a digit
-                         * @default service
-                         */
-                        catalog?: string;
-                        /**
-                         * @description deny: the account-level group excluded from data policies (privileged users and service accounts that need unmasked data); changing it pushes every policy again
-                         * @default {
-                         *       "deny": "service_exemption_group"
-                         *     }
-                         */
-                        groupPattern?: {
-                            /**
-                             * @description account-level group excluded from data policies
-                             * @default service_exemption_group
-                             */
-                            deny?: string;
-                        };
-                        /** @constant */
-                        authenticationType: "oAuthM2M";
-                        /** @description OAuth machine-to-machine client of the service principal */
-                        oAuthClientConfig: {
-                            /** @description OAuth client id of the service principal */
-                            clientId: string;
-                            /**
-                             * Format: uri
-                             * @description token endpoint, such as https://<workspace>/oidc/v1/token
-                             */
-                            authorityUrl: string;
-                            /**
-                             * @description OAuth scope: one string or a list
-                             * @default []
-                             */
-                            scope?: string | string[];
-                            /** @description OAuth client secret of the service principal (write-only) */
-                            clientSecret: string;
-                        };
-                    };
-                } | {
-                    /** @constant */
-                    type: "DatasetWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        /** @description cloud role used to connect */
-                        role: string;
-                        /** @description suffix appended to the name of each dataset that holds secure views; starts with an underscore */
-                        datasetSuffix: string;
-                        /**
-                         * @description dataset provisioned for the service's metadata
-                         * @default service
-                         */
-                        dataset?: string;
-                        /** @description location of the datasets, such as US or europe-west1; cannot change once the dataset exists */
-                        location: string;
-                        /** @description content of the service-account JSON key file (write-only) */
-                        credential: string;
-                        /**
-                         * @description TCP port of the API endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                    };
-                } | {
-                    /** @constant */
-                    type: "ClusterWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        /** @description hostname of the cluster endpoint (no scheme, port or path) */
-                        host: string;
-                        /** @description new, empty database the service account manages */
-                        database: string;
-                        /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
-                        initialDatabase?: string;
-                        /**
-                         * @description TCP port of the cluster
-                         * @default 5439
-                         */
-                        port?: number;
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "service_impersonation"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default service_impersonation
-                             */
-                            role?: string;
-                        };
-                        /** @description driver connection-string arguments */
-                        connectArgs?: string;
-                        /** @constant */
-                        authenticationType: "userPassword";
-                        /** @description the service account the integration connects as */
-                        username: string;
-                        /** @description password of the service account (write-only) */
-                        password: string;
-                    } | {
-                        /** @description hostname of the cluster endpoint (no scheme, port or path) */
-                        host: string;
-                        /** @description new, empty database the service account manages */
-                        database: string;
-                        /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
-                        initialDatabase?: string;
-                        /**
-                         * @description TCP port of the cluster
-                         * @default 5439
-                         */
-                        port?: number;
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "service_impersonation"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default service_impersonation
-                             */
-                            role?: string;
-                        };
-                        /** @description driver connection-string arguments */
-                        connectArgs?: string;
-                        /** @constant */
-                        authenticationType: "accessKey";
-                        /** @description database user the access key signs in as */
-                        databaseUser: string;
-                        /** @description access key id of the cloud identity */
-                        accessKeyId: string;
-                        /** @description secret access key of that identity (write-only) */
-                        secretKey: string;
-                        /** @description session token, for temporary credentials (write-only) */
-                        sessionToken?: string;
-                    } | {
-                        /** @description hostname of the cluster endpoint (no scheme, port or path) */
-                        host: string;
-                        /** @description new, empty database the service account manages */
-                        database: string;
-                        /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
-                        initialDatabase?: string;
-                        /**
-                         * @description TCP port of the cluster
-                         * @default 5439
-                         */
-                        port?: number;
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "service_impersonation"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default service_impersonation
-                             */
-                            role?: string;
-                        };
-                        /** @description driver connection-string arguments */
-                        connectArgs?: string;
-                        /** @constant */
-                        authenticationType: "idp";
-                        /** @description sign-in through an identity provider */
-                        idp: {
-                            /** @description identity provider user (write-only) */
-                            username: string;
-                            /** @description identity provider password (write-only) */
-                            password: string;
-                            /** @description application id at the identity provider */
-                            appId: string;
-                            /** @description hostname of the identity provider */
-                            idpHost: string;
-                            /** @description ARN of the role the identity provider grants */
-                            role: string;
-                        };
-                    };
-                } | {
-                    /** @constant */
-                    type: "CloudWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        /** @description hostname of the account (no scheme, port or path) */
-                        host: string;
-                        /** @description default compute warehouse the service account uses */
-                        warehouse: string;
-                        /** @description new, empty database the service account manages */
-                        database: string;
-                        /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
-                        role?: string;
-                        /**
-                         * @description TCP port of the account endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /**
-                         * @description audit log ingestion (enabled: true or false)
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /**
-                             * @description true turns it on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default SERVICE_IMPERSONATION
-                             */
-                            role?: string;
-                        };
-                        /**
-                         * @description exclude: roles and users left out of authorization checks
-                         * @default {
-                         *       "exclude": []
-                         *     }
-                         */
-                        userRolePattern?: {
-                            /**
-                             * @description roles and users excluded from authorization checks
-                             * @default []
-                             */
-                            exclude?: string[];
-                        };
-                        /**
-                         * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
-                         * @default {
-                         *       "enabled": false,
-                         *       "warehouses": []
-                         *     }
-                         */
-                        workspaces?: {
-                            /**
-                             * @description true when platform data sharing is used; false when table grants are used
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description warehouses on which workspace users get usage
-                             * @default []
-                             */
-                            warehouses?: string[];
-                        };
-                        /** @description driver connection arguments for the service account */
-                        connectArgs?: string;
-                        /** @description driver connection arguments for the privileged user of an automatic setup */
-                        privilegedConnectArgs?: string;
-                        /**
-                         * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        lineage?: {
-                            /**
-                             * @description true turns native lineage ingestion on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /** @description what lineage ingestion covers (required when enabled) */
-                            lineageConfig?: {
-                                /**
-                                 * @description regular expression (without slashes) selecting the tables to ingest lineage for
-                                 * @default ^.*$
-                                 */
-                                tableFilter?: string;
-                                /**
-                                 * @description regular expression (without slashes) selecting the tags to propagate
-                                 * @default ^.*$
-                                 */
-                                tagFilterRegex?: string;
-                                /**
-                                 * @description rows per ingestion batch
-                                 * @default 1000
-                                 */
-                                ingestBatchSize?: number;
-                            };
-                        };
-                        /** @constant */
-                        authenticationType: "userPassword";
-                        /** @description the service account the integration connects as */
-                        username: string;
-                        /** @description password of the service account (write-only) */
-                        password: string;
-                    } | {
-                        /** @description hostname of the account (no scheme, port or path) */
-                        host: string;
-                        /** @description default compute warehouse the service account uses */
-                        warehouse: string;
-                        /** @description new, empty database the service account manages */
-                        database: string;
-                        /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
-                        role?: string;
-                        /**
-                         * @description TCP port of the account endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /**
-                         * @description audit log ingestion (enabled: true or false)
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /**
-                             * @description true turns it on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default SERVICE_IMPERSONATION
-                             */
-                            role?: string;
-                        };
-                        /**
-                         * @description exclude: roles and users left out of authorization checks
-                         * @default {
-                         *       "exclude": []
-                         *     }
-                         */
-                        userRolePattern?: {
-                            /**
-                             * @description roles and users excluded from authorization checks
-                             * @default []
-                             */
-                            exclude?: string[];
-                        };
-                        /**
-                         * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
-                         * @default {
-                         *       "enabled": false,
-                         *       "warehouses": []
-                         *     }
-                         */
-                        workspaces?: {
-                            /**
-                             * @description true when platform data sharing is used; false when table grants are used
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description warehouses on which workspace users get usage
-                             * @default []
-                             */
-                            warehouses?: string[];
-                        };
-                        /** @description driver connection arguments for the service account */
-                        connectArgs?: string;
-                        /** @description driver connection arguments for the privileged user of an automatic setup */
-                        privilegedConnectArgs?: string;
-                        /**
-                         * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        lineage?: {
-                            /**
-                             * @description true turns native lineage ingestion on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /** @description what lineage ingestion covers (required when enabled) */
-                            lineageConfig?: {
-                                /**
-                                 * @description regular expression (without slashes) selecting the tables to ingest lineage for
-                                 * @default ^.*$
-                                 */
-                                tableFilter?: string;
-                                /**
-                                 * @description regular expression (without slashes) selecting the tags to propagate
-                                 * @default ^.*$
-                                 */
-                                tagFilterRegex?: string;
-                                /**
-                                 * @description rows per ingestion batch
-                                 * @default 1000
-                                 */
-                                ingestBatchSize?: number;
-                            };
-                        };
-                        /** @constant */
-                        authenticationType: "keyPair";
-                        /** @description the service account the integration connects as */
-                        username: string;
-                        /** @description private key of the key pair, new lines written as \n (write-only) */
-                        privateKey: string;
-                    } | {
-                        /** @description hostname of the account (no scheme, port or path) */
-                        host: string;
-                        /** @description default compute warehouse the service account uses */
-                        warehouse: string;
-                        /** @description new, empty database the service account manages */
-                        database: string;
-                        /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
-                        role?: string;
-                        /**
-                         * @description TCP port of the account endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /**
-                         * @description audit log ingestion (enabled: true or false)
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /**
-                             * @description true turns it on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default SERVICE_IMPERSONATION
-                             */
-                            role?: string;
-                        };
-                        /**
-                         * @description exclude: roles and users left out of authorization checks
-                         * @default {
-                         *       "exclude": []
-                         *     }
-                         */
-                        userRolePattern?: {
-                            /**
-                             * @description roles and users excluded from authorization checks
-                             * @default []
-                             */
-                            exclude?: string[];
-                        };
-                        /**
-                         * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
-                         * @default {
-                         *       "enabled": false,
-                         *       "warehouses": []
-                         *     }
-                         */
-                        workspaces?: {
-                            /**
-                             * @description true when platform data sharing is used; false when table grants are used
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description warehouses on which workspace users get usage
-                             * @default []
-                             */
-                            warehouses?: string[];
-                        };
-                        /** @description driver connection arguments for the service account */
-                        connectArgs?: string;
-                        /** @description driver connection arguments for the privileged user of an automatic setup */
-                        privilegedConnectArgs?: string;
-                        /**
-                         * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        lineage?: {
-                            /**
-                             * @description true turns native lineage ingestion on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /** @description what lineage ingestion covers (required when enabled) */
-                            lineageConfig?: {
-                                /**
-                                 * @description regular expression (without slashes) selecting the tables to ingest lineage for
-                                 * @default ^.*$
-                                 */
-                                tableFilter?: string;
-                                /**
-                                 * @description regular expression (without slashes) selecting the tags to propagate
-                                 * @default ^.*$
-                                 */
-                                tagFilterRegex?: string;
-                                /**
-                                 * @description rows per ingestion batch
-                                 * @default 1000
-                                 */
-                                ingestBatchSize?: number;
-                            };
-                        };
-                        /** @constant */
-                        authenticationType: "oAuth";
-                        /** @description OAuth client of the service account (manual setup only) */
-                        oAuthClientConfig: {
-                            /** @description name of the OAuth identity provider */
-                            provider: string;
-                            /** @description OAuth client id */
-                            clientId: string;
-                            /**
-                             * Format: uri
-                             * @description https:// token endpoint of the provider
-                             */
-                            authorityUrl: string;
-                            /**
-                             * @description true: sign in with a certificate and private key; false: with a client secret
-                             * @default true
-                             */
-                            useCertificate?: boolean;
-                            /** @description thumbprint of the public certificate (with useCertificate) */
-                            publicCertificateThumbprint?: string;
-                            /** @description private key of the certificate (with useCertificate; write-only) */
-                            oauthPrivateKey?: string;
-                            /** @description client secret (without useCertificate; write-only) */
-                            clientSecret?: string;
-                            /** @description resource the token is requested for (optional) */
-                            resource?: string;
-                        };
-                    };
-                } | {
-                    /** @constant */
-                    type: "FederatedSql";
-                };
-                "application/yaml": {
-                    /** @constant */
-                    type: "ObjectStore";
-                    autoBootstrap: boolean;
-                    config: {
-                        /** @description a name for this connection; unique across ObjectStore integrations */
-                        name: string;
-                        /** @description the 12-digit cloud account id that owns the storage */
-                        cloudAccountId: string;
-                        /** @description the cloud region of the storage, such as us-east-1 */
-                        cloudRegion: string;
-                        /** @description ARN of the role assigned to the base access-grants location: the grants layer assumes it to vend scoped credentials, so it needs full access to every path under the location prefix */
-                        cloudLocationRole: string;
-                        /** @description the base s3:// location prefix (bucket or prefix) data sources are registered under; unique across ObjectStore integrations */
-                        cloudLocationPath: string;
-                        /** @description ARN of a role the service assumes before it works with the cloud (optional) */
-                        cloudRoleToAssume?: string;
-                        /**
-                         * @description TCP port of the storage endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /** @constant */
-                        authenticationType: "auto";
-                    } | {
-                        /** @description a name for this connection; unique across ObjectStore integrations */
-                        name: string;
-                        /** @description the 12-digit cloud account id that owns the storage */
-                        cloudAccountId: string;
-                        /** @description the cloud region of the storage, such as us-east-1 */
-                        cloudRegion: string;
-                        /** @description ARN of the role assigned to the base access-grants location: the grants layer assumes it to vend scoped credentials, so it needs full access to every path under the location prefix */
-                        cloudLocationRole: string;
-                        /** @description the base s3:// location prefix (bucket or prefix) data sources are registered under; unique across ObjectStore integrations */
-                        cloudLocationPath: string;
-                        /** @description ARN of a role the service assumes before it works with the cloud (optional) */
-                        cloudRoleToAssume?: string;
-                        /**
-                         * @description TCP port of the storage endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /** @constant */
-                        authenticationType: "accessKey";
-                        /** @description access key id of the cloud identity the service uses */
-                        cloudAccessKeyId: string;
-                        /** @description secret access key of that identity (write-only) */
-                        cloudSecretAccessKey: string;
-                    };
-                } | {
-                    /** @constant */
-                    type: "AnalyticsWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        /** @description hostname of the server (no scheme, port or path) */
-                        host: string;
-                        /** @description existing database where the service account stores every schema and view it generates */
-                        database: string;
-                        /** @description service-managed schema where the secure views are created */
-                        schema: string;
-                        /** @description the service account the integration connects as */
-                        username: string;
-                        /** @description password of the service account (write-only) */
-                        password: string;
-                        /**
-                         * @description delimiters used to store profile data
-                         * @default {
-                         *       "hashDelimiter": "|",
-                         *       "hashKeyDelimiter": ":",
-                         *       "arrayDelimiter": ","
-                         *     }
-                         */
-                        metadataDelimiters?: {
-                            /**
-                             * @description separates key-value pairs in stored profile data
-                             * @default |
-                             */
-                            hashDelimiter?: string;
-                            /**
-                             * @description separates a key from its value
-                             * @default :
-                             */
-                            hashKeyDelimiter?: string;
-                            /**
-                             * @description separates array elements
-                             * @default ,
-                             */
-                            arrayDelimiter?: string;
-                        };
-                        /**
-                         * @description TCP port of the server
-                         * @default 1433
-                         */
-                        port?: number;
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default SERVICE_IMPERSONATION
-                             */
-                            role?: string;
-                        };
-                        /** @description connection-string arguments passed to the database driver for the service account */
-                        connectArgs?: string;
-                    };
-                } | {
-                    /** @constant */
-                    type: "Lakehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        /**
-                         * @description TCP port of the workspace endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /**
-                         * Format: uri
-                         * @description https:// URL of the workspace
-                         */
-                        workspaceUrl: string;
-                        /** @description HTTP path of the cluster or SQL warehouse */
-                        httpPath: string;
-                        /**
-                         * @description audit log ingestion (enabled: true or false)
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /**
-                             * @description true turns it on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @description catalog the service creates for its internal data, readable only by the service principal; letters, digits and underscores, not starting with a digit
-                         * @default service
-                         */
-                        catalog?: string;
-                        /**
-                         * @description deny: the account-level group excluded from data policies (privileged users and service accounts that need unmasked data); changing it pushes every policy again
-                         * @default {
-                         *       "deny": "service_exemption_group"
-                         *     }
-                         */
-                        groupPattern?: {
-                            /**
-                             * @description account-level group excluded from data policies
-                             * @default service_exemption_group
-                             */
-                            deny?: string;
-                        };
-                        /** @constant */
-                        authenticationType: "token";
-                        /** @description access token of the service principal (write-only) */
-                        token: string;
-                    } | {
-                        /**
-                         * @description TCP port of the workspace endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /**
-                         * Format: uri
-                         * @description https:// URL of the workspace
-                         */
-                        workspaceUrl: string;
-                        /** @description HTTP path of the cluster or SQL warehouse */
-                        httpPath: string;
-                        /**
-                         * @description audit log ingestion (enabled: true or false)
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /**
-                             * @description true turns it on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @description catalog the service creates for its internal data, readable only by the service principal; letters, digits and underscores, not starting with a digit
-                         * @default service
-                         */
-                        catalog?: string;
-                        /**
-                         * @description deny: the account-level group excluded from data policies (privileged users and service accounts that need unmasked data); changing it pushes every policy again
-                         * @default {
-                         *       "deny": "service_exemption_group"
-                         *     }
-                         */
-                        groupPattern?: {
-                            /**
-                             * @description account-level group excluded from data policies
-                             * @default service_exemption_group
-                             */
-                            deny?: string;
-                        };
-                        /** @constant */
-                        authenticationType: "oAuthM2M";
-                        /** @description OAuth machine-to-machine client of the service principal */
-                        oAuthClientConfig: {
-                            /** @description OAuth client id of the service principal */
-                            clientId: string;
-                            /**
-                             * Format: uri
-                             * @description token endpoint, such as https://<workspace>/oidc/v1/token
-                             */
-                            authorityUrl: string;
-                            /**
-                             * @description OAuth scope: one string or a list
-                             * @default []
-                             */
-                            scope?: string | string[];
-                            /** @description OAuth client secret of the service principal (write-only) */
-                            clientSecret: string;
-                        };
-                    };
-                } | {
-                    /** @constant */
-                    type: "DatasetWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        /** @description cloud role used to connect */
-                        role: string;
-                        /** @description suffix appended to the name of each dataset that holds secure views; starts with an underscore */
-                        datasetSuffix: string;
-                        /**
-                         * @description dataset provisioned for the service's metadata
-                         * @default service
-                         */
-                        dataset?: string;
-                        /** @description location of the datasets, such as US or europe-west1; cannot change once the dataset exists */
-                        location: string;
-                        /** @description content of the service-account JSON key file (write-only) */
-                        credential: string;
-                        /**
-                         * @description TCP port of the API endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                    };
-                } | {
-                    /** @constant */
-                    type: "ClusterWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        /** @description hostname of the cluster endpoint (no scheme, port or path) */
-                        host: string;
-                        /** @description new, empty database the service account manages */
-                        database: string;
-                        /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
-                        initialDatabase?: string;
-                        /**
-                         * @description TCP port of the cluster
-                         * @default 5439
-                         */
-                        port?: number;
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "service_impersonation"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default service_impersonation
-                             */
-                            role?: string;
-                        };
-                        /** @description driver connection-string arguments */
-                        connectArgs?: string;
-                        /** @constant */
-                        authenticationType: "userPassword";
-                        /** @description the service account the integration connects as */
-                        username: string;
-                        /** @description password of the service account (write-only) */
-                        password: string;
-                    } | {
-                        /** @description hostname of the cluster endpoint (no scheme, port or path) */
-                        host: string;
-                        /** @description new, empty database the service account manages */
-                        database: string;
-                        /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
-                        initialDatabase?: string;
-                        /**
-                         * @description TCP port of the cluster
-                         * @default 5439
-                         */
-                        port?: number;
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "service_impersonation"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default service_impersonation
-                             */
-                            role?: string;
-                        };
-                        /** @description driver connection-string arguments */
-                        connectArgs?: string;
-                        /** @constant */
-                        authenticationType: "accessKey";
-                        /** @description database user the access key signs in as */
-                        databaseUser: string;
-                        /** @description access key id of the cloud identity */
-                        accessKeyId: string;
-                        /** @description secret access key of that identity (write-only) */
-                        secretKey: string;
-                        /** @description session token, for temporary credentials (write-only) */
-                        sessionToken?: string;
-                    } | {
-                        /** @description hostname of the cluster endpoint (no scheme, port or path) */
-                        host: string;
-                        /** @description new, empty database the service account manages */
-                        database: string;
-                        /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
-                        initialDatabase?: string;
-                        /**
-                         * @description TCP port of the cluster
-                         * @default 5439
-                         */
-                        port?: number;
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "service_impersonation"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default service_impersonation
-                             */
-                            role?: string;
-                        };
-                        /** @description driver connection-string arguments */
-                        connectArgs?: string;
-                        /** @constant */
-                        authenticationType: "idp";
-                        /** @description sign-in through an identity provider */
-                        idp: {
-                            /** @description identity provider user (write-only) */
-                            username: string;
-                            /** @description identity provider password (write-only) */
-                            password: string;
-                            /** @description application id at the identity provider */
-                            appId: string;
-                            /** @description hostname of the identity provider */
-                            idpHost: string;
-                            /** @description ARN of the role the identity provider grants */
-                            role: string;
-                        };
-                    };
-                } | {
-                    /** @constant */
-                    type: "CloudWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        /** @description hostname of the account (no scheme, port or path) */
-                        host: string;
-                        /** @description default compute warehouse the service account uses */
-                        warehouse: string;
-                        /** @description new, empty database the service account manages */
-                        database: string;
-                        /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
-                        role?: string;
-                        /**
-                         * @description TCP port of the account endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /**
-                         * @description audit log ingestion (enabled: true or false)
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /**
-                             * @description true turns it on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default SERVICE_IMPERSONATION
-                             */
-                            role?: string;
-                        };
-                        /**
-                         * @description exclude: roles and users left out of authorization checks
-                         * @default {
-                         *       "exclude": []
-                         *     }
-                         */
-                        userRolePattern?: {
-                            /**
-                             * @description roles and users excluded from authorization checks
-                             * @default []
-                             */
-                            exclude?: string[];
-                        };
-                        /**
-                         * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
-                         * @default {
-                         *       "enabled": false,
-                         *       "warehouses": []
-                         *     }
-                         */
-                        workspaces?: {
-                            /**
-                             * @description true when platform data sharing is used; false when table grants are used
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description warehouses on which workspace users get usage
-                             * @default []
-                             */
-                            warehouses?: string[];
-                        };
-                        /** @description driver connection arguments for the service account */
-                        connectArgs?: string;
-                        /** @description driver connection arguments for the privileged user of an automatic setup */
-                        privilegedConnectArgs?: string;
-                        /**
-                         * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        lineage?: {
-                            /**
-                             * @description true turns native lineage ingestion on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /** @description what lineage ingestion covers (required when enabled) */
-                            lineageConfig?: {
-                                /**
-                                 * @description regular expression (without slashes) selecting the tables to ingest lineage for
-                                 * @default ^.*$
-                                 */
-                                tableFilter?: string;
-                                /**
-                                 * @description regular expression (without slashes) selecting the tags to propagate
-                                 * @default ^.*$
-                                 */
-                                tagFilterRegex?: string;
-                                /**
-                                 * @description rows per ingestion batch
-                                 * @default 1000
-                                 */
-                                ingestBatchSize?: number;
-                            };
-                        };
-                        /** @constant */
-                        authenticationType: "userPassword";
-                        /** @description the service account the integration connects as */
-                        username: string;
-                        /** @description password of the service account (write-only) */
-                        password: string;
-                    } | {
-                        /** @description hostname of the account (no scheme, port or path) */
-                        host: string;
-                        /** @description default compute warehouse the service account uses */
-                        warehouse: string;
-                        /** @description new, empty database the service account manages */
-                        database: string;
-                        /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
-                        role?: string;
-                        /**
-                         * @description TCP port of the account endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /**
-                         * @description audit log ingestion (enabled: true or false)
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /**
-                             * @description true turns it on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default SERVICE_IMPERSONATION
-                             */
-                            role?: string;
-                        };
-                        /**
-                         * @description exclude: roles and users left out of authorization checks
-                         * @default {
-                         *       "exclude": []
-                         *     }
-                         */
-                        userRolePattern?: {
-                            /**
-                             * @description roles and users excluded from authorization checks
-                             * @default []
-                             */
-                            exclude?: string[];
-                        };
-                        /**
-                         * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
-                         * @default {
-                         *       "enabled": false,
-                         *       "warehouses": []
-                         *     }
-                         */
-                        workspaces?: {
-                            /**
-                             * @description true when platform data sharing is used; false when table grants are used
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description warehouses on which workspace users get usage
-                             * @default []
-                             */
-                            warehouses?: string[];
-                        };
-                        /** @description driver connection arguments for the service account */
-                        connectArgs?: string;
-                        /** @description driver connection arguments for the privileged user of an automatic setup */
-                        privilegedConnectArgs?: string;
-                        /**
-                         * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        lineage?: {
-                            /**
-                             * @description true turns native lineage ingestion on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /** @description what lineage ingestion covers (required when enabled) */
-                            lineageConfig?: {
-                                /**
-                                 * @description regular expression (without slashes) selecting the tables to ingest lineage for
-                                 * @default ^.*$
-                                 */
-                                tableFilter?: string;
-                                /**
-                                 * @description regular expression (without slashes) selecting the tags to propagate
-                                 * @default ^.*$
-                                 */
-                                tagFilterRegex?: string;
-                                /**
-                                 * @description rows per ingestion batch
-                                 * @default 1000
-                                 */
-                                ingestBatchSize?: number;
-                            };
-                        };
-                        /** @constant */
-                        authenticationType: "keyPair";
-                        /** @description the service account the integration connects as */
-                        username: string;
-                        /** @description private key of the key pair, new lines written as \n (write-only) */
-                        privateKey: string;
-                    } | {
-                        /** @description hostname of the account (no scheme, port or path) */
-                        host: string;
-                        /** @description default compute warehouse the service account uses */
-                        warehouse: string;
-                        /** @description new, empty database the service account manages */
-                        database: string;
-                        /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
-                        role?: string;
-                        /**
-                         * @description TCP port of the account endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /**
-                         * @description audit log ingestion (enabled: true or false)
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /**
-                             * @description true turns it on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default SERVICE_IMPERSONATION
-                             */
-                            role?: string;
-                        };
-                        /**
-                         * @description exclude: roles and users left out of authorization checks
-                         * @default {
-                         *       "exclude": []
-                         *     }
-                         */
-                        userRolePattern?: {
-                            /**
-                             * @description roles and users excluded from authorization checks
-                             * @default []
-                             */
-                            exclude?: string[];
-                        };
-                        /**
-                         * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
-                         * @default {
-                         *       "enabled": false,
-                         *       "warehouses": []
-                         *     }
-                         */
-                        workspaces?: {
-                            /**
-                             * @description true when platform data sharing is used; false when table grants are used
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description warehouses on which workspace users get usage
-                             * @default []
-                             */
-                            warehouses?: string[];
-                        };
-                        /** @description driver connection arguments for the service account */
-                        connectArgs?: string;
-                        /** @description driver connection arguments for the privileged user of an automatic setup */
-                        privilegedConnectArgs?: string;
-                        /**
-                         * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        lineage?: {
-                            /**
-                             * @description true turns native lineage ingestion on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /** @description what lineage ingestion covers (required when enabled) */
-                            lineageConfig?: {
-                                /**
-                                 * @description regular expression (without slashes) selecting the tables to ingest lineage for
-                                 * @default ^.*$
-                                 */
-                                tableFilter?: string;
-                                /**
-                                 * @description regular expression (without slashes) selecting the tags to propagate
-                                 * @default ^.*$
-                                 */
-                                tagFilterRegex?: string;
-                                /**
-                                 * @description rows per ingestion batch
-                                 * @default 1000
-                                 */
-                                ingestBatchSize?: number;
-                            };
-                        };
-                        /** @constant */
-                        authenticationType: "oAuth";
-                        /** @description OAuth client of the service account (manual setup only) */
-                        oAuthClientConfig: {
-                            /** @description name of the OAuth identity provider */
-                            provider: string;
-                            /** @description OAuth client id */
-                            clientId: string;
-                            /**
-                             * Format: uri
-                             * @description https:// token endpoint of the provider
-                             */
-                            authorityUrl: string;
-                            /**
-                             * @description true: sign in with a certificate and private key; false: with a client secret
-                             * @default true
-                             */
-                            useCertificate?: boolean;
-                            /** @description thumbprint of the public certificate (with useCertificate) */
-                            publicCertificateThumbprint?: string;
-                            /** @description private key of the certificate (with useCertificate; write-only) */
-                            oauthPrivateKey?: string;
-                            /** @description client secret (without useCertificate; write-only) */
-                            clientSecret?: string;
-                            /** @description resource the token is requested for (optional) */
-                            resource?: string;
-                        };
-                    };
-                } | {
-                    /** @constant */
-                    type: "FederatedSql";
-                };
+                "application/json": components["schemas"]["IntegrationPayload"];
+                "application/yaml": components["schemas"]["IntegrationPayload"];
             };
         };
         responses: {
@@ -2761,1562 +1986,8 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "ObjectStore";
-                    autoBootstrap: boolean;
-                    config: {
-                        /** @description a name for this connection; unique across ObjectStore integrations */
-                        name: string;
-                        /** @description the 12-digit cloud account id that owns the storage */
-                        cloudAccountId: string;
-                        /** @description the cloud region of the storage, such as us-east-1 */
-                        cloudRegion: string;
-                        /** @description ARN of the role assigned to the base access-grants location: the grants layer assumes it to vend scoped credentials, so it needs full access to every path under the location prefix */
-                        cloudLocationRole: string;
-                        /** @description the base s3:// location prefix (bucket or prefix) data sources are registered under; unique across ObjectStore integrations */
-                        cloudLocationPath: string;
-                        /** @description ARN of a role the service assumes before it works with the cloud (optional) */
-                        cloudRoleToAssume?: string;
-                        /**
-                         * @description TCP port of the storage endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /** @constant */
-                        authenticationType: "auto";
-                    } | {
-                        /** @description a name for this connection; unique across ObjectStore integrations */
-                        name: string;
-                        /** @description the 12-digit cloud account id that owns the storage */
-                        cloudAccountId: string;
-                        /** @description the cloud region of the storage, such as us-east-1 */
-                        cloudRegion: string;
-                        /** @description ARN of the role assigned to the base access-grants location: the grants layer assumes it to vend scoped credentials, so it needs full access to every path under the location prefix */
-                        cloudLocationRole: string;
-                        /** @description the base s3:// location prefix (bucket or prefix) data sources are registered under; unique across ObjectStore integrations */
-                        cloudLocationPath: string;
-                        /** @description ARN of a role the service assumes before it works with the cloud (optional) */
-                        cloudRoleToAssume?: string;
-                        /**
-                         * @description TCP port of the storage endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /** @constant */
-                        authenticationType: "accessKey";
-                        /** @description access key id of the cloud identity the service uses */
-                        cloudAccessKeyId: string;
-                        /** @description secret access key of that identity (write-only) */
-                        cloudSecretAccessKey: string;
-                    };
-                } | {
-                    /** @constant */
-                    type: "AnalyticsWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        /** @description hostname of the server (no scheme, port or path) */
-                        host: string;
-                        /** @description existing database where the service account stores every schema and view it generates */
-                        database: string;
-                        /** @description service-managed schema where the secure views are created */
-                        schema: string;
-                        /** @description the service account the integration connects as */
-                        username: string;
-                        /** @description password of the service account (write-only) */
-                        password: string;
-                        /**
-                         * @description delimiters used to store profile data
-                         * @default {
-                         *       "hashDelimiter": "|",
-                         *       "hashKeyDelimiter": ":",
-                         *       "arrayDelimiter": ","
-                         *     }
-                         */
-                        metadataDelimiters?: {
-                            /**
-                             * @description separates key-value pairs in stored profile data
-                             * @default |
-                             */
-                            hashDelimiter?: string;
-                            /**
-                             * @description separates a key from its value
-                             * @default :
-                             */
-                            hashKeyDelimiter?: string;
-                            /**
-                             * @description separates array elements
-                             * @default ,
-                             */
-                            arrayDelimiter?: string;
-                        };
-                        /**
-                         * @description TCP port of the server
-                         * @default 1433
-                         */
-                        port?: number;
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default SERVICE_IMPERSONATION
-                             */
-                            role?: string;
-                        };
-                        /** @description connection-string arguments passed to the database driver for the service account */
-                        connectArgs?: string;
-                    };
-                } | {
-                    /** @constant */
-                    type: "Lakehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        /**
-                         * @description TCP port of the workspace endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /**
-                         * Format: uri
-                         * @description https:// URL of the workspace
-                         */
-                        workspaceUrl: string;
-                        /** @description HTTP path of the cluster or SQL warehouse */
-                        httpPath: string;
-                        /**
-                         * @description audit log ingestion (enabled: true or false)
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /**
-                             * @description true turns it on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @description catalog the service creates for its internal data, readable only by the service principal; letters, digits and underscores, not starting with a digit
-                         * @default service
-                         */
-                        catalog?: string;
-                        /**
-                         * @description deny: the account-level group excluded from data policies (privileged users and service accounts that need unmasked data); changing it pushes every policy again
-                         * @default {
-                         *       "deny": "service_exemption_group"
-                         *     }
-                         */
-                        groupPattern?: {
-                            /**
-                             * @description account-level group excluded from data policies
-                             * @default service_exemption_group
-                             */
-                            deny?: string;
-                        };
-                        /** @constant */
-                        authenticationType: "token";
-                        /** @description access token of the service principal (write-only) */
-                        token: string;
-                    } | {
-                        /**
-                         * @description TCP port of the workspace endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /**
-                         * Format: uri
-                         * @description https:// URL of the workspace
-                         */
-                        workspaceUrl: string;
-                        /** @description HTTP path of the cluster or SQL warehouse */
-                        httpPath: string;
-                        /**
-                         * @description audit log ingestion (enabled: true or false)
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /**
-                             * @description true turns it on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @description catalog the service creates for its internal data, readable only by the service principal; letters, digits and underscores, not starting with a digit
-                         * @default service
-                         */
-                        catalog?: string;
-                        /**
-                         * @description deny: the account-level group excluded from data policies (privileged users and service accounts that need unmasked data); changing it pushes every policy again
-                         * @default {
-                         *       "deny": "service_exemption_group"
-                         *     }
-                         */
-                        groupPattern?: {
-                            /**
-                             * @description account-level group excluded from data policies
-                             * @default service_exemption_group
-                             */
-                            deny?: string;
-                        };
-                        /** @constant */
-                        authenticationType: "oAuthM2M";
-                        /** @description OAuth machine-to-machine client of the service principal */
-                        oAuthClientConfig: {
-                            /** @description OAuth client id of the service principal */
-                            clientId: string;
-                            /**
-                             * Format: uri
-                             * @description token endpoint, such as https://<workspace>/oidc/v1/token
-                             */
-                            authorityUrl: string;
-                            /**
-                             * @description OAuth scope: one string or a list
-                             * @default []
-                             */
-                            scope?: string | string[];
-                            /** @description OAuth client secret of the service principal (write-only) */
-                            clientSecret: string;
-                        };
-                    };
-                } | {
-                    /** @constant */
-                    type: "DatasetWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        /** @description cloud role used to connect */
-                        role: string;
-                        /** @description suffix appended to the name of each dataset that holds secure views; starts with an underscore */
-                        datasetSuffix: string;
-                        /**
-                         * @description dataset provisioned for the service's metadata
-                         * @default service
-                         */
-                        dataset?: string;
-                        /** @description location of the datasets, such as US or europe-west1; cannot change once the dataset exists */
-                        location: string;
-                        /** @description content of the service-account JSON key file (write-only) */
-                        credential: string;
-                        /**
-                         * @description TCP port of the API endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                    };
-                } | {
-                    /** @constant */
-                    type: "ClusterWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        /** @description hostname of the cluster endpoint (no scheme, port or path) */
-                        host: string;
-                        /** @description new, empty database the service account manages */
-                        database: string;
-                        /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
-                        initialDatabase?: string;
-                        /**
-                         * @description TCP port of the cluster
-                         * @default 5439
-                         */
-                        port?: number;
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "service_impersonation"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default service_impersonation
-                             */
-                            role?: string;
-                        };
-                        /** @description driver connection-string arguments */
-                        connectArgs?: string;
-                        /** @constant */
-                        authenticationType: "userPassword";
-                        /** @description the service account the integration connects as */
-                        username: string;
-                        /** @description password of the service account (write-only) */
-                        password: string;
-                    } | {
-                        /** @description hostname of the cluster endpoint (no scheme, port or path) */
-                        host: string;
-                        /** @description new, empty database the service account manages */
-                        database: string;
-                        /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
-                        initialDatabase?: string;
-                        /**
-                         * @description TCP port of the cluster
-                         * @default 5439
-                         */
-                        port?: number;
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "service_impersonation"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default service_impersonation
-                             */
-                            role?: string;
-                        };
-                        /** @description driver connection-string arguments */
-                        connectArgs?: string;
-                        /** @constant */
-                        authenticationType: "accessKey";
-                        /** @description database user the access key signs in as */
-                        databaseUser: string;
-                        /** @description access key id of the cloud identity */
-                        accessKeyId: string;
-                        /** @description secret access key of that identity (write-only) */
-                        secretKey: string;
-                        /** @description session token, for temporary credentials (write-only) */
-                        sessionToken?: string;
-                    } | {
-                        /** @description hostname of the cluster endpoint (no scheme, port or path) */
-                        host: string;
-                        /** @description new, empty database the service account manages */
-                        database: string;
-                        /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
-                        initialDatabase?: string;
-                        /**
-                         * @description TCP port of the cluster
-                         * @default 5439
-                         */
-                        port?: number;
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "service_impersonation"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default service_impersonation
-                             */
-                            role?: string;
-                        };
-                        /** @description driver connection-string arguments */
-                        connectArgs?: string;
-                        /** @constant */
-                        authenticationType: "idp";
-                        /** @description sign-in through an identity provider */
-                        idp: {
-                            /** @description identity provider user (write-only) */
-                            username: string;
-                            /** @description identity provider password (write-only) */
-                            password: string;
-                            /** @description application id at the identity provider */
-                            appId: string;
-                            /** @description hostname of the identity provider */
-                            idpHost: string;
-                            /** @description ARN of the role the identity provider grants */
-                            role: string;
-                        };
-                    };
-                } | {
-                    /** @constant */
-                    type: "CloudWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        /** @description hostname of the account (no scheme, port or path) */
-                        host: string;
-                        /** @description default compute warehouse the service account uses */
-                        warehouse: string;
-                        /** @description new, empty database the service account manages */
-                        database: string;
-                        /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
-                        role?: string;
-                        /**
-                         * @description TCP port of the account endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /**
-                         * @description audit log ingestion (enabled: true or false)
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /**
-                             * @description true turns it on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default SERVICE_IMPERSONATION
-                             */
-                            role?: string;
-                        };
-                        /**
-                         * @description exclude: roles and users left out of authorization checks
-                         * @default {
-                         *       "exclude": []
-                         *     }
-                         */
-                        userRolePattern?: {
-                            /**
-                             * @description roles and users excluded from authorization checks
-                             * @default []
-                             */
-                            exclude?: string[];
-                        };
-                        /**
-                         * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
-                         * @default {
-                         *       "enabled": false,
-                         *       "warehouses": []
-                         *     }
-                         */
-                        workspaces?: {
-                            /**
-                             * @description true when platform data sharing is used; false when table grants are used
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description warehouses on which workspace users get usage
-                             * @default []
-                             */
-                            warehouses?: string[];
-                        };
-                        /** @description driver connection arguments for the service account */
-                        connectArgs?: string;
-                        /** @description driver connection arguments for the privileged user of an automatic setup */
-                        privilegedConnectArgs?: string;
-                        /**
-                         * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        lineage?: {
-                            /**
-                             * @description true turns native lineage ingestion on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /** @description what lineage ingestion covers (required when enabled) */
-                            lineageConfig?: {
-                                /**
-                                 * @description regular expression (without slashes) selecting the tables to ingest lineage for
-                                 * @default ^.*$
-                                 */
-                                tableFilter?: string;
-                                /**
-                                 * @description regular expression (without slashes) selecting the tags to propagate
-                                 * @default ^.*$
-                                 */
-                                tagFilterRegex?: string;
-                                /**
-                                 * @description rows per ingestion batch
-                                 * @default 1000
-                                 */
-                                ingestBatchSize?: number;
-                            };
-                        };
-                        /** @constant */
-                        authenticationType: "userPassword";
-                        /** @description the service account the integration connects as */
-                        username: string;
-                        /** @description password of the service account (write-only) */
-                        password: string;
-                    } | {
-                        /** @description hostname of the account (no scheme, port or path) */
-                        host: string;
-                        /** @description default compute warehouse the service account uses */
-                        warehouse: string;
-                        /** @description new, empty database the service account manages */
-                        database: string;
-                        /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
-                        role?: string;
-                        /**
-                         * @description TCP port of the account endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /**
-                         * @description audit log ingestion (enabled: true or false)
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /**
-                             * @description true turns it on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default SERVICE_IMPERSONATION
-                             */
-                            role?: string;
-                        };
-                        /**
-                         * @description exclude: roles and users left out of authorization checks
-                         * @default {
-                         *       "exclude": []
-                         *     }
-                         */
-                        userRolePattern?: {
-                            /**
-                             * @description roles and users excluded from authorization checks
-                             * @default []
-                             */
-                            exclude?: string[];
-                        };
-                        /**
-                         * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
-                         * @default {
-                         *       "enabled": false,
-                         *       "warehouses": []
-                         *     }
-                         */
-                        workspaces?: {
-                            /**
-                             * @description true when platform data sharing is used; false when table grants are used
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description warehouses on which workspace users get usage
-                             * @default []
-                             */
-                            warehouses?: string[];
-                        };
-                        /** @description driver connection arguments for the service account */
-                        connectArgs?: string;
-                        /** @description driver connection arguments for the privileged user of an automatic setup */
-                        privilegedConnectArgs?: string;
-                        /**
-                         * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        lineage?: {
-                            /**
-                             * @description true turns native lineage ingestion on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /** @description what lineage ingestion covers (required when enabled) */
-                            lineageConfig?: {
-                                /**
-                                 * @description regular expression (without slashes) selecting the tables to ingest lineage for
-                                 * @default ^.*$
-                                 */
-                                tableFilter?: string;
-                                /**
-                                 * @description regular expression (without slashes) selecting the tags to propagate
-                                 * @default ^.*$
-                                 */
-                                tagFilterRegex?: string;
-                                /**
-                                 * @description rows per ingestion batch
-                                 * @default 1000
-                                 */
-                                ingestBatchSize?: number;
-                            };
-                        };
-                        /** @constant */
-                        authenticationType: "keyPair";
-                        /** @description the service account the integration connects as */
-                        username: string;
-                        /** @description private key of the key pair, new lines written as \n (write-only) */
-                        privateKey: string;
-                    } | {
-                        /** @description hostname of the account (no scheme, port or path) */
-                        host: string;
-                        /** @description default compute warehouse the service account uses */
-                        warehouse: string;
-                        /** @description new, empty database the service account manages */
-                        database: string;
-                        /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
-                        role?: string;
-                        /**
-                         * @description TCP port of the account endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /**
-                         * @description audit log ingestion (enabled: true or false)
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /**
-                             * @description true turns it on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default SERVICE_IMPERSONATION
-                             */
-                            role?: string;
-                        };
-                        /**
-                         * @description exclude: roles and users left out of authorization checks
-                         * @default {
-                         *       "exclude": []
-                         *     }
-                         */
-                        userRolePattern?: {
-                            /**
-                             * @description roles and users excluded from authorization checks
-                             * @default []
-                             */
-                            exclude?: string[];
-                        };
-                        /**
-                         * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
-                         * @default {
-                         *       "enabled": false,
-                         *       "warehouses": []
-                         *     }
-                         */
-                        workspaces?: {
-                            /**
-                             * @description true when platform data sharing is used; false when table grants are used
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description warehouses on which workspace users get usage
-                             * @default []
-                             */
-                            warehouses?: string[];
-                        };
-                        /** @description driver connection arguments for the service account */
-                        connectArgs?: string;
-                        /** @description driver connection arguments for the privileged user of an automatic setup */
-                        privilegedConnectArgs?: string;
-                        /**
-                         * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        lineage?: {
-                            /**
-                             * @description true turns native lineage ingestion on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /** @description what lineage ingestion covers (required when enabled) */
-                            lineageConfig?: {
-                                /**
-                                 * @description regular expression (without slashes) selecting the tables to ingest lineage for
-                                 * @default ^.*$
-                                 */
-                                tableFilter?: string;
-                                /**
-                                 * @description regular expression (without slashes) selecting the tags to propagate
-                                 * @default ^.*$
-                                 */
-                                tagFilterRegex?: string;
-                                /**
-                                 * @description rows per ingestion batch
-                                 * @default 1000
-                                 */
-                                ingestBatchSize?: number;
-                            };
-                        };
-                        /** @constant */
-                        authenticationType: "oAuth";
-                        /** @description OAuth client of the service account (manual setup only) */
-                        oAuthClientConfig: {
-                            /** @description name of the OAuth identity provider */
-                            provider: string;
-                            /** @description OAuth client id */
-                            clientId: string;
-                            /**
-                             * Format: uri
-                             * @description https:// token endpoint of the provider
-                             */
-                            authorityUrl: string;
-                            /**
-                             * @description true: sign in with a certificate and private key; false: with a client secret
-                             * @default true
-                             */
-                            useCertificate?: boolean;
-                            /** @description thumbprint of the public certificate (with useCertificate) */
-                            publicCertificateThumbprint?: string;
-                            /** @description private key of the certificate (with useCertificate; write-only) */
-                            oauthPrivateKey?: string;
-                            /** @description client secret (without useCertificate; write-only) */
-                            clientSecret?: string;
-                            /** @description resource the token is requested for (optional) */
-                            resource?: string;
-                        };
-                    };
-                } | {
-                    /** @constant */
-                    type: "FederatedSql";
-                };
-                "application/yaml": {
-                    /** @constant */
-                    type: "ObjectStore";
-                    autoBootstrap: boolean;
-                    config: {
-                        /** @description a name for this connection; unique across ObjectStore integrations */
-                        name: string;
-                        /** @description the 12-digit cloud account id that owns the storage */
-                        cloudAccountId: string;
-                        /** @description the cloud region of the storage, such as us-east-1 */
-                        cloudRegion: string;
-                        /** @description ARN of the role assigned to the base access-grants location: the grants layer assumes it to vend scoped credentials, so it needs full access to every path under the location prefix */
-                        cloudLocationRole: string;
-                        /** @description the base s3:// location prefix (bucket or prefix) data sources are registered under; unique across ObjectStore integrations */
-                        cloudLocationPath: string;
-                        /** @description ARN of a role the service assumes before it works with the cloud (optional) */
-                        cloudRoleToAssume?: string;
-                        /**
-                         * @description TCP port of the storage endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /** @constant */
-                        authenticationType: "auto";
-                    } | {
-                        /** @description a name for this connection; unique across ObjectStore integrations */
-                        name: string;
-                        /** @description the 12-digit cloud account id that owns the storage */
-                        cloudAccountId: string;
-                        /** @description the cloud region of the storage, such as us-east-1 */
-                        cloudRegion: string;
-                        /** @description ARN of the role assigned to the base access-grants location: the grants layer assumes it to vend scoped credentials, so it needs full access to every path under the location prefix */
-                        cloudLocationRole: string;
-                        /** @description the base s3:// location prefix (bucket or prefix) data sources are registered under; unique across ObjectStore integrations */
-                        cloudLocationPath: string;
-                        /** @description ARN of a role the service assumes before it works with the cloud (optional) */
-                        cloudRoleToAssume?: string;
-                        /**
-                         * @description TCP port of the storage endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /** @constant */
-                        authenticationType: "accessKey";
-                        /** @description access key id of the cloud identity the service uses */
-                        cloudAccessKeyId: string;
-                        /** @description secret access key of that identity (write-only) */
-                        cloudSecretAccessKey: string;
-                    };
-                } | {
-                    /** @constant */
-                    type: "AnalyticsWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        /** @description hostname of the server (no scheme, port or path) */
-                        host: string;
-                        /** @description existing database where the service account stores every schema and view it generates */
-                        database: string;
-                        /** @description service-managed schema where the secure views are created */
-                        schema: string;
-                        /** @description the service account the integration connects as */
-                        username: string;
-                        /** @description password of the service account (write-only) */
-                        password: string;
-                        /**
-                         * @description delimiters used to store profile data
-                         * @default {
-                         *       "hashDelimiter": "|",
-                         *       "hashKeyDelimiter": ":",
-                         *       "arrayDelimiter": ","
-                         *     }
-                         */
-                        metadataDelimiters?: {
-                            /**
-                             * @description separates key-value pairs in stored profile data
-                             * @default |
-                             */
-                            hashDelimiter?: string;
-                            /**
-                             * @description separates a key from its value
-                             * @default :
-                             */
-                            hashKeyDelimiter?: string;
-                            /**
-                             * @description separates array elements
-                             * @default ,
-                             */
-                            arrayDelimiter?: string;
-                        };
-                        /**
-                         * @description TCP port of the server
-                         * @default 1433
-                         */
-                        port?: number;
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default SERVICE_IMPERSONATION
-                             */
-                            role?: string;
-                        };
-                        /** @description connection-string arguments passed to the database driver for the service account */
-                        connectArgs?: string;
-                    };
-                } | {
-                    /** @constant */
-                    type: "Lakehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        /**
-                         * @description TCP port of the workspace endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /**
-                         * Format: uri
-                         * @description https:// URL of the workspace
-                         */
-                        workspaceUrl: string;
-                        /** @description HTTP path of the cluster or SQL warehouse */
-                        httpPath: string;
-                        /**
-                         * @description audit log ingestion (enabled: true or false)
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /**
-                             * @description true turns it on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @description catalog the service creates for its internal data, readable only by the service principal; letters, digits and underscores, not starting with a digit
-                         * @default service
-                         */
-                        catalog?: string;
-                        /**
-                         * @description deny: the account-level group excluded from data policies (privileged users and service accounts that need unmasked data); changing it pushes every policy again
-                         * @default {
-                         *       "deny": "service_exemption_group"
-                         *     }
-                         */
-                        groupPattern?: {
-                            /**
-                             * @description account-level group excluded from data policies
-                             * @default service_exemption_group
-                             */
-                            deny?: string;
-                        };
-                        /** @constant */
-                        authenticationType: "token";
-                        /** @description access token of the service principal (write-only) */
-                        token: string;
-                    } | {
-                        /**
-                         * @description TCP port of the workspace endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /**
-                         * Format: uri
-                         * @description https:// URL of the workspace
-                         */
-                        workspaceUrl: string;
-                        /** @description HTTP path of the cluster or SQL warehouse */
-                        httpPath: string;
-                        /**
-                         * @description audit log ingestion (enabled: true or false)
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /**
-                             * @description true turns it on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @description catalog the service creates for its internal data, readable only by the service principal; letters, digits and underscores, not starting with a digit
-                         * @default service
-                         */
-                        catalog?: string;
-                        /**
-                         * @description deny: the account-level group excluded from data policies (privileged users and service accounts that need unmasked data); changing it pushes every policy again
-                         * @default {
-                         *       "deny": "service_exemption_group"
-                         *     }
-                         */
-                        groupPattern?: {
-                            /**
-                             * @description account-level group excluded from data policies
-                             * @default service_exemption_group
-                             */
-                            deny?: string;
-                        };
-                        /** @constant */
-                        authenticationType: "oAuthM2M";
-                        /** @description OAuth machine-to-machine client of the service principal */
-                        oAuthClientConfig: {
-                            /** @description OAuth client id of the service principal */
-                            clientId: string;
-                            /**
-                             * Format: uri
-                             * @description token endpoint, such as https://<workspace>/oidc/v1/token
-                             */
-                            authorityUrl: string;
-                            /**
-                             * @description OAuth scope: one string or a list
-                             * @default []
-                             */
-                            scope?: string | string[];
-                            /** @description OAuth client secret of the service principal (write-only) */
-                            clientSecret: string;
-                        };
-                    };
-                } | {
-                    /** @constant */
-                    type: "DatasetWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        /** @description cloud role used to connect */
-                        role: string;
-                        /** @description suffix appended to the name of each dataset that holds secure views; starts with an underscore */
-                        datasetSuffix: string;
-                        /**
-                         * @description dataset provisioned for the service's metadata
-                         * @default service
-                         */
-                        dataset?: string;
-                        /** @description location of the datasets, such as US or europe-west1; cannot change once the dataset exists */
-                        location: string;
-                        /** @description content of the service-account JSON key file (write-only) */
-                        credential: string;
-                        /**
-                         * @description TCP port of the API endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                    };
-                } | {
-                    /** @constant */
-                    type: "ClusterWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        /** @description hostname of the cluster endpoint (no scheme, port or path) */
-                        host: string;
-                        /** @description new, empty database the service account manages */
-                        database: string;
-                        /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
-                        initialDatabase?: string;
-                        /**
-                         * @description TCP port of the cluster
-                         * @default 5439
-                         */
-                        port?: number;
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "service_impersonation"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default service_impersonation
-                             */
-                            role?: string;
-                        };
-                        /** @description driver connection-string arguments */
-                        connectArgs?: string;
-                        /** @constant */
-                        authenticationType: "userPassword";
-                        /** @description the service account the integration connects as */
-                        username: string;
-                        /** @description password of the service account (write-only) */
-                        password: string;
-                    } | {
-                        /** @description hostname of the cluster endpoint (no scheme, port or path) */
-                        host: string;
-                        /** @description new, empty database the service account manages */
-                        database: string;
-                        /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
-                        initialDatabase?: string;
-                        /**
-                         * @description TCP port of the cluster
-                         * @default 5439
-                         */
-                        port?: number;
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "service_impersonation"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default service_impersonation
-                             */
-                            role?: string;
-                        };
-                        /** @description driver connection-string arguments */
-                        connectArgs?: string;
-                        /** @constant */
-                        authenticationType: "accessKey";
-                        /** @description database user the access key signs in as */
-                        databaseUser: string;
-                        /** @description access key id of the cloud identity */
-                        accessKeyId: string;
-                        /** @description secret access key of that identity (write-only) */
-                        secretKey: string;
-                        /** @description session token, for temporary credentials (write-only) */
-                        sessionToken?: string;
-                    } | {
-                        /** @description hostname of the cluster endpoint (no scheme, port or path) */
-                        host: string;
-                        /** @description new, empty database the service account manages */
-                        database: string;
-                        /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
-                        initialDatabase?: string;
-                        /**
-                         * @description TCP port of the cluster
-                         * @default 5439
-                         */
-                        port?: number;
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "service_impersonation"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default service_impersonation
-                             */
-                            role?: string;
-                        };
-                        /** @description driver connection-string arguments */
-                        connectArgs?: string;
-                        /** @constant */
-                        authenticationType: "idp";
-                        /** @description sign-in through an identity provider */
-                        idp: {
-                            /** @description identity provider user (write-only) */
-                            username: string;
-                            /** @description identity provider password (write-only) */
-                            password: string;
-                            /** @description application id at the identity provider */
-                            appId: string;
-                            /** @description hostname of the identity provider */
-                            idpHost: string;
-                            /** @description ARN of the role the identity provider grants */
-                            role: string;
-                        };
-                    };
-                } | {
-                    /** @constant */
-                    type: "CloudWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        /** @description hostname of the account (no scheme, port or path) */
-                        host: string;
-                        /** @description default compute warehouse the service account uses */
-                        warehouse: string;
-                        /** @description new, empty database the service account manages */
-                        database: string;
-                        /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
-                        role?: string;
-                        /**
-                         * @description TCP port of the account endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /**
-                         * @description audit log ingestion (enabled: true or false)
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /**
-                             * @description true turns it on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default SERVICE_IMPERSONATION
-                             */
-                            role?: string;
-                        };
-                        /**
-                         * @description exclude: roles and users left out of authorization checks
-                         * @default {
-                         *       "exclude": []
-                         *     }
-                         */
-                        userRolePattern?: {
-                            /**
-                             * @description roles and users excluded from authorization checks
-                             * @default []
-                             */
-                            exclude?: string[];
-                        };
-                        /**
-                         * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
-                         * @default {
-                         *       "enabled": false,
-                         *       "warehouses": []
-                         *     }
-                         */
-                        workspaces?: {
-                            /**
-                             * @description true when platform data sharing is used; false when table grants are used
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description warehouses on which workspace users get usage
-                             * @default []
-                             */
-                            warehouses?: string[];
-                        };
-                        /** @description driver connection arguments for the service account */
-                        connectArgs?: string;
-                        /** @description driver connection arguments for the privileged user of an automatic setup */
-                        privilegedConnectArgs?: string;
-                        /**
-                         * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        lineage?: {
-                            /**
-                             * @description true turns native lineage ingestion on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /** @description what lineage ingestion covers (required when enabled) */
-                            lineageConfig?: {
-                                /**
-                                 * @description regular expression (without slashes) selecting the tables to ingest lineage for
-                                 * @default ^.*$
-                                 */
-                                tableFilter?: string;
-                                /**
-                                 * @description regular expression (without slashes) selecting the tags to propagate
-                                 * @default ^.*$
-                                 */
-                                tagFilterRegex?: string;
-                                /**
-                                 * @description rows per ingestion batch
-                                 * @default 1000
-                                 */
-                                ingestBatchSize?: number;
-                            };
-                        };
-                        /** @constant */
-                        authenticationType: "userPassword";
-                        /** @description the service account the integration connects as */
-                        username: string;
-                        /** @description password of the service account (write-only) */
-                        password: string;
-                    } | {
-                        /** @description hostname of the account (no scheme, port or path) */
-                        host: string;
-                        /** @description default compute warehouse the service account uses */
-                        warehouse: string;
-                        /** @description new, empty database the service account manages */
-                        database: string;
-                        /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
-                        role?: string;
-                        /**
-                         * @description TCP port of the account endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /**
-                         * @description audit log ingestion (enabled: true or false)
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /**
-                             * @description true turns it on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default SERVICE_IMPERSONATION
-                             */
-                            role?: string;
-                        };
-                        /**
-                         * @description exclude: roles and users left out of authorization checks
-                         * @default {
-                         *       "exclude": []
-                         *     }
-                         */
-                        userRolePattern?: {
-                            /**
-                             * @description roles and users excluded from authorization checks
-                             * @default []
-                             */
-                            exclude?: string[];
-                        };
-                        /**
-                         * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
-                         * @default {
-                         *       "enabled": false,
-                         *       "warehouses": []
-                         *     }
-                         */
-                        workspaces?: {
-                            /**
-                             * @description true when platform data sharing is used; false when table grants are used
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description warehouses on which workspace users get usage
-                             * @default []
-                             */
-                            warehouses?: string[];
-                        };
-                        /** @description driver connection arguments for the service account */
-                        connectArgs?: string;
-                        /** @description driver connection arguments for the privileged user of an automatic setup */
-                        privilegedConnectArgs?: string;
-                        /**
-                         * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        lineage?: {
-                            /**
-                             * @description true turns native lineage ingestion on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /** @description what lineage ingestion covers (required when enabled) */
-                            lineageConfig?: {
-                                /**
-                                 * @description regular expression (without slashes) selecting the tables to ingest lineage for
-                                 * @default ^.*$
-                                 */
-                                tableFilter?: string;
-                                /**
-                                 * @description regular expression (without slashes) selecting the tags to propagate
-                                 * @default ^.*$
-                                 */
-                                tagFilterRegex?: string;
-                                /**
-                                 * @description rows per ingestion batch
-                                 * @default 1000
-                                 */
-                                ingestBatchSize?: number;
-                            };
-                        };
-                        /** @constant */
-                        authenticationType: "keyPair";
-                        /** @description the service account the integration connects as */
-                        username: string;
-                        /** @description private key of the key pair, new lines written as \n (write-only) */
-                        privateKey: string;
-                    } | {
-                        /** @description hostname of the account (no scheme, port or path) */
-                        host: string;
-                        /** @description default compute warehouse the service account uses */
-                        warehouse: string;
-                        /** @description new, empty database the service account manages */
-                        database: string;
-                        /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
-                        role?: string;
-                        /**
-                         * @description TCP port of the account endpoint
-                         * @default 443
-                         */
-                        port?: number;
-                        /**
-                         * @description audit log ingestion (enabled: true or false)
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /**
-                             * @description true turns it on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @description a role the service creates to run queries on behalf of users
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /**
-                             * @description true: the service creates the impersonation role
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description name of the impersonation role
-                             * @default SERVICE_IMPERSONATION
-                             */
-                            role?: string;
-                        };
-                        /**
-                         * @description exclude: roles and users left out of authorization checks
-                         * @default {
-                         *       "exclude": []
-                         *     }
-                         */
-                        userRolePattern?: {
-                            /**
-                             * @description roles and users excluded from authorization checks
-                             * @default []
-                             */
-                            exclude?: string[];
-                        };
-                        /**
-                         * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
-                         * @default {
-                         *       "enabled": false,
-                         *       "warehouses": []
-                         *     }
-                         */
-                        workspaces?: {
-                            /**
-                             * @description true when platform data sharing is used; false when table grants are used
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /**
-                             * @description warehouses on which workspace users get usage
-                             * @default []
-                             */
-                            warehouses?: string[];
-                        };
-                        /** @description driver connection arguments for the service account */
-                        connectArgs?: string;
-                        /** @description driver connection arguments for the privileged user of an automatic setup */
-                        privilegedConnectArgs?: string;
-                        /**
-                         * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        lineage?: {
-                            /**
-                             * @description true turns native lineage ingestion on
-                             * @default false
-                             */
-                            enabled?: boolean;
-                            /** @description what lineage ingestion covers (required when enabled) */
-                            lineageConfig?: {
-                                /**
-                                 * @description regular expression (without slashes) selecting the tables to ingest lineage for
-                                 * @default ^.*$
-                                 */
-                                tableFilter?: string;
-                                /**
-                                 * @description regular expression (without slashes) selecting the tags to propagate
-                                 * @default ^.*$
-                                 */
-                                tagFilterRegex?: string;
-                                /**
-                                 * @description rows per ingestion batch
-                                 * @default 1000
-                                 */
-                                ingestBatchSize?: number;
-                            };
-                        };
-                        /** @constant */
-                        authenticationType: "oAuth";
-                        /** @description OAuth client of the service account (manual setup only) */
-                        oAuthClientConfig: {
-                            /** @description name of the OAuth identity provider */
-                            provider: string;
-                            /** @description OAuth client id */
-                            clientId: string;
-                            /**
-                             * Format: uri
-                             * @description https:// token endpoint of the provider
-                             */
-                            authorityUrl: string;
-                            /**
-                             * @description true: sign in with a certificate and private key; false: with a client secret
-                             * @default true
-                             */
-                            useCertificate?: boolean;
-                            /** @description thumbprint of the public certificate (with useCertificate) */
-                            publicCertificateThumbprint?: string;
-                            /** @description private key of the certificate (with useCertificate; write-only) */
-                            oauthPrivateKey?: string;
-                            /** @description client secret (without useCertificate; write-only) */
-                            clientSecret?: string;
-                            /** @description resource the token is requested for (optional) */
-                            resource?: string;
-                        };
-                    };
-                } | {
-                    /** @constant */
-                    type: "FederatedSql";
-                };
+                "application/json": components["schemas"]["IntegrationPayload"];
+                "application/yaml": components["schemas"]["IntegrationPayload"];
             };
         };
         responses: {

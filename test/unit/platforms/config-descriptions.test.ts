@@ -33,7 +33,7 @@ function undescribed(schema: Schema, path: string): string[] {
 }
 
 describe('platform configuration fields', () => {
-  const body = doc.paths['/integrations'].post.requestBody.content['application/json'].schema as Schema;
+  const body = resolve(doc.paths['/integrations'].post.requestBody.content['application/json'].schema);
   const variants = new Map(
     [...(body.oneOf ?? body.anyOf ?? [])].map((v) => [
       ((v.properties?.type ?? {}) as Schema).const as string,
