@@ -7,6 +7,9 @@
  * ./route-summaries.ts, keyed by route: the documentation stays out of the handler bundles.
  *
  * Keep this file free of runtime imports: every Lambda bundle includes it.
+ *
+ * Over 400 lines: one table, one row per route with its grants (a grant split from its route is
+ * how a missing one goes unnoticed).
  */
 import type { FunctionAccess } from './access';
 
@@ -325,7 +328,12 @@ export const routes = [
     handler: 'functions/webhooks/rotate-secret.ts',
     auth: 'user',
     tag: 'webhooks',
-    tables: [{ table: 'webhooks', access: 'readWrite' }],
+    tables: [
+      { table: 'webhooks', access: 'readWrite' },
+      // A filtered webhook's subscription items carry the version they were written at, so every
+      // change of it, a rotation included, writes them again in the same transaction.
+      { table: 'webhookSubscriptions', access: 'readWrite' },
+    ],
     usesSecrets: true,
   },
   {
