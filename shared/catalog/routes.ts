@@ -258,6 +258,8 @@ export const routes = [
     tables: [
       { table: 'deliveryHistory', access: 'read' },
       { table: 'deliveryCounts', access: 'read' },
+      // `webhookId`: whose webhook it is, checked before its index is read.
+      { table: 'webhooks', access: 'read' },
     ],
   },
   {
