@@ -51,12 +51,13 @@ const FAN_OUT_MARKER_TTL_DAYS = 5;
 /** A step's lease: longer than the fan-out function may run (Lambda ends it at its timeout). */
 const STEP_LEASE_MS = (queueDef('notifications').consumer.timeoutSeconds + 5) * 1000;
 
-/** The metadata a delivery carries: the notification's, with its `notificationType`. */
+/**
+ * The metadata a delivery carries: the notification's, with its `notificationType` always the
+ * message's type — a producer's `metadata.notificationType` never overrides it (issue 34, item
+ * 14: a spoofed value reached receivers and filters).
+ */
 function deliveredMetadata(message: NotificationMessage): DeliveryPayload['metadata'] {
-  return {
-    ...message.metadata,
-    notificationType: message.metadata.notificationType ?? message.notificationType,
-  };
+  return { ...message.metadata, notificationType: message.notificationType };
 }
 
 export function deliveryMessages(
