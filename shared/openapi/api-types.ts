@@ -4148,7 +4148,7 @@ export interface operations {
                         actionType: "triggered" | "receive";
                         /** @description write-only signing secret: `whsec_<base64 of a 16–64 byte key>` or any string of at least 16 characters (its UTF-8 bytes are the key) */
                         secret?: string;
-                        /** @description deliveries per second this webhook receives at most; more are delayed (never failed or dropped). Absent: no limit */
+                        /** @description deliveries per second this webhook receives at most (0.01, one per 100 s, to 1000); more are delayed (never failed or dropped). Absent: no limit */
                         maxDeliveriesPerSecond?: number;
                         /** @description a CEL expression over the payload as delivered (`text`, `metadata`, `webhookId`, `webhookName`); only notifications for which it is true are delivered. At most 2,048 bytes; the allowed subset, the fields and the cost rules are in docs/webhooks.md. Example: `metadata.notificationType == "modelAccessRequested" && has(metadata.dataSourceId) && metadata.dataSourceId in [42, 43]` */
                         filter?: string;

@@ -108,6 +108,11 @@ describe('PATCH /webhooks/{id}', () => {
       [{ url: 'http://user:pw@example.com/x' }, /body\.url/],
       [{ name: 'a\nb' }, /name/],
       [{ maxDeliveriesPerSecond: 0 }, /maxDeliveriesPerSecond/],
+      // Below one delivery per 100 s: 1e-300 was a 500 (DynamoDB refused the number), 1e-100 was
+      // stored and stalled every delivery (issue 34, item 13).
+      [{ maxDeliveriesPerSecond: 1e-300 }, /maxDeliveriesPerSecond/],
+      [{ maxDeliveriesPerSecond: 1e-100 }, /maxDeliveriesPerSecond/],
+      [{ maxDeliveriesPerSecond: 0.001 }, /maxDeliveriesPerSecond/],
     ];
     for (const [body, message] of cases) {
       const reply = await call('PATCH', `/webhooks/${id}`, { key: owner.apiKey, body });
