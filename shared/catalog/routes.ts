@@ -300,6 +300,8 @@ export const routes = [
       { table: 'webhookSubscriptions', access: 'readWrite' },
       // A new URL moves the owner's per-URL counters in the same transaction.
       { table: 'counters', access: 'readWrite' },
+      // An admin's change of another user's webhook: may the owner have a global one?
+      { table: 'principals', access: 'read' },
     ],
   },
   {
