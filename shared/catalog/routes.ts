@@ -366,6 +366,8 @@ export const routes = [
       // dryRun counts through the webhook's history index.
       { table: 'deliveryHistory', access: 'read' },
       { table: 'webhookJobs', access: 'readWrite' },
+      // The caller's re-send budget, charged when a job starts.
+      { table: 'counters', access: 'readWrite' },
     ],
     // The job's first step.
     sendsTo: ['recoveries'],

@@ -815,6 +815,10 @@ export interface components {
             updatedAt: string;
             /** @description when the job had queued every re-send */
             finishedAt?: string;
+            /** @description re-sends this job makes at most: what the window held to re-send when it started, bounded by the stage’s cap per job and the caller’s hourly budget (which it was charged to) */
+            allowance?: number;
+            /** @description true: the window held more deliveries to re-send than the allowance; recover again later for the rest (with onlyFailed, what this job re-sent successfully is not sent again) */
+            capped?: boolean;
         };
         /** @description What the filter matches among the newest notifications the caller may see (from the delivery history's stored requests, each notification once). */
         WebhookFilterPreview: {
@@ -4686,6 +4690,15 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description The caller's re-send budget (deliveries per rolling hour) cannot take this job now, or the webhook's last job ended less than the stage's cool-down ago. The message says when it may run; Retry-After gives the seconds until then. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };

@@ -92,6 +92,19 @@ const RecoverJobSchema = z
     startedAt: z.string(),
     updatedAt: z.string(),
     finishedAt: z.string().optional().describe('when the job had queued every re-send'),
+    allowance: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        're-sends this job makes at most: what the window held to re-send when it started, bounded by the stage’s cap per job and the caller’s hourly budget (which it was charged to)',
+      ),
+    capped: z
+      .boolean()
+      .optional()
+      .describe(
+        'true: the window held more deliveries to re-send than the allowance; recover again later for the rest (with onlyFailed, what this job re-sent successfully is not sent again)',
+      ),
   })
   .meta({ id: 'WebhookRecoverJob', description: 'A recover job and its progress.' });
 export type RecoverJobView = z.infer<typeof RecoverJobSchema>;
@@ -236,6 +249,11 @@ export const webhookContracts = {
       404: notFound,
       409: {
         description: 'A recover job of this webhook is running, or the webhook is not enabled.',
+        schema: ErrorBodySchema,
+      },
+      429: {
+        description:
+          "The caller's re-send budget (deliveries per rolling hour) cannot take this job now, or the webhook's last job ended less than the stage's cool-down ago. The message says when it may run; Retry-After gives the seconds until then.",
         schema: ErrorBodySchema,
       },
     },
