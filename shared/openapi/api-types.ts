@@ -499,7 +499,7 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        /** @description The fields to change (JSON merge patch). */
+        /** @description The fields to change (JSON merge patch), at least one. Never accepted here: `secret`, `id`, `createdBy`, `createdAt`, `updatedAt`, `status`, `disabledAt`, `disabledReason`, `previousSecretExpiresAt`, `failingSince`, `health` (the secret changes through POST /webhooks/{id}/secret/rotate; the others are read-only). */
         WebhookPatch: {
             /**
              * Format: uri
@@ -514,6 +514,17 @@ export interface components {
             actionType?: "triggered" | "receive";
             maxDeliveriesPerSecond?: number | null;
             filter?: string | null;
+            secret?: never;
+            id?: never;
+            createdBy?: never;
+            createdAt?: never;
+            updatedAt?: never;
+            status?: never;
+            disabledAt?: never;
+            disabledReason?: never;
+            previousSecretExpiresAt?: never;
+            failingSince?: never;
+            health?: never;
         };
         WebhookDisable: {
             /** @description why (shown in `disabledReason`) */
@@ -545,7 +556,7 @@ export interface components {
              * @description true: only deliveries whose latest attempt failed (a delivery that later succeeded is not re-sent)
              * @default true
              */
-            onlyFailed: boolean;
+            onlyFailed?: boolean;
         };
         WebhookFilterPreviewRequest: {
             /** @description a CEL expression over the payload as delivered (`text`, `metadata`, `webhookId`, `webhookName`); only notifications for which it is true are delivered. At most 2,048 bytes; the allowed subset, the fields and the cost rules are in docs/webhooks.md. Example: `metadata.notificationType == "modelAccessRequested" && has(metadata.dataSourceId) && metadata.dataSourceId in [42, 43]` */
@@ -559,7 +570,7 @@ export interface components {
              * @description the newest notifications to evaluate the filter against (default 100, at most 1000)
              * @default 100
              */
-            limit: number;
+            limit?: number;
         };
         /** @description Every error response: status, status text and a message. Some errors carry details as further fields (validationResults, attributes, status, createdWebhooks, errors); the responses that do document them. */
         Error: {

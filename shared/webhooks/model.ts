@@ -98,8 +98,7 @@ export const WebhookPatchSchema = z
   .refine((patch) => Object.keys(patch).length > 0, {
     message:
       'send at least one of url, name, global, notificationType, actionType, maxDeliveriesPerSecond, filter',
-  })
-  .meta({ id: 'WebhookPatch', description: 'The fields to change (JSON merge patch).' });
+  });
 export type WebhookPatch = z.output<typeof WebhookPatchSchema>;
 
 /** Why a webhook is not enabled: who or what disabled it. */

@@ -25,6 +25,29 @@ import {
 } from '../model';
 
 const notFound = { description: 'No such webhook visible to the caller.', schema: ErrorBodySchema };
+
+/**
+ * What a PATCH body may not hold, though a caller may well send it: the secret (rotated by its own
+ * route) and every read-only field of the webhook as GET shows it (a GET → change → PATCH round
+ * trip). The edge refuses them as unknown fields; the document names each as never valid, so a
+ * typed client refuses them at compile time even where it cannot check for unknown keys
+ * (openapi-fetch's inline bodies; README, A typed client).
+ */
+const PATCH_REFUSED = [
+  'secret',
+  ...Object.keys(WebhookViewSchema.shape).filter((field) => !(field in WebhookPatchSchema.shape)),
+];
+
+/** The PATCH body as documented (the edge validates `WebhookPatchSchema`). */
+const WebhookPatchDocumented = z
+  .strictObject({
+    ...WebhookPatchSchema.shape,
+    ...Object.fromEntries(PATCH_REFUSED.map((field) => [field, z.never().optional()])),
+  })
+  .meta({
+    id: 'WebhookPatch',
+    description: `The fields to change (JSON merge patch), at least one. Never accepted here: ${PATCH_REFUSED.map((f) => `\`${f}\``).join(', ')} (the secret changes through POST /webhooks/{id}/secret/rotate; the others are read-only).`,
+  });
 const tooMany = {
   description:
     "The caller's manual sends (retries and test sends) in the current window reached the stage's limit (or the sender is at its concurrency limit); the Retry-After header gives the seconds to wait.",
@@ -178,6 +201,7 @@ export const webhookContracts = {
   'PATCH /webhooks/{id}': {
     params: IdParamSchema,
     body: WebhookPatchSchema,
+    documentedBody: WebhookPatchDocumented,
     responses: {
       200: { description: 'The changed webhook (`updatedAt` moved).', schema: WebhookViewSchema },
       404: notFound,
