@@ -1,17 +1,13 @@
 /**
- * The route table: every HTTP route, the handler module that serves it, who may call it and
- * what AWS resources its function may touch. The CDK api construct makes one function per
- * row, the local gateway serves the same rows, the OpenAPI document and the authorization
- * tests are generated from it, and handlers look up their own row (by `event.routeKey`) to
- * re-check permissions. Each route's one-line summary (OpenAPI, function descriptions) is in
- * ./route-summaries.ts, keyed by route: the documentation stays out of the handler bundles.
+ * The route table: every HTTP route, the handler module that serves it and who may call it. The
+ * CDK api construct makes one function per row, the local gateway serves the same rows, the
+ * OpenAPI document and the authorization tests are generated from it, and handlers look up their
+ * own row (by `event.routeKey`) to re-check permissions. What each route's function may touch is
+ * in ./route-access.ts and its one-line summary (OpenAPI, function descriptions) in
+ * ./route-summaries.ts, both keyed by route: neither weighs on the handler bundles.
  *
  * Keep this file free of runtime imports: every Lambda bundle includes it.
- *
- * Over 400 lines: one table, one row per route with its grants (a grant split from its route is
- * how a missing one goes unnoticed).
  */
-import type { FunctionAccess } from './access';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -22,7 +18,7 @@ type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 type RouteAuth = 'public' | 'user' | 'admin';
 
-export interface RouteDef extends FunctionAccess {
+export interface RouteDef {
   readonly method: HttpMethod;
   /** API Gateway path with `{param}` placeholders. */
   readonly path: string;
@@ -43,7 +39,6 @@ export const routes = [
     handler: 'functions/service/health.ts',
     auth: 'public',
     tag: 'service',
-    tables: [{ table: 'counters', access: 'read' }],
   },
   {
     method: 'GET',
@@ -66,8 +61,6 @@ export const routes = [
     handler: 'functions/integrations/list.ts',
     auth: 'admin',
     tag: 'integrations',
-    tables: [{ table: 'integrations', access: 'read' }],
-    usesSecrets: true,
   },
   {
     method: 'POST',
@@ -75,14 +68,6 @@ export const routes = [
     handler: 'functions/integrations/create.ts',
     auth: 'admin',
     tag: 'integrations',
-    tables: [
-      { table: 'integrations', access: 'readWrite' },
-      { table: 'integrationClaims', access: 'readWrite' },
-      { table: 'counters', access: 'readWrite' },
-    ],
-    startsWorkflow: true,
-    usesSecrets: true,
-    invokes: ['platformConnector'],
     timeoutSeconds: 30,
   },
   {
@@ -91,8 +76,6 @@ export const routes = [
     handler: 'functions/integrations/get.ts',
     auth: 'admin',
     tag: 'integrations',
-    tables: [{ table: 'integrations', access: 'read' }],
-    usesSecrets: true,
   },
   {
     method: 'PUT',
@@ -100,13 +83,6 @@ export const routes = [
     handler: 'functions/integrations/update.ts',
     auth: 'admin',
     tag: 'integrations',
-    tables: [
-      { table: 'integrations', access: 'readWrite' },
-      { table: 'integrationClaims', access: 'readWrite' },
-    ],
-    startsWorkflow: true,
-    usesSecrets: true,
-    invokes: ['platformConnector'],
     timeoutSeconds: 30,
   },
   {
@@ -115,14 +91,6 @@ export const routes = [
     handler: 'functions/integrations/delete.ts',
     auth: 'admin',
     tag: 'integrations',
-    tables: [
-      { table: 'integrations', access: 'readWrite' },
-      { table: 'integrationClaims', access: 'readWrite' },
-      { table: 'transientSecrets', access: 'readWrite' },
-    ],
-    startsWorkflow: true,
-    usesSecrets: true,
-    invokes: ['platformConnector'],
     timeoutSeconds: 30,
   },
   {
@@ -131,7 +99,6 @@ export const routes = [
     handler: 'functions/integrations/status.ts',
     auth: 'admin',
     tag: 'integrations',
-    tables: [{ table: 'integrations', access: 'read' }],
   },
   {
     method: 'POST',
@@ -139,7 +106,6 @@ export const routes = [
     handler: 'functions/integrations/regenerate.ts',
     auth: 'admin',
     tag: 'integrations',
-    tables: [{ table: 'integrations', access: 'readWrite' }],
   },
   {
     method: 'POST',
@@ -147,8 +113,6 @@ export const routes = [
     handler: 'functions/integrations/repair.ts',
     auth: 'admin',
     tag: 'integrations',
-    tables: [{ table: 'integrations', access: 'readWrite' }],
-    startsWorkflow: true,
   },
   // ── scripts (issue: setup scripts and connectors) ────────────────────────────────────
   {
@@ -171,8 +135,6 @@ export const routes = [
     handler: 'functions/integrations/scripts/edit.ts',
     auth: 'admin',
     tag: 'scripts',
-    tables: [{ table: 'integrations', access: 'read' }],
-    usesSecrets: true,
   },
   {
     method: 'POST',
@@ -180,8 +142,6 @@ export const routes = [
     handler: 'functions/integrations/scripts/delete.ts',
     auth: 'admin',
     tag: 'scripts',
-    tables: [{ table: 'integrations', access: 'read' }],
-    usesSecrets: true,
   },
   {
     method: 'POST',
@@ -196,8 +156,6 @@ export const routes = [
     handler: 'functions/integrations/scripts/stored-cleanup.ts',
     auth: 'admin',
     tag: 'scripts',
-    tables: [{ table: 'integrations', access: 'read' }],
-    usesSecrets: true,
   },
   {
     method: 'POST',
@@ -205,8 +163,6 @@ export const routes = [
     handler: 'functions/integrations/scripts/repair.ts',
     auth: 'admin',
     tag: 'scripts',
-    tables: [{ table: 'integrations', access: 'read' }],
-    usesSecrets: true,
   },
   {
     method: 'POST',
@@ -222,12 +178,6 @@ export const routes = [
     handler: 'functions/webhooks/create.ts',
     auth: 'user',
     tag: 'webhooks',
-    tables: [
-      { table: 'webhooks', access: 'readWrite' },
-      { table: 'webhookSubscriptions', access: 'readWrite' },
-      { table: 'counters', access: 'readWrite' },
-    ],
-    usesSecrets: true,
   },
   {
     method: 'GET',
@@ -235,12 +185,6 @@ export const routes = [
     handler: 'functions/webhooks/list.ts',
     auth: 'user',
     tag: 'webhooks',
-    tables: [
-      { table: 'webhooks', access: 'read' },
-      // The health figures: the stream-kept counters, and a failing webhook's streak on its index.
-      { table: 'deliveryCounts', access: 'read' },
-      { table: 'deliveryHistory', access: 'read' },
-    ],
   },
   {
     method: 'GET',
@@ -255,12 +199,6 @@ export const routes = [
     handler: 'functions/webhooks/history.ts',
     auth: 'user',
     tag: 'webhooks',
-    tables: [
-      { table: 'deliveryHistory', access: 'read' },
-      { table: 'deliveryCounts', access: 'read' },
-      // `webhookId`: whose webhook it is, checked before its index is read.
-      { table: 'webhooks', access: 'read' },
-    ],
   },
   {
     method: 'GET',
@@ -268,13 +206,6 @@ export const routes = [
     handler: 'functions/webhooks/get.ts',
     auth: 'user',
     tag: 'webhooks',
-    tables: [
-      { table: 'webhooks', access: 'read' },
-      // The health figures: the stream-kept counters, a failing webhook's streak on its index, and
-      // the latency of its newest attempts (their records by key).
-      { table: 'deliveryCounts', access: 'read' },
-      { table: 'deliveryHistory', access: 'read' },
-    ],
   },
   {
     method: 'DELETE',
@@ -282,12 +213,6 @@ export const routes = [
     handler: 'functions/webhooks/delete.ts',
     auth: 'user',
     tag: 'webhooks',
-    tables: [
-      { table: 'webhooks', access: 'readWrite' },
-      { table: 'webhookSubscriptions', access: 'readWrite' },
-      // The delete transaction gives the owner's quota and per-URL slots back.
-      { table: 'counters', access: 'readWrite' },
-    ],
   },
   {
     method: 'PATCH',
@@ -295,14 +220,6 @@ export const routes = [
     handler: 'functions/webhooks/update.ts',
     auth: 'user',
     tag: 'webhooks',
-    tables: [
-      { table: 'webhooks', access: 'readWrite' },
-      { table: 'webhookSubscriptions', access: 'readWrite' },
-      // A new URL moves the owner's per-URL counters in the same transaction.
-      { table: 'counters', access: 'readWrite' },
-      // An admin's change of another user's webhook: may the owner have a global one?
-      { table: 'principals', access: 'read' },
-    ],
   },
   {
     method: 'POST',
@@ -310,10 +227,6 @@ export const routes = [
     handler: 'functions/webhooks/disable.ts',
     auth: 'user',
     tag: 'webhooks',
-    tables: [
-      { table: 'webhooks', access: 'readWrite' },
-      { table: 'webhookSubscriptions', access: 'readWrite' },
-    ],
   },
   {
     method: 'POST',
@@ -321,10 +234,6 @@ export const routes = [
     handler: 'functions/webhooks/enable.ts',
     auth: 'user',
     tag: 'webhooks',
-    tables: [
-      { table: 'webhooks', access: 'readWrite' },
-      { table: 'webhookSubscriptions', access: 'readWrite' },
-    ],
   },
   {
     method: 'POST',
@@ -332,13 +241,6 @@ export const routes = [
     handler: 'functions/webhooks/rotate-secret.ts',
     auth: 'user',
     tag: 'webhooks',
-    tables: [
-      { table: 'webhooks', access: 'readWrite' },
-      // A filtered webhook's subscription items carry the version they were written at, so every
-      // change of it, a rotation included, writes them again in the same transaction.
-      { table: 'webhookSubscriptions', access: 'readWrite' },
-    ],
-    usesSecrets: true,
   },
   {
     method: 'POST',
@@ -347,12 +249,6 @@ export const routes = [
     auth: 'user',
     tag: 'webhooks',
     timeoutSeconds: 30,
-    tables: [
-      { table: 'webhooks', access: 'read' },
-      // The per-user manual send counter (shared with manual retries).
-      { table: 'counters', access: 'readWrite' },
-    ],
-    invokes: ['webhookSender'],
   },
   {
     method: 'POST',
@@ -361,16 +257,6 @@ export const routes = [
     auth: 'user',
     tag: 'webhooks',
     timeoutSeconds: 30,
-    tables: [
-      { table: 'webhooks', access: 'read' },
-      // dryRun counts through the webhook's history index.
-      { table: 'deliveryHistory', access: 'read' },
-      { table: 'webhookJobs', access: 'readWrite' },
-      // The caller's re-send budget, charged when a job starts.
-      { table: 'counters', access: 'readWrite' },
-    ],
-    // The job's first step.
-    sendsTo: ['recoveries'],
   },
   {
     method: 'GET',
@@ -378,10 +264,6 @@ export const routes = [
     handler: 'functions/webhooks/recover-status.ts',
     auth: 'user',
     tag: 'webhooks',
-    tables: [
-      { table: 'webhooks', access: 'read' },
-      { table: 'webhookJobs', access: 'read' },
-    ],
   },
   {
     method: 'POST',
@@ -391,7 +273,6 @@ export const routes = [
     tag: 'webhooks',
     // Up to 5,000 history index entries and 1,000 records by key.
     timeoutSeconds: 30,
-    tables: [{ table: 'deliveryHistory', access: 'read' }],
   },
   {
     method: 'POST',
@@ -400,16 +281,16 @@ export const routes = [
     auth: 'user',
     tag: 'webhooks',
     timeoutSeconds: 30,
-    tables: [
-      { table: 'deliveryHistory', access: 'read' },
-      // The per-user manual retry counter.
-      { table: 'counters', access: 'readWrite' },
-    ],
-    invokes: ['webhookSender'],
   },
 ] as const satisfies readonly RouteDef[];
 
 export type RouteKey = `${HttpMethod} ${string}`;
+
+type KeyOf<R> = R extends { readonly method: infer M extends string; readonly path: infer P extends string }
+  ? `${M} ${P}`
+  : never;
+/** The key of every catalogued route (the tables keyed by route name each one, and only those). */
+export type CataloguedRouteKey = KeyOf<(typeof routes)[number]>;
 
 export function routeKey(route: Pick<RouteDef, 'method' | 'path'>): RouteKey {
   return `${route.method} ${route.path}`;
