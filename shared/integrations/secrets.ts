@@ -242,8 +242,11 @@ export function stringValues(value: unknown): string[] {
 /** A value at least this long is a secret wherever it stands, even glued into a longer word. */
 const ALWAYS_SCRUBBED = 8;
 
-/** A single character says nothing worth hiding and would turn every "a" into the placeholder. */
-const MIN_SCRUBBED = 2;
+/**
+ * Shorter values are not searched for: one or two characters cannot be told from ordinary words
+ * ("a", "in") and protect nothing (docs/webhooks.md, issue 34 item 18).
+ */
+const MIN_SCRUBBED = 3;
 
 const WORD_CHARS = '[\\p{L}\\p{N}_]';
 const WORD = new RegExp(WORD_CHARS, 'u');

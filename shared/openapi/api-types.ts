@@ -511,7 +511,7 @@ export interface components {
                  * @description TCP port of the storage endpoint
                  * @default 443
                  */
-                port: number;
+                port?: number;
                 /** @constant */
                 authenticationType: "auto";
             } | {
@@ -531,7 +531,7 @@ export interface components {
                  * @description TCP port of the storage endpoint
                  * @default 443
                  */
-                port: number;
+                port?: number;
                 /** @constant */
                 authenticationType: "accessKey";
                 /** @description access key id of the cloud identity the service uses */
@@ -562,28 +562,28 @@ export interface components {
                  *       "arrayDelimiter": ","
                  *     }
                  */
-                metadataDelimiters: {
+                metadataDelimiters?: {
                     /**
                      * @description separates key-value pairs in stored profile data
                      * @default |
                      */
-                    hashDelimiter: string;
+                    hashDelimiter?: string;
                     /**
                      * @description separates a key from its value
                      * @default :
                      */
-                    hashKeyDelimiter: string;
+                    hashKeyDelimiter?: string;
                     /**
                      * @description separates array elements
                      * @default ,
                      */
-                    arrayDelimiter: string;
+                    arrayDelimiter?: string;
                 };
                 /**
                  * @description TCP port of the server
                  * @default 1433
                  */
-                port: number;
+                port?: number;
                 /**
                  * @description a role the service creates to run queries on behalf of users
                  * @default {
@@ -591,17 +591,17 @@ export interface components {
                  *       "role": "SERVICE_IMPERSONATION"
                  *     }
                  */
-                impersonation: {
+                impersonation?: {
                     /**
                      * @description true: the service creates the impersonation role
                      * @default false
                      */
-                    enabled: boolean;
+                    enabled?: boolean;
                     /**
                      * @description name of the impersonation role
                      * @default SERVICE_IMPERSONATION
                      */
-                    role: string;
+                    role?: string;
                 };
                 /** @description connection-string arguments passed to the database driver for the service account */
                 connectArgs?: string;
@@ -615,7 +615,7 @@ export interface components {
                  * @description TCP port of the workspace endpoint
                  * @default 443
                  */
-                port: number;
+                port?: number;
                 /**
                  * Format: uri
                  * @description https:// URL of the workspace
@@ -629,30 +629,30 @@ export interface components {
                  *       "enabled": false
                  *     }
                  */
-                audit: {
+                audit?: {
                     /**
                      * @description true turns it on
                      * @default false
                      */
-                    enabled: boolean;
+                    enabled?: boolean;
                 };
                 /**
                  * @description catalog the service creates for its internal data, readable only by the service principal; letters, digits and underscores, not starting with a digit
                  * @default service
                  */
-                catalog: string;
+                catalog?: string;
                 /**
                  * @description deny: the account-level group excluded from data policies (privileged users and service accounts that need unmasked data); changing it pushes every policy again
                  * @default {
                  *       "deny": "service_exemption_group"
                  *     }
                  */
-                groupPattern: {
+                groupPattern?: {
                     /**
                      * @description account-level group excluded from data policies
                      * @default service_exemption_group
                      */
-                    deny: string;
+                    deny?: string;
                 };
                 /** @constant */
                 authenticationType: "token";
@@ -663,7 +663,7 @@ export interface components {
                  * @description TCP port of the workspace endpoint
                  * @default 443
                  */
-                port: number;
+                port?: number;
                 /**
                  * Format: uri
                  * @description https:// URL of the workspace
@@ -677,30 +677,30 @@ export interface components {
                  *       "enabled": false
                  *     }
                  */
-                audit: {
+                audit?: {
                     /**
                      * @description true turns it on
                      * @default false
                      */
-                    enabled: boolean;
+                    enabled?: boolean;
                 };
                 /**
                  * @description catalog the service creates for its internal data, readable only by the service principal; letters, digits and underscores, not starting with a digit
                  * @default service
                  */
-                catalog: string;
+                catalog?: string;
                 /**
                  * @description deny: the account-level group excluded from data policies (privileged users and service accounts that need unmasked data); changing it pushes every policy again
                  * @default {
                  *       "deny": "service_exemption_group"
                  *     }
                  */
-                groupPattern: {
+                groupPattern?: {
                     /**
                      * @description account-level group excluded from data policies
                      * @default service_exemption_group
                      */
-                    deny: string;
+                    deny?: string;
                 };
                 /** @constant */
                 authenticationType: "oAuthM2M";
@@ -717,7 +717,7 @@ export interface components {
                      * @description OAuth scope: one string or a list
                      * @default []
                      */
-                    scope: string | string[];
+                    scope?: string | string[];
                     /** @description OAuth client secret of the service principal (write-only) */
                     clientSecret: string;
                 };
@@ -735,7 +735,7 @@ export interface components {
                  * @description dataset provisioned for the service's metadata
                  * @default service
                  */
-                dataset: string;
+                dataset?: string;
                 /** @description location of the datasets, such as US or europe-west1; cannot change once the dataset exists */
                 location: string;
                 /** @description content of the service-account JSON key file (write-only) */
@@ -744,7 +744,7 @@ export interface components {
                  * @description TCP port of the API endpoint
                  * @default 443
                  */
-                port: number;
+                port?: number;
             };
         } | {
             /** @constant */
@@ -761,7 +761,7 @@ export interface components {
                  * @description TCP port of the cluster
                  * @default 5439
                  */
-                port: number;
+                port?: number;
                 /**
                  * @description a role the service creates to run queries on behalf of users
                  * @default {
@@ -769,17 +769,17 @@ export interface components {
                  *       "role": "service_impersonation"
                  *     }
                  */
-                impersonation: {
+                impersonation?: {
                     /**
                      * @description true: the service creates the impersonation role
                      * @default false
                      */
-                    enabled: boolean;
+                    enabled?: boolean;
                     /**
                      * @description name of the impersonation role
                      * @default service_impersonation
                      */
-                    role: string;
+                    role?: string;
                 };
                 /** @description driver connection-string arguments */
                 connectArgs?: string;
@@ -800,7 +800,7 @@ export interface components {
                  * @description TCP port of the cluster
                  * @default 5439
                  */
-                port: number;
+                port?: number;
                 /**
                  * @description a role the service creates to run queries on behalf of users
                  * @default {
@@ -808,17 +808,17 @@ export interface components {
                  *       "role": "service_impersonation"
                  *     }
                  */
-                impersonation: {
+                impersonation?: {
                     /**
                      * @description true: the service creates the impersonation role
                      * @default false
                      */
-                    enabled: boolean;
+                    enabled?: boolean;
                     /**
                      * @description name of the impersonation role
                      * @default service_impersonation
                      */
-                    role: string;
+                    role?: string;
                 };
                 /** @description driver connection-string arguments */
                 connectArgs?: string;
@@ -843,7 +843,7 @@ export interface components {
                  * @description TCP port of the cluster
                  * @default 5439
                  */
-                port: number;
+                port?: number;
                 /**
                  * @description a role the service creates to run queries on behalf of users
                  * @default {
@@ -851,17 +851,17 @@ export interface components {
                  *       "role": "service_impersonation"
                  *     }
                  */
-                impersonation: {
+                impersonation?: {
                     /**
                      * @description true: the service creates the impersonation role
                      * @default false
                      */
-                    enabled: boolean;
+                    enabled?: boolean;
                     /**
                      * @description name of the impersonation role
                      * @default service_impersonation
                      */
-                    role: string;
+                    role?: string;
                 };
                 /** @description driver connection-string arguments */
                 connectArgs?: string;
@@ -898,19 +898,19 @@ export interface components {
                  * @description TCP port of the account endpoint
                  * @default 443
                  */
-                port: number;
+                port?: number;
                 /**
                  * @description audit log ingestion (enabled: true or false)
                  * @default {
                  *       "enabled": false
                  *     }
                  */
-                audit: {
+                audit?: {
                     /**
                      * @description true turns it on
                      * @default false
                      */
-                    enabled: boolean;
+                    enabled?: boolean;
                 };
                 /**
                  * @description a role the service creates to run queries on behalf of users
@@ -919,17 +919,17 @@ export interface components {
                  *       "role": "SERVICE_IMPERSONATION"
                  *     }
                  */
-                impersonation: {
+                impersonation?: {
                     /**
                      * @description true: the service creates the impersonation role
                      * @default false
                      */
-                    enabled: boolean;
+                    enabled?: boolean;
                     /**
                      * @description name of the impersonation role
                      * @default SERVICE_IMPERSONATION
                      */
-                    role: string;
+                    role?: string;
                 };
                 /**
                  * @description exclude: roles and users left out of authorization checks
@@ -937,12 +937,12 @@ export interface components {
                  *       "exclude": []
                  *     }
                  */
-                userRolePattern: {
+                userRolePattern?: {
                     /**
                      * @description roles and users excluded from authorization checks
                      * @default []
                      */
-                    exclude: string[];
+                    exclude?: string[];
                 };
                 /**
                  * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
@@ -951,17 +951,17 @@ export interface components {
                  *       "warehouses": []
                  *     }
                  */
-                workspaces: {
+                workspaces?: {
                     /**
                      * @description true when platform data sharing is used; false when table grants are used
                      * @default false
                      */
-                    enabled: boolean;
+                    enabled?: boolean;
                     /**
                      * @description warehouses on which workspace users get usage
                      * @default []
                      */
-                    warehouses: string[];
+                    warehouses?: string[];
                 };
                 /** @description driver connection arguments for the service account */
                 connectArgs?: string;
@@ -973,29 +973,29 @@ export interface components {
                  *       "enabled": false
                  *     }
                  */
-                lineage: {
+                lineage?: {
                     /**
                      * @description true turns native lineage ingestion on
                      * @default false
                      */
-                    enabled: boolean;
+                    enabled?: boolean;
                     /** @description what lineage ingestion covers (required when enabled) */
                     lineageConfig?: {
                         /**
                          * @description regular expression (without slashes) selecting the tables to ingest lineage for
                          * @default ^.*$
                          */
-                        tableFilter: string;
+                        tableFilter?: string;
                         /**
                          * @description regular expression (without slashes) selecting the tags to propagate
                          * @default ^.*$
                          */
-                        tagFilterRegex: string;
+                        tagFilterRegex?: string;
                         /**
                          * @description rows per ingestion batch
                          * @default 1000
                          */
-                        ingestBatchSize: number;
+                        ingestBatchSize?: number;
                     };
                 };
                 /** @constant */
@@ -1017,19 +1017,19 @@ export interface components {
                  * @description TCP port of the account endpoint
                  * @default 443
                  */
-                port: number;
+                port?: number;
                 /**
                  * @description audit log ingestion (enabled: true or false)
                  * @default {
                  *       "enabled": false
                  *     }
                  */
-                audit: {
+                audit?: {
                     /**
                      * @description true turns it on
                      * @default false
                      */
-                    enabled: boolean;
+                    enabled?: boolean;
                 };
                 /**
                  * @description a role the service creates to run queries on behalf of users
@@ -1038,17 +1038,17 @@ export interface components {
                  *       "role": "SERVICE_IMPERSONATION"
                  *     }
                  */
-                impersonation: {
+                impersonation?: {
                     /**
                      * @description true: the service creates the impersonation role
                      * @default false
                      */
-                    enabled: boolean;
+                    enabled?: boolean;
                     /**
                      * @description name of the impersonation role
                      * @default SERVICE_IMPERSONATION
                      */
-                    role: string;
+                    role?: string;
                 };
                 /**
                  * @description exclude: roles and users left out of authorization checks
@@ -1056,12 +1056,12 @@ export interface components {
                  *       "exclude": []
                  *     }
                  */
-                userRolePattern: {
+                userRolePattern?: {
                     /**
                      * @description roles and users excluded from authorization checks
                      * @default []
                      */
-                    exclude: string[];
+                    exclude?: string[];
                 };
                 /**
                  * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
@@ -1070,17 +1070,17 @@ export interface components {
                  *       "warehouses": []
                  *     }
                  */
-                workspaces: {
+                workspaces?: {
                     /**
                      * @description true when platform data sharing is used; false when table grants are used
                      * @default false
                      */
-                    enabled: boolean;
+                    enabled?: boolean;
                     /**
                      * @description warehouses on which workspace users get usage
                      * @default []
                      */
-                    warehouses: string[];
+                    warehouses?: string[];
                 };
                 /** @description driver connection arguments for the service account */
                 connectArgs?: string;
@@ -1092,29 +1092,29 @@ export interface components {
                  *       "enabled": false
                  *     }
                  */
-                lineage: {
+                lineage?: {
                     /**
                      * @description true turns native lineage ingestion on
                      * @default false
                      */
-                    enabled: boolean;
+                    enabled?: boolean;
                     /** @description what lineage ingestion covers (required when enabled) */
                     lineageConfig?: {
                         /**
                          * @description regular expression (without slashes) selecting the tables to ingest lineage for
                          * @default ^.*$
                          */
-                        tableFilter: string;
+                        tableFilter?: string;
                         /**
                          * @description regular expression (without slashes) selecting the tags to propagate
                          * @default ^.*$
                          */
-                        tagFilterRegex: string;
+                        tagFilterRegex?: string;
                         /**
                          * @description rows per ingestion batch
                          * @default 1000
                          */
-                        ingestBatchSize: number;
+                        ingestBatchSize?: number;
                     };
                 };
                 /** @constant */
@@ -1136,19 +1136,19 @@ export interface components {
                  * @description TCP port of the account endpoint
                  * @default 443
                  */
-                port: number;
+                port?: number;
                 /**
                  * @description audit log ingestion (enabled: true or false)
                  * @default {
                  *       "enabled": false
                  *     }
                  */
-                audit: {
+                audit?: {
                     /**
                      * @description true turns it on
                      * @default false
                      */
-                    enabled: boolean;
+                    enabled?: boolean;
                 };
                 /**
                  * @description a role the service creates to run queries on behalf of users
@@ -1157,17 +1157,17 @@ export interface components {
                  *       "role": "SERVICE_IMPERSONATION"
                  *     }
                  */
-                impersonation: {
+                impersonation?: {
                     /**
                      * @description true: the service creates the impersonation role
                      * @default false
                      */
-                    enabled: boolean;
+                    enabled?: boolean;
                     /**
                      * @description name of the impersonation role
                      * @default SERVICE_IMPERSONATION
                      */
-                    role: string;
+                    role?: string;
                 };
                 /**
                  * @description exclude: roles and users left out of authorization checks
@@ -1175,12 +1175,12 @@ export interface components {
                  *       "exclude": []
                  *     }
                  */
-                userRolePattern: {
+                userRolePattern?: {
                     /**
                      * @description roles and users excluded from authorization checks
                      * @default []
                      */
-                    exclude: string[];
+                    exclude?: string[];
                 };
                 /**
                  * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
@@ -1189,17 +1189,17 @@ export interface components {
                  *       "warehouses": []
                  *     }
                  */
-                workspaces: {
+                workspaces?: {
                     /**
                      * @description true when platform data sharing is used; false when table grants are used
                      * @default false
                      */
-                    enabled: boolean;
+                    enabled?: boolean;
                     /**
                      * @description warehouses on which workspace users get usage
                      * @default []
                      */
-                    warehouses: string[];
+                    warehouses?: string[];
                 };
                 /** @description driver connection arguments for the service account */
                 connectArgs?: string;
@@ -1211,29 +1211,29 @@ export interface components {
                  *       "enabled": false
                  *     }
                  */
-                lineage: {
+                lineage?: {
                     /**
                      * @description true turns native lineage ingestion on
                      * @default false
                      */
-                    enabled: boolean;
+                    enabled?: boolean;
                     /** @description what lineage ingestion covers (required when enabled) */
                     lineageConfig?: {
                         /**
                          * @description regular expression (without slashes) selecting the tables to ingest lineage for
                          * @default ^.*$
                          */
-                        tableFilter: string;
+                        tableFilter?: string;
                         /**
                          * @description regular expression (without slashes) selecting the tags to propagate
                          * @default ^.*$
                          */
-                        tagFilterRegex: string;
+                        tagFilterRegex?: string;
                         /**
                          * @description rows per ingestion batch
                          * @default 1000
                          */
-                        ingestBatchSize: number;
+                        ingestBatchSize?: number;
                     };
                 };
                 /** @constant */
@@ -1253,7 +1253,7 @@ export interface components {
                      * @description true: sign in with a certificate and private key; false: with a client secret
                      * @default true
                      */
-                    useCertificate: boolean;
+                    useCertificate?: boolean;
                     /** @description thumbprint of the public certificate (with useCertificate) */
                     publicCertificateThumbprint?: string;
                     /** @description private key of the certificate (with useCertificate; write-only) */
@@ -1278,7 +1278,7 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        /** @description The fields to change (JSON merge patch). */
+        /** @description The fields to change (JSON merge patch), at least one. Never accepted here: `secret`, `id`, `createdBy`, `createdAt`, `updatedAt`, `status`, `disabledAt`, `disabledReason`, `previousSecretExpiresAt`, `failingSince`, `health` (the secret changes through POST /webhooks/{id}/secret/rotate; the others are read-only). */
         WebhookPatch: {
             /**
              * Format: uri
@@ -1293,6 +1293,17 @@ export interface components {
             actionType?: "triggered" | "receive";
             maxDeliveriesPerSecond?: number | null;
             filter?: string | null;
+            secret?: never;
+            id?: never;
+            createdBy?: never;
+            createdAt?: never;
+            updatedAt?: never;
+            status?: never;
+            disabledAt?: never;
+            disabledReason?: never;
+            previousSecretExpiresAt?: never;
+            failingSince?: never;
+            health?: never;
         };
         WebhookDisable: {
             /** @description why (shown in `disabledReason`) */
@@ -1324,7 +1335,7 @@ export interface components {
              * @description true: only deliveries whose latest attempt failed (a delivery that later succeeded is not re-sent)
              * @default true
              */
-            onlyFailed: boolean;
+            onlyFailed?: boolean;
         };
         WebhookFilterPreviewRequest: {
             /** @description a CEL expression over the payload as delivered (`text`, `metadata`, `webhookId`, `webhookName`); only notifications for which it is true are delivered. At most 2,048 bytes; the allowed subset, the fields and the cost rules are in docs/webhooks.md. Example: `metadata.notificationType == "modelAccessRequested" && has(metadata.dataSourceId) && metadata.dataSourceId in [42, 43]` */
@@ -1338,7 +1349,7 @@ export interface components {
              * @description the newest notifications to evaluate the filter against (default 100, at most 1000)
              * @default 100
              */
-            limit: number;
+            limit?: number;
         };
         /** @description Every error response: status, status text and a message. Some errors carry details as further fields (validationResults, attributes, status, createdWebhooks, errors); the responses that do document them. */
         Error: {
@@ -1594,6 +1605,10 @@ export interface components {
             updatedAt: string;
             /** @description when the job had queued every re-send */
             finishedAt?: string;
+            /** @description re-sends this job makes at most: what the window held to re-send when it started, bounded by the stage’s cap per job and the caller’s hourly budget (which it was charged to) */
+            allowance?: number;
+            /** @description true: the window held more deliveries to re-send than the allowance; recover again later for the rest (with onlyFailed, what this job re-sent successfully is not sent again) */
+            capped?: boolean;
         };
         /** @description What the filter matches among the newest notifications the caller may see (from the delivery history's stored requests, each notification once). */
         WebhookFilterPreview: {
@@ -3107,9 +3122,9 @@ export interface operations {
                         notificationType: ("ALL_NOTIFICATIONS" | "acknowledgedAccess" | "addedToProject" | "apiKeyRevoked" | "attributeAdded" | "attributeRemoved" | "attributeUpdated" | "bulkJobStatus" | "certificationRequired" | "conflictingGlobalPolicies" | "dataSourceExpired" | "dataSourceExpiring" | "dataSourceUpdated" | "deletedDatasourceRemovedFromProject" | "expiredDatasourceRemovedFromProject" | "firstQuery" | "globalPolicyCreated" | "globalPolicyDeleted" | "globalPolicyDisabled" | "globalPolicyUpdated" | "governanceSettingsUpdated" | "groupUserAdded" | "groupUserDeleted" | "healthCheckFailed" | "healthCheckResolved" | "modelAccessApproved" | "modelAccessDenied" | "modelAccessRequested" | "modelAccessRevoked" | "modelAccessUpdated" | "modelCommentCreated" | "modelCommentReply" | "modelCommentResolved" | "modelCopied" | "modelCreated" | "modelDeleted" | "modelTagAdded" | "modelTagRemoved" | "modelUserAdded" | "modelUserDeleted" | "modelUserJoined" | "nativeWorkspaceStateChanged" | "permissionsUpdated" | "policyAdjustmentCreated" | "policyAdjustmentExpired" | "policyCertificationExpired" | "policyUpdated" | "projectDisabled" | "projectEqualizationMemberNotInCompliance" | "projectEqualizationToggled" | "projectUpdated" | "purposeCreated" | "purposeDeleted" | "purposeUpdated" | "queryCanceled" | "queryCreated" | "queryUpdated" | "removedFromProject" | "switchedCurrentProject" | "tagCreated" | "tagDeleted" | "tagUpdated" | "taskDeleted" | "taskValidated" | "updatedModelInProject" | "userCloned" | "userCreated" | "userDeleted" | "userDisabled" | "userEnabled" | "userMigrated" | "userUpdated" | "usernameUpdated" | "webhookAutoDisabled" | "webhookFailing")[];
                         /** @enum {string} */
                         actionType: "triggered" | "receive";
-                        /** @description write-only signing secret: `whsec_<base64 of a 16–64 byte key>` or any string of at least 16 characters (its UTF-8 bytes are the key) */
+                        /** @description write-only signing secret: `whsec_<base64 of a 16–64 byte key>` (what the svix and standardwebhooks verifiers take as it is; POST /webhooks/{id}/secret/rotate generates one), or any string of at least 16 characters, whose UTF-8 bytes are the key (those verifiers need it as bytes with `{format: "raw"}`) */
                         secret?: string;
-                        /** @description deliveries per second this webhook receives at most; more are delayed (never failed or dropped). Absent: no limit */
+                        /** @description deliveries per second this webhook receives at most (0.01, one per 100 s, to 1000); more are delayed (never failed or dropped). Absent: no limit */
                         maxDeliveriesPerSecond?: number;
                         /** @description a CEL expression over the payload as delivered (`text`, `metadata`, `webhookId`, `webhookName`); only notifications for which it is true are delivered. At most 2,048 bytes; the allowed subset, the fields and the cost rules are in docs/webhooks.md. Example: `metadata.notificationType == "modelAccessRequested" && has(metadata.dataSourceId) && metadata.dataSourceId in [42, 43]` */
                         filter?: string;
@@ -3647,6 +3662,15 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description The caller's re-send budget (deliveries per rolling hour) cannot take this job now, or the webhook's last job ended less than the stage's cool-down ago. The message says when it may run; Retry-After gives the seconds until then. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };

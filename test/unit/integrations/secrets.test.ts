@@ -201,10 +201,11 @@ describe('scrubbing secrets from messages (whole values, never fragments of othe
     expect(scrub('token abcdefgh1234zz', ['abcdefgh1234'])).toBe('token [REDACTED]');
   });
 
-  it('scrubs short values of two characters as whole words, and the longest value first', () => {
-    expect(scrub('user ab on host ab.example, not abc', ['ab'])).toBe(
-      'user [REDACTED] on host [REDACTED].example, not abc',
+  it('scrubs short values as whole words from 3 characters, and the longest value first', () => {
+    expect(scrub('user bob on host bob.example, not bobby', ['bob'])).toBe(
+      'user [REDACTED] on host [REDACTED].example, not bobby',
     );
+    expect(scrub('a user in the group', ['a', 'in'])).toBe('a user in the group');
     expect(scrub('secret-value and secret', ['secret', 'secret-value'])).toBe('[REDACTED] and [REDACTED]');
   });
 
