@@ -92,19 +92,37 @@ export async function revokeKeys(
   return revoke(userId);
 }
 
+/**
+ * Polls `probe` every 100 ms until `accept` holds and returns that value. `timeoutMs` guards
+ * against a hang only (size it at ten times what a quiet machine needs): when it passes, this
+ * throws with the last value seen, never hands back a value `accept` refused.
+ */
 export async function eventually<T>(
   probe: () => Promise<T>,
   accept: (value: T) => boolean,
-  timeoutMs = 10_000,
+  timeoutMs = 30_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: T = await probe();
   while (!accept(last)) {
-    if (Date.now() > deadline) return last;
+    if (Date.now() > deadline) {
+      throw new Error(`eventually: not accepted within ${timeoutMs / 1000} s (last: ${shown(last)})`);
+    }
     await new Promise((r) => setTimeout(r, 100));
     last = await probe();
   }
   return last;
+}
+
+/** A probed value for an error message: JSON, cut to a readable length. */
+function shown(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 2000 ? `${text.slice(0, 2000)}… (${text.length} characters)` : text;
 }
 
 /**

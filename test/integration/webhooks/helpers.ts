@@ -41,7 +41,7 @@ export async function allHistory(key: string, query = ''): Promise<AnyRecord[]> 
   }
 }
 
-export async function historyFor(key: string, webhookId: number, atLeast: number, ms = 15_000) {
+export async function historyFor(key: string, webhookId: number, atLeast: number, ms = 30_000) {
   return eventually(
     async () => (await allHistory(key)).filter((r) => r.webhooksId === webhookId),
     (records) => records.length >= atLeast,
