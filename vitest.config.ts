@@ -1,15 +1,58 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Three tiers: `unit` (pure domain rules, no I/O), `integration` (HTTP and SDK calls through
- * one local cloud started by globalSetup), `infra` (CDK Template assertions and cdk-nag).
+ * The tiers: `unit` (pure domain rules, no I/O), `integration` (HTTP and SDK calls through one
+ * local cloud started by globalSetup), `hardening` (attacks and faults), `browser` (the console
+ * in Chromium), `infra` (CDK Template assertions and cdk-nag).
+ *
+ * Files of every tier run side by side, this many at a time (vitest's default on two cores is
+ * one): most of an integration, hardening or browser file's time is spent waiting for its cloud
+ * (deliveries, retry delays, workflows, restarts), and the files share nothing mutable on a
+ * tier's cloud — each has principals, hosts and webhooks of its own, and a file whose load would
+ * hold up the others starts a cloud of its own.
  */
+const SIDE_BY_SIDE = 4;
+
+/**
+ * With files side by side, a long file that starts late decides when the run ends. Vitest's own
+ * order goes tier by tier (by name) and, in a tier, by the previous run's durations or, in a
+ * fresh clone as CI runs, by file size, which put the integration tier's two bulk files behind a
+ * hundred others. These start first, in this order (they start clouds of their own, restart one,
+ * or send thousands of requests); every other file keeps vitest's order behind them.
+ */
+const LONGEST_FIRST = [
+  'test/hardening/bad-input.test.ts',
+  'test/integration/webhooks/recover.test.ts',
+  'test/integration/webhooks/accounting.test.ts',
+  'test/hardening/assurance-schedule.test.ts',
+  'test/browser/webhooks.test.ts',
+  'test/browser/accessibility.test.ts',
+  'test/hardening/crash-restart.test.ts',
+  'test/hardening/crash-compensation.test.ts',
+  'test/infra/stack.test.ts',
+  'test/infra/bundles.test.ts',
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (spec: TestSpecification) => {
+      const at = LONGEST_FIRST.findIndex((file) => spec.moduleId.endsWith(file));
+      return at < 0 ? LONGEST_FIRST.length : at;
+    };
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   test: {
+    // The files that take longest start first.
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
           name: 'unit',
+          maxWorkers: SIDE_BY_SIDE,
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
           setupFiles: ['test/support/cleanup.ts'],
@@ -18,14 +61,13 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          maxWorkers: SIDE_BY_SIDE,
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
           setupFiles: ['test/support/cleanup.ts'],
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // One local cloud serves every file; files run in parallel against it.
-          fileParallelism: true,
         },
       },
       {
@@ -33,19 +75,20 @@ export default defineConfig({
           // Attack and fault suite (authorization matrix, hostile bodies, canary secrets, crash
           // and restart, load) against its own local cloud; some files start further clouds.
           name: 'hardening',
+          maxWorkers: SIDE_BY_SIDE,
           include: ['test/hardening/**/*.test.ts'],
           environment: 'node',
           setupFiles: ['test/support/cleanup.ts'],
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 150_000,
           hookTimeout: 150_000,
-          fileParallelism: true,
         },
       },
       {
         test: {
-          // The console in real Chromium against its own local cloud (one browser, files in series).
+          // The console in real Chromium against its own local cloud (a browser per file).
           name: 'browser',
+          maxWorkers: SIDE_BY_SIDE,
           include: ['test/browser/**/*.test.ts'],
           environment: 'node',
           setupFiles: ['test/support/cleanup.ts'],
@@ -56,12 +99,12 @@ export default defineConfig({
           // deadline sized for a quiet machine (two scripts generated under CI load took longer).
           // 30 s only guards against a hang.
           expect: { poll: { timeout: 30_000 } },
-          fileParallelism: false,
         },
       },
       {
         test: {
           name: 'infra',
+          maxWorkers: SIDE_BY_SIDE,
           include: ['test/infra/**/*.test.ts'],
           environment: 'node',
           setupFiles: ['test/support/cleanup.ts'],

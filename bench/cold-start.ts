@@ -146,6 +146,104 @@ function freshBenchDir(): string {
   return dir;
 }
 
+/** A handler's bundle as its cold start reads it: the entry and the chunks it imports statically. */
+interface BundledHandler {
+  handler: string;
+  kind: HandlerKind;
+  file: string;
+  initFiles: string[];
+  bundleBytes: number;
+}
+
+/**
+ * Bundles every catalogued handler that exists (and `extra` handlers) with `bundles`, and lists
+ * the bundles of the catalogued ones `only` picks, with the catalogued modules that do not exist.
+ */
+function bundledHandlers(
+  bundles: HandlerBundles,
+  owner: string,
+  options: { only?: readonly string[]; extra?: readonly { handler: string; kind: HandlerKind }[] } = {},
+): { missing: string[]; files: BundledHandler[] } {
+  const catalogued = catalogueHandlers().filter(
+    (h) => !options.only || options.only.some((part) => h.handler.includes(part)),
+  );
+  const missing = catalogued.filter((h) => !existsSync(join(repoRoot, h.handler))).map((h) => h.handler);
+  const handlers = [...(options.extra ?? []), ...catalogued.filter((h) => !missing.includes(h.handler))];
+  // Every existing catalogued handler is bundled, even when `only` narrows what is probed: a
+  // split handler's chunks depend on which entries share its modules, so only the whole
+  // catalogue gives the layout CDK deploys.
+  const deployable = catalogueHandlers()
+    .map((h) => h.handler)
+    .filter((h) => existsSync(join(repoRoot, h)));
+  bundles.prepare([...(options.extra ?? []).map((h) => h.handler), ...deployable], owner);
+  // A handler's directory holds `index.mjs` and the chunks it loads. Its size and its SDK twin
+  // are taken from what init reads: the entry and the chunks it imports statically. (A chunk
+  // loaded on demand, such as one platform's driver and the SDK clients only it uses, is not
+  // part of a cold start; for a single-file bundle this is the whole file, as before.)
+  const files = handlers.map((h) => {
+    const layout = bundles.layout(h.handler, owner);
+    const initFiles = layout.initFiles.map((f) => join(layout.dir, f));
+    return {
+      ...h,
+      file: join(layout.dir, 'index.mjs'),
+      initFiles,
+      bundleBytes: initFiles.reduce((n, f) => n + statSync(f).size, 0),
+    };
+  });
+  return { missing, files };
+}
+
+/**
+ * Imports `file` once in a fresh process: undefined when it loads and exports a handler, else the
+ * first line of its error (a module left out of the bundle, a crash at module scope).
+ */
+async function importError(file: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  try {
+    await probe(file, env);
+    return undefined;
+  } catch (error) {
+    const { stderr, message } = error as Error & { stderr?: string };
+    const detail = (stderr ?? message).split('\n').find((l) => /Error/.test(l)) ?? message;
+    return detail.trim().slice(0, 300);
+  }
+}
+
+export interface BundleCheck {
+  rows: { handler: string; kind: HandlerKind; bundleBytes: number; importError?: string }[];
+  /** Catalogued handler modules that do not exist. */
+  missing: string[];
+}
+
+/**
+ * Figure 5's bundles without its timings, for the test suite: every catalogued handler bundled as
+ * CDK deploys it, its init size, and whether it imports in a fresh process of its own. Each
+ * import is a process of its own as in figure 5, `concurrency` of them at a time (no time is
+ * measured, so they need not run alone).
+ */
+export async function checkBundles(options: {
+  env: NodeJS.ProcessEnv;
+  bundles: HandlerBundles;
+  concurrency: number;
+}): Promise<BundleCheck> {
+  const { missing, files } = bundledHandlers(options.bundles, 'test');
+  const rows: BundleCheck['rows'] = [];
+  const queue = [...files];
+  await Promise.all(
+    Array.from({ length: options.concurrency }, async () => {
+      for (let f = queue.shift(); f !== undefined; f = queue.shift()) {
+        const error = await importError(f.file, options.env);
+        rows.push({
+          handler: f.handler,
+          kind: f.kind,
+          bundleBytes: f.bundleBytes,
+          ...(error !== undefined ? { importError: error } : {}),
+        });
+      }
+    }),
+  );
+  return { rows, missing };
+}
+
 export async function coldStart(options: {
   runs: number;
   env: NodeJS.ProcessEnv;
@@ -161,34 +259,9 @@ export async function coldStart(options: {
   // they resolve from the Lambda runtime's own copy in AWS.
   const bundles = options.bundles ?? new HandlerBundles({ outDir: freshBenchDir() });
   const outDir = bundles.outDir;
-  const catalogued = catalogueHandlers().filter(
-    (h) => !options.only || options.only.some((part) => h.handler.includes(part)),
-  );
-  const missing = catalogued.filter((h) => !existsSync(join(repoRoot, h.handler))).map((h) => h.handler);
-  const handlers = [
-    { handler: EMPTY_HANDLER, kind: 'baseline' as const },
-    ...catalogued.filter((h) => !missing.includes(h.handler)),
-  ];
-  // Every existing catalogued handler is bundled, even when `only` narrows what is probed: a
-  // split handler's chunks depend on which entries share its modules, so only the whole
-  // catalogue gives the layout CDK deploys.
-  const deployable = catalogueHandlers()
-    .map((h) => h.handler)
-    .filter((h) => existsSync(join(repoRoot, h)));
-  bundles.prepare([EMPTY_HANDLER, ...deployable], 'bench');
-  // A handler's directory holds `index.mjs` and the chunks it loads. Its size and its SDK twin
-  // are taken from what init reads: the entry and the chunks it imports statically. (A chunk
-  // loaded on demand, such as one platform's driver and the SDK clients only it uses, is not
-  // part of a cold start; for a single-file bundle this is the whole file, as before.)
-  const files = handlers.map((h) => {
-    const layout = bundles.layout(h.handler, 'bench');
-    const initFiles = layout.initFiles.map((f) => join(layout.dir, f));
-    return {
-      ...h,
-      file: join(layout.dir, 'index.mjs'),
-      initFiles,
-      bundleBytes: initFiles.reduce((n, f) => n + statSync(f).size, 0),
-    };
+  const { missing, files } = bundledHandlers(bundles, 'bench', {
+    ...(options.only ? { only: options.only } : {}),
+    extra: [{ handler: EMPTY_HANDLER, kind: 'baseline' }],
   });
   const withSdk = files.map((f) => {
     const sdkPackages = sdkPackagesOf(f.initFiles);
@@ -207,11 +280,8 @@ export async function coldStart(options: {
   // reported with the first line of its error instead of a time.
   const broken = new Map<string, string>();
   for (const f of probed) {
-    await probe(f.file, options.env).catch((error: Error & { stderr?: string }) => {
-      const detail =
-        (error.stderr ?? error.message).split('\n').find((l) => /Error/.test(l)) ?? error.message;
-      broken.set(f.key, detail.trim().slice(0, 300));
-    });
+    const error = await importError(f.file, options.env);
+    if (error !== undefined) broken.set(f.key, error);
   }
   for (let round = 0; round < options.runs; round++) {
     for (const f of probed) {

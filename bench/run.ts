@@ -5,7 +5,7 @@
  * Environment: BENCH_QUICK=1 (small sizes, for a smoke run; results are then written to
  * `node_modules/.cache/causeway-bench/partial.json`, as for BENCH_ONLY and the two below),
  * BENCH_COLD_ONLY=me,deliver and BENCH_COLD_RUNS=21 (figure 5 only: the handlers whose module
- * path contains one of the parts, and its rounds), BENCH_ONLY=consoleSize,coldStart,fanOut,history,throughput,keys,freshness,isolation,latency,checks,health,recover,throttle,filters.
+ * path contains one of the parts, and its rounds), BENCH_ONLY=consoleSize,coldStart,fanOut,history,throughput,keys,freshness,isolation,latency,checks,health,recover,throttle,filters,soak.
  */
 
 import { spawn } from 'node:child_process';
@@ -25,6 +25,7 @@ import { keyDistribution } from './key-distribution';
 import { apiLatency } from './latency';
 import { startBenchCloud } from './lib/cloud';
 import { healthCost, recoverThroughput, throttleCost } from './operations';
+import { soak } from './soak';
 
 const quick = process.env.BENCH_QUICK === '1';
 const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
@@ -184,6 +185,7 @@ async function main() {
     'recover',
     'throttle',
     'filters',
+    'soak',
   ].filter(wants);
   if (cloudFigures.length > 0) {
     say('starting the local cloud');
@@ -369,6 +371,24 @@ async function main() {
           result: `${conformance.tests} tests, ${chosen?.excluded ?? 0} excluded (protobuf)`,
           target: 'reported (ADR 0010)',
           met: chosen !== undefined,
+        });
+      }
+
+      if (wants('soak')) {
+        say('15. soak: 50 clients mixing reads and writes against the local gateway for 60 s');
+        const r = await soak({
+          gateway: bench.cloud.endpoints.gateway,
+          adminKey: bench.cloud.adminApiKey,
+          seconds: quick ? 10 : 60,
+        });
+        results.soak = r;
+        summary.push({
+          figure: '15. soak: 50 clients, 5xx and lost writes',
+          measured: `${r.serverErrors} 5xx, ${r.lost} lost of ${r.written} acknowledged writes`,
+          baseline: `${r.requests} requests in ${r.seconds} s (${r.requestsPerSecond}/s)`,
+          result: `${r.created} webhooks kept, ${r.deleted} deleted, ${r.integrations} integrations`,
+          target: 'no 5xx, nothing lost',
+          met: r.target.met,
         });
       }
 

@@ -240,7 +240,11 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
 
     const gateway = new LocalGateway({
       prefix: LOCAL_PREFIX,
-      authorizerCacheSeconds: stage.authorizerCacheSeconds,
+      // The stage's (0 locally, so a revoked key stops working at once), unless
+      // LOCAL_AUTHORIZER_CACHE_SECONDS asks for caching as API Gateway does on dev and prod.
+      authorizerCacheSeconds: Number(
+        process.env.LOCAL_AUTHORIZER_CACHE_SECONDS || stage.authorizerCacheSeconds,
+      ),
     });
     const gatewayUrl = await gateway.listen(options.port);
     stops.push(() => gateway.close());

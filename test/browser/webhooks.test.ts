@@ -6,8 +6,8 @@
  * go to a loopback receiver this file runs; every check that something did not happen is paired
  * with a control webhook that shows the notification did go out.
  *
- * Over 400 lines: one file for the webhook side of the console (the tier runs its files in series
- * against one cloud and one browser; the flows share the receiver and helpers above).
+ * Over 400 lines: one file for the webhook side of the console (its flows share this file's
+ * browser, receiver and helpers).
  */
 import type { Browser, Page } from 'playwright-core';
 import { Webhook as Verifier } from 'standardwebhooks';
@@ -538,12 +538,13 @@ describe('the event catalogue and the History page', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await poll(canvasWidth).toBeGreaterThan(900);
     // Every opaque pixel in a bar colour, the rightmost of them, and the plot area's right edge.
-    const colours = await page.evaluate<{
-      seen: string[];
-      rightmost: number;
-      plotRight: number;
-      legend: string[];
-    }>(`(() => {
+    const paint = () =>
+      page.evaluate<{
+        seen: string[];
+        rightmost: number;
+        plotRight: number;
+        legend: string[];
+      }>(`(() => {
       const canvas = document.querySelector('figure.chart canvas');
       const over = document.querySelector('figure.chart .u-over').getBoundingClientRect();
       const scale = canvas.width / canvas.getBoundingClientRect().width;
@@ -564,6 +565,10 @@ describe('the event catalogue and the History page', () => {
       return { seen: [...seen], rightmost, plotRight, legend };
     })()`);
     // The bars are painted in exactly the legend's colours (no blend), and the newest is not cut.
+    // The chart repaints in an animation frame after the resize (under load that frame came
+    // after the canvas was read, which held no bars yet): wait for the paint.
+    await poll(async () => (await paint()).seen.sort()).toEqual(['207,34,46', '26,127,55']);
+    const colours = await paint();
     expect(colours.seen.sort()).toEqual(['207,34,46', '26,127,55']);
     expect(colours.legend).toEqual(['rgb(26, 127, 55)', 'rgb(207, 34, 46)']);
     expect(colours.rightmost).toBeLessThan(colours.plotRight - 2);

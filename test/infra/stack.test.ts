@@ -1,7 +1,8 @@
 /**
  * Template assertions on the synthesized stacks. Every expectation is derived from the
  * catalogues, so adding a route, table, queue, workflow task or function keeps this file right.
- * Over 400 lines: one synthesis per stage shared by every assertion (synthesis is the slow part).
+ * Over 400 lines: one synthesis per stage shared by every assertion (synthesis is the slow part),
+ * the cdk-nag checks (nag-checks.ts) included.
  */
 import { type CfnElement, Duration } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
@@ -43,6 +44,7 @@ import { type RouteDef, routeKey, routes } from '../../shared/catalog/routes';
 import { type StreamConsumerDef, streamConsumers } from '../../shared/catalog/streams';
 import { type TableDef, tableEnvVar, tables } from '../../shared/catalog/tables';
 import { type WorkflowDef, workflows } from '../../shared/catalog/workflows';
+import { nagChecks } from './nag-checks';
 import { type SynthesizedApp, synthesizeApp } from './synth';
 
 const routeList = routes as readonly RouteDef[];
@@ -69,6 +71,8 @@ let synth: SynthesizedApp;
 beforeAll(() => {
   synth = synthesizeApp();
 });
+
+nagChecks(() => synth);
 
 function resources(stage: string, type: string): [string, Resource][] {
   const all = synth.template(stage).toJSON().Resources as Record<string, Resource>;

@@ -4,6 +4,7 @@
  * shared modules (store, auth, publishers) at the local cloud from inside a test worker.
  */
 import { inject } from 'vitest';
+import type { Endpoints } from '../../infra/local/cloud';
 import { clientEnvironment } from '../../infra/local/env';
 import { expectDocumented } from './contract';
 
@@ -23,12 +24,50 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
+/** A local cloud as the helpers below use it. */
+interface CloudRef {
+  endpoints: Endpoints;
+  adminApiKey: string;
+  stateDir: string;
+  logFile: string;
+}
+
+let ownCloud: CloudRef | undefined;
+let applied = false;
+
+/**
+ * Points this file's helpers (`call`, `createKey`, the shared modules, the log readers) at a cloud
+ * the file started itself instead of its tier's. For a file whose load would hold up the files
+ * running beside it on the tier's cloud (thousands of deliveries through one queue). Call it
+ * before any other helper: shared modules build their SDK clients from the environment on import.
+ */
+export function useOwnCloud(cloud: CloudRef): void {
+  if (applied) throw new Error("useOwnCloud: this file's helpers already use the tier's cloud");
+  ownCloud = cloud;
+}
+
+function cloud(): CloudRef {
+  return (
+    ownCloud ?? {
+      endpoints: inject('endpoints'),
+      adminApiKey: inject('adminApiKey'),
+      stateDir: inject('stateDir'),
+      logFile: inject('logFile'),
+    }
+  );
+}
+
 export function baseUrl(): string {
-  return inject('endpoints').gateway;
+  return cloud().endpoints.gateway;
 }
 
 export function adminKey(): string {
-  return inject('adminApiKey');
+  return cloud().adminApiKey;
+}
+
+/** The cloud's log file (its handlers' JSON lines). */
+export function logFile(): string {
+  return cloud().logFile;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: test convenience: bodies are asserted field by field
@@ -63,14 +102,13 @@ export async function call<T = any>(
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
 
-let applied = false;
-
 /** Sets this worker's environment so shared modules reach the local cloud's emulators. */
 export function useLocalCloudEnv(): void {
   if (applied) return;
-  Object.assign(process.env, clientEnvironment(inject('endpoints')), {
-    LOCAL_MASTER_KEY_FILE: `${inject('stateDir')}/master.key`,
-    SANDBOX_DIR: `${inject('stateDir')}/sandbox`,
+  const { endpoints, stateDir } = cloud();
+  Object.assign(process.env, clientEnvironment(endpoints), {
+    LOCAL_MASTER_KEY_FILE: `${stateDir}/master.key`,
+    SANDBOX_DIR: `${stateDir}/sandbox`,
   });
   applied = true;
 }
@@ -92,19 +130,37 @@ export async function revokeKeys(
   return revoke(userId);
 }
 
+/**
+ * Polls `probe` every 100 ms until `accept` holds and returns that value. `timeoutMs` guards
+ * against a hang only (size it at ten times what a quiet machine needs): when it passes, this
+ * throws with the last value seen, never hands back a value `accept` refused.
+ */
 export async function eventually<T>(
   probe: () => Promise<T>,
   accept: (value: T) => boolean,
-  timeoutMs = 10_000,
+  timeoutMs = 30_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: T = await probe();
   while (!accept(last)) {
-    if (Date.now() > deadline) return last;
+    if (Date.now() > deadline) {
+      throw new Error(`eventually: not accepted within ${timeoutMs / 1000} s (last: ${shown(last)})`);
+    }
     await new Promise((r) => setTimeout(r, 100));
     last = await probe();
   }
   return last;
+}
+
+/** A probed value for an error message: JSON, cut to a readable length. */
+function shown(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 2000 ? `${text.slice(0, 2000)}… (${text.length} characters)` : text;
 }
 
 /**

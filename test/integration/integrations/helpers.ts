@@ -40,8 +40,11 @@ const SETTLED = new Set([
   'disabled',
 ]);
 
-/** Waits until the integration leaves its in-flight status, then returns the status it reached. */
-export async function settle(id: string | number, timeoutMs = 10_000): Promise<string | undefined> {
+/**
+ * Waits until the integration leaves its in-flight status, then returns the status it reached
+ * (`timeoutMs` guards against a hang only).
+ */
+export async function settle(id: string | number, timeoutMs = 30_000): Promise<string | undefined> {
   return eventually(
     () => statusOf(id),
     (s) => s !== undefined && SETTLED.has(s),

@@ -34,7 +34,8 @@ describe('reconciler', () => {
       createdAt: longAgo,
       updatedAt: longAgo,
     });
-    expect(await settle(id, 15_000)).toBe(expected);
+    // The reconciler runs every 5 s over every integration: 50 s guards against a hang only.
+    expect(await settle(id, 50_000)).toBe(expected);
     const r = await api('GET', `/integrations/${id}/status`);
     expect(r.body).toEqual({
       id,

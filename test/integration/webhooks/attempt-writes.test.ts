@@ -10,7 +10,17 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notification1Kb } from '../../../bench/fixtures/notification-1kb';
 import { createKey, untilDone, useLocalCloudEnv } from '../../support/api';
-import { type AnyRecord, allHistory, createHooks, personalHook, publish, sqsRecordOf } from './helpers';
+import {
+  type AnyRecord,
+  allHistory,
+  createHooks,
+  deliveriesEnded,
+  fanOutsEnded,
+  personalHook,
+  pipelineMarker,
+  publish,
+  sqsRecordOf,
+} from './helpers';
 import { type Receiver, startReceiver } from './receiver';
 
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand']);
@@ -182,14 +192,18 @@ describe('fan-out steps', () => {
       text: 'published twice',
       recipients: [owner.userId],
     };
-    await Promise.all([publish(notification), publish(notification)]);
+    const copies = await Promise.all([publish(notification), publish(notification)]);
     await untilDone(
       async () => (await recordsOf(webhookId)).length,
       (n) => n >= 1,
       { what: 'the delivery of a notification published twice' },
     );
-    // Past the lease of a step that found the other copy running, and its redelivery.
-    await new Promise((r) => setTimeout(r, 3_000));
+    // Both copies are through fan-out (one fanned out, the other, back after the step's lease,
+    // found it done), the delivery logged its last attempt, and a marker sent through the
+    // pipeline after that has arrived: a second delivery would have come before it.
+    await fanOutsEnded(copies.map((c) => c.messageId));
+    await deliveriesEnded([String(receiver.byPath('/published-twice')[0]?.headers['webhook-id'])]);
+    await pipelineMarker(receiver, owner);
     expect(receiver.byPath('/published-twice')).toHaveLength(1);
     expect(await recordsOf(webhookId)).toHaveLength(1);
   });

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseTraceparent } from '../../../shared/observability/trace';
 import { call, createKey, eventually } from '../../support/api';
-import { createHooks, historyFor, publish } from './helpers';
+import { createHooks, deliveriesEnded, historyFor, pipelineMarker, publish } from './helpers';
 import { type Receiver, reply, startReceiver } from './receiver';
 
 // The suite's cloud runs with WEBHOOK_TIMEOUT_MS=1500 and WEBHOOK_RETRY_SCHEDULE=1,1,2.
@@ -111,8 +111,10 @@ describe('delivery behaviour through the local cloud', () => {
     const [id] = await createHooks(owner.apiKey, [hook('gone')]);
     await publish({ notificationType: type, text: 'gone', recipients: [owner.userId] });
     await historyFor(owner.apiKey, id as number, 1);
-    // Longer than the first retry delay (1 s) plus a poll: a retry would have come by now.
-    await new Promise((r) => setTimeout(r, 3000));
+    // The attempt's logged next step schedules nothing, and a marker sent through the pipeline
+    // after it has arrived: a retry or a duplicate would have come before it.
+    await deliveriesEnded([String(receiver.byPath('/gone')[0]?.headers['webhook-id'])]);
+    await pipelineMarker(receiver, owner);
     expect(receiver.byPath('/gone')).toHaveLength(1);
     expect(await historyFor(owner.apiKey, id as number, 1)).toHaveLength(1);
   });

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTraceparent } from '../../../shared/observability/trace';
 import { createKey, untilDone, useLocalCloudEnv } from '../../support/api';
-import { createHooks, sqsRecordOf } from './helpers';
+import { createHooks, pipelineMarker, sqsRecordOf } from './helpers';
 import { type Receiver, startReceiver } from './receiver';
 
 let receiver: Receiver;
@@ -66,7 +66,9 @@ describe('fan-out in bounded steps', () => {
       (n) => n >= names.length,
       { what: 'stepped fan-out' },
     );
-    await new Promise((r) => setTimeout(r, 2000));
+    // The last step queued the last of them; a marker sent through the pipeline after that has
+    // arrived: a second delivery to any webhook would have come before it.
+    await pipelineMarker(receiver, owner);
     expect(names.map((name) => receiver.byPath(`/${name}`).length)).toEqual(names.map(() => 1));
     const traces = new Set(posts().map((p) => parseTraceparent(p.headers.traceparent)?.traceId));
     expect([...traces]).toEqual([traceId]);

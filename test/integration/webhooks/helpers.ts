@@ -3,9 +3,11 @@ import { readFile } from 'node:fs/promises';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
-import { inject } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import type { StoredHistoryRecord } from '../../../shared/webhooks/store/history-keys';
-import { call, eventually, untilDone, useLocalCloudEnv } from '../../support/api';
+import { call, eventually, logFile, untilDone, useLocalCloudEnv, useOwnCloud } from '../../support/api';
+import { type RunningCloud, startCloudProcess } from '../../support/local-cloud-process';
+import { type Receiver, startReceiver } from './receiver';
 
 export async function createHooks(key: string, webhooks: Record<string, unknown>[]): Promise<number[]> {
   const created = await call('POST', '/webhooks', { key, body: { webhooks } });
@@ -41,7 +43,7 @@ export async function allHistory(key: string, query = ''): Promise<AnyRecord[]> 
   }
 }
 
-export async function historyFor(key: string, webhookId: number, atLeast: number, ms = 15_000) {
+export async function historyFor(key: string, webhookId: number, atLeast: number, ms = 30_000) {
   return eventually(
     async () => (await allHistory(key)).filter((r) => r.webhooksId === webhookId),
     (records) => records.length >= atLeast,
@@ -49,12 +51,17 @@ export async function historyFor(key: string, webhookId: number, atLeast: number
   );
 }
 
-/** The cloud log's JSON lines (handlers log one JSON object per line). */
-export async function logLines(): Promise<Record<string, unknown>[]> {
-  const text = await readFile(inject('logFile'), 'utf8');
+/**
+ * The cloud log's JSON lines (handlers log one JSON object per line); with `containing`, only
+ * the lines that hold one of those strings (parsing every line of a long run's log is slow).
+ */
+export async function logLines(...containing: string[]): Promise<Record<string, unknown>[]> {
+  const text = await readFile(logFile(), 'utf8');
   return text
     .split('\n')
-    .filter((line) => line.includes('{"'))
+    .filter(
+      (line) => line.includes('{"') && (containing.length === 0 || containing.some((c) => line.includes(c))),
+    )
     .flatMap((line) => {
       try {
         return [JSON.parse(line.slice(line.indexOf('{'))) as Record<string, unknown>];
@@ -68,11 +75,85 @@ export async function logLines(): Promise<Record<string, unknown>[]> {
 export async function fannedOutTo(messageId: string): Promise<number[]> {
   const line = await untilDone(
     async () =>
-      (await logLines()).find((l) => l.message === 'notification fanned out' && l.messageId === messageId),
+      (await logLines(messageId)).find(
+        (l) => l.message === 'notification fanned out' && l.messageId === messageId,
+      ),
     (found) => found !== undefined,
     { progress: () => Date.now() >= 0, what: `fan-out of ${messageId}` },
   );
   return (line?.webhookIds as number[] | undefined) ?? [];
+}
+
+/** What the deliveries consumer logs as an attempt's next step when the delivery is over. */
+const ENDED = new Set(['delivered', 'gone', 'exhausted']);
+
+/**
+ * Waits until the deliveries consumer has logged, for each of `deliveryIds`, an attempt after
+ * which nothing is scheduled (`next` delivered, gone or exhausted): no retry of these deliveries
+ * is coming.
+ */
+export async function deliveriesEnded(deliveryIds: readonly string[]): Promise<void> {
+  const ended = async () =>
+    new Set(
+      (await logLines(...deliveryIds))
+        .filter((l) => l.message === 'delivery attempt' && ENDED.has(String(l.next)))
+        .map((l) => String(l.deliveryId)),
+    );
+  await untilDone(
+    async () => {
+      const done = await ended();
+      return deliveryIds.filter((id) => !done.has(id));
+    },
+    (open) => open.length === 0,
+    { progress: (open) => open.length, what: 'the last attempts of the deliveries' },
+  );
+}
+
+/**
+ * Waits until each notification (by the message id `publish` answered) has been handled by
+ * fan-out: fanned out, or found already done (a copy of a notification published twice). Every
+ * delivery fan-out makes for them is on the deliveries queue by then.
+ */
+export async function fanOutsEnded(messageIds: readonly string[]): Promise<void> {
+  await untilDone(
+    async () => {
+      const handled = new Set(
+        (await logLines(...messageIds))
+          .filter((l) => l.message === 'notification fanned out' || l.message === 'fan-out step already done')
+          .map((l) => String(l.messageId)),
+      );
+      return messageIds.filter((id) => !handled.has(id));
+    },
+    (open) => open.length === 0,
+    { progress: (open) => open.length, what: 'fan-out of the notifications' },
+  );
+}
+
+/** A notification type no test subscribes to: the marker's own. */
+const MARKER_TYPE = 'modelCommentResolved';
+let markers = 0;
+
+/**
+ * A marker that the pipeline has moved past everything queued before the call: a notification
+ * to a webhook of `owner` on `receiver`, through the notifications queue, fan-out and the
+ * deliveries queue, waited for until its POST and its history record are there. Both queues hand
+ * out messages oldest first, so a delivery queued before it (a duplicate, a wrong recipient) has
+ * been POSTed by then. A test that proves something was not sent checks after this marker, once
+ * fan-out and the deliveries it proves things about have ended (`fanOutsEnded`,
+ * `deliveriesEnded`: a retry waiting for its delay is not on the queue yet).
+ */
+export async function pipelineMarker(receiver: Receiver, owner: { userId: number; apiKey: string }) {
+  const name = `marker-${++markers}-${randomUUID().slice(0, 8)}`;
+  const [id] = await createHooks(owner.apiKey, [personalHook(receiver, name, MARKER_TYPE)]);
+  await publish({ notificationType: MARKER_TYPE, text: name, recipients: [owner.userId] });
+  await untilDone(
+    async () => ({
+      posts: receiver.byPath(`/${name}`).length,
+      records: (await allHistory(owner.apiKey, `&webhookId=${id}`)).length,
+    }),
+    ({ posts, records }) => posts > 0 && records > 0,
+    { what: 'the pipeline marker' },
+  );
 }
 
 /** Waits (with a hang guard only) until `count()` reaches `n`. */
@@ -173,4 +254,27 @@ export function injectDynamoFailures(
     { step: 'initialize', name },
   );
   return () => client.middlewareStack.remove(name);
+}
+
+/**
+ * Runs this file's tests against a local cloud of its own (`useOwnCloud`), with a receiver for
+ * its webhooks: both start before the file's tests and stop after them.
+ */
+export function onOwnCloud(): { readonly receiver: Receiver } {
+  let cloud: RunningCloud | undefined;
+  let receiver: Receiver | undefined;
+  beforeAll(async () => {
+    [cloud, receiver] = await Promise.all([startCloudProcess(), startReceiver()]);
+    useOwnCloud(cloud);
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await cloud?.stop();
+  });
+  return {
+    get receiver() {
+      if (!receiver) throw new Error('the receiver starts before the tests');
+      return receiver;
+    },
+  };
 }

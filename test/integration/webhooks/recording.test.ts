@@ -9,8 +9,10 @@ import {
   type AnyRecord,
   allHistory,
   createHooks,
+  deliveriesEnded,
   injectDynamoFailures,
   personalHook,
+  pipelineMarker,
   publish,
   sqsRecordOf,
 } from './helpers';
@@ -86,8 +88,10 @@ describe('hostile receiver answers and producer metadata', () => {
     const done = (counts: { posts: number; records: number }[]) =>
       counts.every((c, i) => c.posts >= (expected[i]?.posts ?? 0) && c.records >= c.posts);
     await untilDone(tally, done, { what: 'hostile deliveries' });
-    // Longer than the whole retry schedule: an extra POST would show up by now.
-    await new Promise((r) => setTimeout(r, 5000));
+    // No attempt is scheduled after the last one each delivery logged, and a marker sent through
+    // the pipeline after them has arrived: an extra POST would have come before it.
+    await deliveriesEnded(expected.map((e) => String(receiver.byPath(e.path)[0]?.headers['webhook-id'])));
+    await pipelineMarker(receiver, owner);
     const counts = await tally();
 
     for (const [i, e] of expected.entries()) {

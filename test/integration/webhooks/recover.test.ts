@@ -3,26 +3,20 @@
  * history seeded in the pipeline's own record layout) is re-sent, each exactly once, to the
  * webhook's current URL under its original webhook-id, while deliveries that later succeeded or
  * lie outside the window are not; the job reports the counts, a second recover meanwhile is a 409.
+ * On a local cloud of this file's own: 2,000 re-sends through the tier's deliveries queue would
+ * hold up every delivery of the files running beside it.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call, createKey, untilDone, useLocalCloudEnv } from '../../support/api';
-import { allHistory, batchPutHistory, createHooks } from './helpers';
-import { type Receiver, startReceiver } from './receiver';
+import { allHistory, batchPutHistory, createHooks, onOwnCloud } from './helpers';
 
 const FAILED = 2000;
 const LATER_SUCCEEDED = 50;
 const BEFORE_WINDOW = 50;
 
 describe('recover', () => {
-  let receiver: Receiver;
-
-  beforeAll(async () => {
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await receiver.close();
-  });
+  const own = onOwnCloud();
 
   it('re-sends each failed delivery of the window exactly once and reports the job’s counts', async () => {
     // An admin: 2,000 re-sends are past a user's hourly budget in the suite (recover-limits.test.ts).
@@ -30,7 +24,7 @@ describe('recover', () => {
     const [id] = await createHooks(owner.apiKey, [
       {
         name: 'recovered',
-        url: receiver.url('/recovered'),
+        url: own.receiver.url('/recovered'),
         global: false,
         notificationType: ['modelAccessRequested'],
         actionType: 'triggered',
@@ -84,7 +78,7 @@ describe('recover', () => {
     const dry = await call('POST', `/webhooks/${webhookId}/recover?dryRun=true`, { key: owner.apiKey, body });
     expect(dry.status, dry.text).toBe(200);
     expect(dry.body).toMatchObject({ dryRun: true, deliveries: FAILED, onlyFailed: true });
-    expect(receiver.byPath('/recovered')).toHaveLength(0);
+    expect(own.receiver.byPath('/recovered')).toHaveLength(0);
 
     const jobStart = new Date().toISOString();
     const started = await call('POST', `/webhooks/${webhookId}/recover`, { key: owner.apiKey, body });
@@ -107,7 +101,7 @@ describe('recover', () => {
     });
     expect(job.finishedAt).toEqual(expect.any(String));
 
-    const posts = receiver.byPath('/recovered');
+    const posts = own.receiver.byPath('/recovered');
     expect(posts).toHaveLength(FAILED);
     const ids = posts.map((p) => p.headers['webhook-id']);
     expect(new Set(ids).size).toBe(FAILED);
@@ -138,7 +132,7 @@ describe('recover', () => {
     const [id] = await createHooks(owner.apiKey, [
       {
         name: 'bad-window',
-        url: receiver.url('/bad-window'),
+        url: own.receiver.url('/bad-window'),
         global: false,
         notificationType: ['modelAccessRequested'],
         actionType: 'triggered',

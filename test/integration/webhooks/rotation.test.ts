@@ -1,7 +1,8 @@
 /**
- * Secret rotation and test sends through the local cloud (the suite's overlap window is 15 s,
- * WEBHOOK_SECRET_OVERLAP_SECONDS): the `svix` and `standardwebhooks` verifiers accept a delivery
- * with either secret inside the window and only the new one after it.
+ * Secret rotation and test sends through the local cloud (the integration tier's overlap window
+ * is 5 s, WEBHOOK_SECRET_OVERLAP_SECONDS in test/support/global-setup.ts): the `svix` and
+ * `standardwebhooks` verifiers accept a delivery with either secret inside the window and only
+ * the new one after it.
  */
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';

@@ -1,22 +1,25 @@
 /**
  * cdk-nag AwsSolutions runs as a validation plugin of the app: synthesizing every deployable
  * stage leaves no unacknowledged finding, and every acknowledgement carries a written reason.
+ * Run by stack.test.ts on its synthesis (one synthesis of the app per run: it is the slow part).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp';
-import { type SynthesizedApp, synthesizeApp } from './synth';
+import type { SynthesizedApp } from './synth';
 
-let synth: SynthesizedApp;
-beforeAll(() => {
-  synth = synthesizeApp();
-});
+/** The cdk-nag tests, on the app `synthesized()` answers (synthesized in the caller's beforeAll). */
+export function nagChecks(synthesized: () => SynthesizedApp): void {
+  describe('cdk-nag AwsSolutions', () => {
+    nagTests(synthesized);
+  });
+}
 
-function acknowledgements(): { path: string; id: string; reason: string }[] {
+function acknowledgements(synth: SynthesizedApp): { path: string; id: string; reason: string }[] {
   const found: { path: string; id: string; reason: string }[] = [];
   for (const construct of synth.app.node.findAll()) {
     for (const entry of construct.node.metadata) {
@@ -29,8 +32,9 @@ function acknowledgements(): { path: string; id: string; reason: string }[] {
   return found;
 }
 
-describe('cdk-nag AwsSolutions', () => {
+function nagTests(synthesized: () => SynthesizedApp): void {
   it('reports no unacknowledged finding (error or warning) for any stage', () => {
+    const synth = synthesized();
     const report = synth.nag.validateScope(synth.app);
     const findings = report.violations.flatMap((v) =>
       v.violatingResources.map((r) => `${v.severity} ${v.ruleName} at ${r.constructPath}`),
@@ -40,7 +44,7 @@ describe('cdk-nag AwsSolutions', () => {
   });
 
   it('leaves a validation report with no violations in the cloud assembly', () => {
-    const file = join(synth.outdir, 'validation-report.json');
+    const file = join(synthesized().outdir, 'validation-report.json');
     expect(existsSync(file)).toBe(true);
     const report = JSON.parse(readFileSync(file, 'utf8')) as {
       pluginReports: { violations?: unknown[]; conclusion?: { violations?: unknown[] } }[];
@@ -49,7 +53,7 @@ describe('cdk-nag AwsSolutions', () => {
   });
 
   it('gives every acknowledgement a written reason and scopes it below the stack', () => {
-    const acks = acknowledgements();
+    const acks = acknowledgements(synthesized());
     expect(acks.length).toBeGreaterThan(0);
     for (const ack of acks) {
       expect(ack.reason.trim().length, `${ack.id} at ${ack.path}`).toBeGreaterThan(40);
@@ -59,7 +63,7 @@ describe('cdk-nag AwsSolutions', () => {
   });
 
   it('acknowledges wildcard IAM findings one finding at a time, never the whole rule', () => {
-    for (const ack of acknowledgements()) {
+    for (const ack of acknowledgements(synthesized())) {
       if (ack.id.includes('IAM5')) expect(ack.id).toMatch(/IAM5\[Resource::.+\]$/);
     }
   });
@@ -76,4 +80,4 @@ describe('cdk-nag AwsSolutions', () => {
     );
     expect(() => app.synth()).toThrow(/AwsSolutions-SQS2/);
   });
-});
+}
