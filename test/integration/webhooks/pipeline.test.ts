@@ -1,18 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { adminKey, call, createKey, eventually } from '../../support/api';
-import { createHooks, fanOutsEnded, pipelineMarker, publish } from './helpers';
-import { type Receiver, startReceiver } from './receiver';
+import { createHooks, fanOutsEnded, onOwnCloud, pipelineMarker, publish } from './helpers';
 
-let receiver: Receiver;
-
-beforeAll(async () => {
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver.close();
-});
+// A cloud of its own: its global webhooks (one on ALL_NOTIFICATIONS) would receive every other
+// file's notifications on the tier's shared cloud, and those files count their deliveries.
+const own = onOwnCloud();
 
 describe('fan-out: a notification reaches exactly the right webhooks', () => {
   const whsec = `whsec_${randomBytes(32).toString('base64')}`;
@@ -35,7 +29,7 @@ describe('fan-out: a notification reaches exactly the right webhooks', () => {
         {
           ...base,
           name: 'g-type',
-          url: receiver.url('/g-type'),
+          url: own.receiver.url('/g-type'),
           global: true,
           notificationType: [T],
           secret: rawSecret,
@@ -43,14 +37,14 @@ describe('fan-out: a notification reaches exactly the right webhooks', () => {
         {
           ...base,
           name: 'g-all',
-          url: receiver.url('/g-all'),
+          url: own.receiver.url('/g-all'),
           global: true,
           notificationType: ['ALL_NOTIFICATIONS'],
         },
         {
           ...base,
           name: 'g-other',
-          url: receiver.url('/g-other'),
+          url: own.receiver.url('/g-other'),
           global: true,
           notificationType: ['userCreated'],
         },
@@ -59,7 +53,7 @@ describe('fan-out: a notification reaches exactly the right webhooks', () => {
         {
           ...base,
           name: 'p1-type',
-          url: receiver.url('/p1-type'),
+          url: own.receiver.url('/p1-type'),
           global: false,
           notificationType: [T],
           secret: whsec,
@@ -67,13 +61,19 @@ describe('fan-out: a notification reaches exactly the right webhooks', () => {
         {
           ...base,
           name: 'p1-other',
-          url: receiver.url('/p1-other'),
+          url: own.receiver.url('/p1-other'),
           global: false,
           notificationType: ['modelCommentCreated'],
         },
       ])),
       ...(await createHooks(u2.apiKey, [
-        { ...base, name: 'p2-type', url: receiver.url('/p2-type'), global: false, notificationType: [T, T] },
+        {
+          ...base,
+          name: 'p2-type',
+          url: own.receiver.url('/p2-type'),
+          global: false,
+          notificationType: [T, T],
+        },
       ])),
     );
     const token = randomUUID();
@@ -119,7 +119,7 @@ describe('fan-out: a notification reaches exactly the right webhooks', () => {
     });
     published.push(again.messageId);
     const expectedTotal = cases.reduce((n, c) => n + c.expected.length, 0);
-    const mine = () => receiver.received.filter((r) => r.body.includes(token));
+    const mine = () => own.receiver.received.filter((r) => r.body.includes(token));
     await eventually(
       async () => mine(),
       (list) => list.length >= expectedTotal,
@@ -128,7 +128,7 @@ describe('fan-out: a notification reaches exactly the right webhooks', () => {
     // Every notification is through fan-out, so any delivery it made is queued; a marker sent
     // through the pipeline after that has arrived: a wrong or duplicate delivery came before it.
     await fanOutsEnded(published);
-    await pipelineMarker(receiver, u1);
+    await pipelineMarker(own.receiver, u1);
     for (const c of cases) {
       const paths = mine()
         .filter((r) => JSON.parse(r.body).text === c.text)
