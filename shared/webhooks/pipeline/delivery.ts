@@ -21,8 +21,15 @@
  * POST) until shortly before the invocation's deadline, and the message's next step does not
  * depend on it — a write failure never brings the message back for another POST.
  */
-import type { Context, SQSRecord } from 'aws-lambda';
-import { parseOrDeadLetter, RetryScheduledError } from '../../edge/queue-consumer';
+import type { Context } from 'aws-lambda';
+import {
+  deadLetter,
+  done,
+  type MessageContext,
+  type Next,
+  retryIn,
+  sendAgain,
+} from '../../edge/queue/contract';
 import { NotFoundError } from '../../errors';
 import { describeError, logger } from '../../observability/logger';
 import { sleep } from '../../store/read';
@@ -44,8 +51,7 @@ import { countResent } from '../store/jobs';
 import { getWebhookItem } from '../store/webhooks';
 import { autoDisable } from './auto-disable';
 import { trackOutcome } from './health';
-import { type DeliveryMessage, QueuedDeliverySchema, type ResendMessage } from './message';
-import { delayRetry, sendDelayed, sendToDeadLetter } from './queue';
+import type { DeliveryMessage, QueuedDelivery, ResendMessage } from './message';
 import { nextStep } from './retry';
 import { webhookHeaders } from './signing';
 import { deliveryTraceparent, observeAttempt } from './telemetry';
@@ -91,6 +97,9 @@ export function writeDeadline(context: Pick<Context, 'getRemainingTimeInMillis'>
   const remaining = context ? context.getRemainingTimeInMillis() - RESERVED_MS : DEFAULT_WRITE_BUDGET_MS;
   return Date.now() + Math.max(0, remaining);
 }
+
+/** The same for a queued message, from its invocation's deadline (epoch ms). */
+const writeDeadlineBefore = (deadline: number): number => Math.max(Date.now(), deadline - RESERVED_MS);
 
 export interface AttemptFields {
   deliveryId: string;
@@ -172,29 +181,29 @@ export function alreadyHandled(attempt: number, recorded: readonly RecordedAttem
   return undefined;
 }
 
-/** Sends a throttled message again for its slot (a re-send's marker is removed; the new message marks it). */
+/** A throttled message, sent again for its slot (a re-send's marker is removed; the new message marks it). */
 async function deferToSlot(
   message: DeliveryMessage | ResendMessage,
   delaySeconds: number,
   markerId?: string,
-): Promise<void> {
+): Promise<Next> {
   if (markerId !== undefined) await unmark(markerId);
-  await sendDelayed('deliveries', JSON.stringify(message), delaySeconds);
   logger.info('throttled delivery sent again for its slot', {
     ...(markerId !== undefined ? { marker: markerId } : {}),
     webhookId: message.webhookId,
     slotAt: new Date(message.slot?.at ?? 0).toISOString(),
   });
+  return sendAgain(message, delaySeconds, 'throttled: sent again for its slot');
 }
 
-/** Handles one message of the deliveries queue; throws RetryScheduledError to keep it for a retry. */
-export async function processDelivery(sqsRecord: SQSRecord, context?: Context): Promise<void> {
-  const queued = await parseOrDeadLetter('deliveries', sqsRecord, QueuedDeliverySchema, 'delivery message');
-  if (!queued) return;
-  if ('resend' in queued) return processResend(queued, context);
-  const message = queued;
-  const attempt =
-    (message.attemptBase ?? 0) + Math.max(1, Number(sqsRecord.attributes.ApproximateReceiveCount) || 1);
+/** One message of the deliveries queue: an automatic attempt of a delivery, or a recover job's re-send. */
+export function deliver(queued: QueuedDelivery, context: MessageContext): Promise<Next> {
+  return 'resend' in queued ? processResend(queued, context) : processDelivery(queued, context);
+}
+
+/** One automatic attempt of a delivery (its number from the edge: attempts before + receive count). */
+async function processDelivery(message: DeliveryMessage, context: MessageContext): Promise<Next> {
+  const { attempt } = context;
   const [recorded, webhook] = await Promise.all([
     recordedAttempts(message.deliveryId),
     getWebhookItem(message.webhookId),
@@ -202,11 +211,11 @@ export async function processDelivery(sqsRecord: SQSRecord, context?: Context): 
   const handled = alreadyHandled(attempt, recorded);
   if (handled) {
     logger.info('delivery message dropped', { deliveryId: message.deliveryId, attempt, reason: handled });
-    return;
+    return done();
   }
   if (!webhook) {
     logger.info('webhook deleted; delivery dropped', { deliveryId: message.deliveryId });
-    return;
+    return done();
   }
   const payload: DeliveryPayload = {
     text: message.text,
@@ -226,7 +235,7 @@ export async function processDelivery(sqsRecord: SQSRecord, context?: Context): 
       webhook,
       { ...fields, skipped: true },
       skippedOutcome(webhook),
-      writeDeadline(context),
+      writeDeadlineBefore(context.deadline),
     );
     logger.info('webhook disabled; attempt recorded as skipped', {
       deliveryId: message.deliveryId,
@@ -234,29 +243,37 @@ export async function processDelivery(sqsRecord: SQSRecord, context?: Context): 
       attempt,
       historyId: skipped === 'duplicate' ? undefined : skipped?.id,
     });
-    return;
+    return done();
   }
   const pace = await throttle(webhook, message, attempt);
-  if (pace.kind === 'later') {
-    await deferToSlot(
+  if (pace.kind === 'later')
+    return deferToSlot(
       { ...message, attemptBase: attempt - 1, slot: { attempt, at: pace.slotAt } },
       pace.delaySeconds,
     );
-    return;
-  }
-  const outcome = await post(webhook, message.deliveryId, payload, deliveryTraceparent(message, sqsRecord));
+  const outcome = await post(
+    webhook,
+    message.deliveryId,
+    payload,
+    deliveryTraceparent(message, context.traceHeader),
+  );
   observeAttempt(outcome, attempt, message.notifiedAt);
-  const stored = await record(webhook, fields, outcome, writeDeadline(context));
+  const stored = await record(webhook, fields, outcome, writeDeadlineBefore(context.deadline));
   if (stored === 'duplicate') {
     // A twin POSTed at the same moment recorded this attempt first: this POST gets a record of
     // its own (keyed by its id, like a manual retry), and the twin goes on with the schedule.
-    const twin = await record(webhook, { ...fields, twin: true }, outcome, writeDeadline(context));
+    const twin = await record(
+      webhook,
+      { ...fields, twin: true },
+      outcome,
+      writeDeadlineBefore(context.deadline),
+    );
     logger.warn('attempt POSTed by two messages at once; the second is recorded beside the first', {
       deliveryId: message.deliveryId,
       attempt,
       historyId: twin && twin !== 'duplicate' ? twin.id : undefined,
     });
-    return;
+    return done();
   }
   if (outcome.statusCode !== 410) await trackOutcome(webhook, outcome.delivered);
   const schedule = retrySchedule();
@@ -272,24 +289,20 @@ export async function processDelivery(sqsRecord: SQSRecord, context?: Context): 
   });
   switch (step.kind) {
     case 'delivered':
-      return;
+      return done();
     case 'gone':
       await autoDisable(
         webhook.id,
         'gone',
         `the receiver answered 410 Gone (delivery ${message.deliveryId})`,
       );
-      return;
+      return done();
     case 'retry':
-      await delayRetry('deliveries', sqsRecord.receiptHandle, step.delaySeconds);
-      throw new RetryScheduledError(`attempt ${attempt} failed; retry in ${step.delaySeconds} s`);
+      return retryIn(step.delaySeconds, `attempt ${attempt} failed; retry in ${step.delaySeconds} s`);
     case 'exhausted':
-      await sendToDeadLetter(
-        'deliveries',
-        sqsRecord.body,
+      return deadLetter(
         `retry schedule exhausted after ${attempt} attempts; last status ${outcome.statusCode}`,
       );
-      return;
   }
 }
 
@@ -332,7 +345,7 @@ export async function resendHistoryRecord(key: HistoryKey, context?: Context): P
  * recorded as a new record with `retryOf`, never retried automatically. A disabled webhook's
  * re-send is recorded as skipped; a throttled one waits for its slot like any delivery.
  */
-async function processResend(message: ResendMessage, context?: Context): Promise<void> {
+async function processResend(message: ResendMessage, context: MessageContext): Promise<Next> {
   const { jobId, deliveryId, seq } = message.resend;
   const markerId = `resend#${jobId}#${deliveryId}`;
   const [marked, original, webhook] = await Promise.all([
@@ -348,7 +361,7 @@ async function processResend(message: ResendMessage, context?: Context): Promise
       recordFound: !!original,
       webhookFound: !!webhook,
     });
-    return;
+    return done();
   }
   const fields: AttemptFields = {
     deliveryId,
@@ -364,14 +377,12 @@ async function processResend(message: ResendMessage, context?: Context): Promise
     outcome = skippedOutcome(webhook);
   } else {
     const pace = await throttle(webhook, message, 1);
-    if (pace.kind === 'later') {
-      await deferToSlot({ ...message, slot: { attempt: 1, at: pace.slotAt } }, pace.delaySeconds, markerId);
-      return;
-    }
+    if (pace.kind === 'later')
+      return deferToSlot({ ...message, slot: { attempt: 1, at: pace.slotAt } }, pace.delaySeconds, markerId);
     outcome = await post(webhook, deliveryId, fields.payload, deliveryTraceparent({}));
     observeAttempt(outcome, original.attempt);
   }
-  const stored = await record(webhook, fields, outcome, writeDeadline(context));
+  const stored = await record(webhook, fields, outcome, writeDeadlineBefore(context.deadline));
   if (stored && stored !== 'duplicate') await countResent(jobId);
   logger.info('delivery re-sent by a recover job', {
     jobId,
@@ -380,4 +391,5 @@ async function processResend(message: ResendMessage, context?: Context): Promise
     statusCode: outcome.statusCode,
     historyId: stored && stored !== 'duplicate' ? stored.id : undefined,
   });
+  return done();
 }

@@ -16,15 +16,14 @@
  * twice), then sends the next step. Each re-send is a message the delivery consumer sends once
  * (marker `resend#<job>#<delivery>`), with the original `webhook-id`, as a new record with `retryOf`.
  */
-import type { Context, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
-import { parseOrDeadLetter } from '../../edge/queue-consumer';
+import { done, type MessageContext, type Next } from '../../edge/queue/contract';
 import { logger } from '../../observability/logger';
+import { sendAll } from '../../store/queues';
 import { historyWriteShards } from '../config';
 import { deliveryRecords, type WebhookIndexEntry, webhookWindowPage } from '../store/history';
 import { checkpoint, getJob, type RecoverCounts, type RecoverCursor, type RecoverJob } from '../store/jobs';
 import { type ResendMessage, resendMessage } from './message';
-import { sendAll } from './queue';
 
 export interface RecoverWindow {
   webhookId: number;
@@ -153,7 +152,7 @@ export async function countRecoverable(window: RecoverWindow, now = Date.now()):
   return count;
 }
 
-const RecoverStepSchema = z.strictObject({ jobId: z.string().regex(/^rj_[0-9a-f]{32}$/) });
+export const RecoverStepSchema = z.strictObject({ jobId: z.string().regex(/^rj_[0-9a-f]{32}$/) });
 
 /** Sends a job's (next) step. */
 export async function sendStep(jobId: string): Promise<void> {
@@ -168,12 +167,10 @@ const windowOf = (job: RecoverJob): RecoverWindow => ({
 });
 
 /** One step of a recover job (the recoveries queue's consumer). */
-export async function processRecoverStep(record: SQSRecord, context?: Context): Promise<void> {
-  const message = await parseOrDeadLetter('recoveries', record, RecoverStepSchema, 'recover step');
-  if (!message) return;
+export async function recoverStep(message: { jobId: string }, context: MessageContext): Promise<Next> {
   const job = await getJob(message.jobId, true);
-  if (job?.status !== 'running') return;
-  const budget = Math.min(STEP_BUDGET_MS, (context?.getRemainingTimeInMillis() ?? 60_000) - 30_000);
+  if (job?.status !== 'running') return done();
+  const budget = Math.min(STEP_BUDGET_MS, context.deadline - Date.now() - 30_000);
   const walked = await walkWindow(
     windowOf(job),
     job.cursor,
@@ -188,8 +185,9 @@ export async function processRecoverStep(record: SQSRecord, context?: Context): 
   );
   if (!(await checkpoint(job, walked.counts, walked.cursor, walked.done))) {
     logger.info('recover step already applied by another run', { jobId: job.jobId, step: job.step });
-    return;
+    return done();
   }
   logger.info('recover step', { jobId: job.jobId, step: job.step, ...walked.counts, done: walked.done });
   if (!walked.done) await sendStep(job.jobId);
+  return done();
 }

@@ -4,7 +4,9 @@
  * - `fanout#<notification>`: the notification's deliveries were all enqueued; a redelivered
  *   notification is skipped.
  * - `fanout#<notification>#<key>#<after>`: one fan-out step, taken under a lease while it runs
- *   (`running`, until `leaseUntil`) and marked done once its deliveries and follow-up are sent.
+ *   (`running`, until `leaseUntil`) and marked done once its deliveries are sent, with where its
+ *   follow-up starts (`next`) when it continues: the queue-consumer edge sends the follow-up
+ *   after the mark, so a copy of the step that finds the mark sends it again.
  *   A second copy of the step (a producer's retry, an SQS duplicate) finds the lease and comes
  *   back later instead of enqueueing the same deliveries beside it; a step whose holder died
  *   (the lease ran out) is taken over.
@@ -47,14 +49,22 @@ export async function unmark(id: string): Promise<void> {
   await documentClient.send(new DeleteCommand({ TableName: tableName('idempotency'), Key: { id } }));
 }
 
+/** Where a fan-out step's follow-up starts, and the deliveries sent before it. */
+export interface StepContinues {
+  key: number;
+  after?: number;
+  sent: number;
+}
+
 /**
  * What taking a step found: `taken` (this call holds the lease; `takenOver` when an earlier
- * holder's lease ran out, so some of the step's work may have been done), `done`, or `running`
- * (another holder's lease lasts until `leaseUntil`, epoch ms).
+ * holder's lease ran out, so some of the step's work may have been done), `done` (with where its
+ * follow-up starts, if it continues), or `running` (another holder's lease lasts until
+ * `leaseUntil`, epoch ms).
  */
 export type StepClaim =
   | { state: 'taken'; takenOver: boolean }
-  | { state: 'done' }
+  | { state: 'done'; next?: StepContinues }
   | { state: 'running'; leaseUntil: number };
 
 /**
@@ -84,19 +94,22 @@ export async function takeStep(
   const out = await documentClient.send(
     new GetCommand({ TableName: table, Key: { id }, ConsistentRead: true }),
   );
-  const item = out.Item as { status?: string; leaseUntil?: number } | undefined;
+  const item = out.Item as { status?: string; leaseUntil?: number; next?: StepContinues } | undefined;
   // Running, or gone in between (its marker expired): the message comes back and tries again.
   if (item === undefined || item.status === 'running')
     return { state: 'running', leaseUntil: item?.leaseUntil ?? now };
-  return { state: 'done' };
+  return item.next ? { state: 'done', next: item.next } : { state: 'done' };
 }
 
-/** Marks a taken step done (whatever its lease says): a later copy of it is skipped. */
-export async function finishStep(id: string, ttlDays: number): Promise<void> {
+/**
+ * Marks a taken step done (whatever its lease says): a later copy of it is skipped, or, when the
+ * step continues (`next`), sends the follow-up again.
+ */
+export async function finishStep(id: string, ttlDays: number, next?: StepContinues): Promise<void> {
   await documentClient.send(
     new PutCommand({
       TableName: tableName('idempotency'),
-      Item: { id, status: 'marked', expiration: expiresAfter(ttlDays) },
+      Item: { id, status: 'marked', expiration: expiresAfter(ttlDays), ...(next ? { next } : {}) },
     }),
   );
 }
