@@ -777,6 +777,11 @@ export interface components {
              * @constant
              */
             skipped?: true;
+            /**
+             * @description the receiver may have seen this webhook-id already: an earlier try of this attempt (or re-send) ended without a record, as when the service stopped mid-POST; deduplicate on webhook-id
+             * @constant
+             */
+            possiblyDeliveredBefore?: true;
         };
         WebhookSecretRotated: {
             webhook: components["schemas"]["Webhook"];
@@ -4599,6 +4604,11 @@ export interface operations {
                          * @constant
                          */
                         skipped?: true;
+                        /**
+                         * @description the receiver may have seen this webhook-id already: an earlier try of this attempt (or re-send) ended without a record, as when the service stopped mid-POST; deduplicate on webhook-id
+                         * @constant
+                         */
+                        possiblyDeliveredBefore?: true;
                     };
                 };
             };
@@ -4830,6 +4840,11 @@ export interface operations {
                          * @constant
                          */
                         skipped?: true;
+                        /**
+                         * @description the receiver may have seen this webhook-id already: an earlier try of this attempt (or re-send) ended without a record, as when the service stopped mid-POST; deduplicate on webhook-id
+                         * @constant
+                         */
+                        possiblyDeliveredBefore?: true;
                     };
                 };
             };

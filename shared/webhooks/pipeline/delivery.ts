@@ -21,7 +21,9 @@
  * POST) until shortly before the invocation's deadline, and the message's next step does not
  * depend on it — a write failure never brings the message back for another POST.
  */
+import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import { queueDef } from '../../catalog/queues';
 import {
   deadLetter,
   done,
@@ -37,7 +39,7 @@ import { retrySchedule } from '../config';
 import type { DeliveryPayload, HistoryRecord, WebhookItem } from '../model';
 import { signingSecrets } from '../secrets';
 import { statusOf } from '../status';
-import { markOnce, unmark } from '../store/dedup';
+import { finishLease, finishStep, takeStep, unmark } from '../store/dedup';
 import {
   getHistoryItem,
   type HistoryKey,
@@ -45,9 +47,9 @@ import {
   putHistoryItem,
   type RecordedAttempt,
   recordedAttempts,
+  resendRecorded,
 } from '../store/history';
 import { historyView, requestView, type StoredHistoryRecord } from '../store/history-keys';
-import { countResent } from '../store/jobs';
 import { getWebhookItem } from '../store/webhooks';
 import { autoDisable } from './auto-disable';
 import { trackOutcome } from './health';
@@ -58,8 +60,10 @@ import { deliveryTraceparent, observeAttempt } from './telemetry';
 import { throttle } from './throttle';
 import { type AttemptOutcome, postWebhook } from './transport';
 
-/** Days a re-send marker is kept: longer than a message can live on the deliveries queue (14 days). */
+/** Days a re-send lease is kept: longer than a message can live on the deliveries queue (14 days). */
 const MARKER_TTL_DAYS = 15;
+/** A re-send's lease: longer than the deliveries consumer may run (Lambda ends it at its timeout). */
+const RESEND_LEASE_MS = (queueDef('deliveries').consumer.timeoutSeconds + 5) * 1000;
 
 /** POSTs the payload to the webhook's URL, signed with its live secrets. */
 export async function post(
@@ -112,6 +116,10 @@ export interface AttemptFields {
   skipped?: true;
   /** A second POST of an attempt already recorded (a twin message): keyed by its own id. */
   twin?: true;
+  /** An earlier try of this attempt ended without a record: the receiver may have seen it. */
+  possiblyDeliveredBefore?: true;
+  /** A recover job's re-send: the job. */
+  recoverJob?: string;
 }
 
 /**
@@ -145,6 +153,8 @@ export async function record(
       ...(fields.test ? { test: true } : {}),
       ...(fields.skipped ? { skipped: true } : {}),
       ...(fields.twin ? { twin: true } : {}),
+      ...(fields.possiblyDeliveredBefore ? { possiblyDeliveredBefore: true } : {}),
+      ...(fields.recoverJob !== undefined ? { recoverJob: fields.recoverJob } : {}),
     });
   // Built once (its id is its time), then written until it stores.
   let item: StoredHistoryRecord | undefined;
@@ -173,6 +183,20 @@ export async function record(
   }
 }
 
+/**
+ * Whether a redelivered message's earlier receive left no record (ADR 0014): it was received
+ * before, and the attempt before this one — which that receive made — is not in the history. It
+ * may have POSTed and died before its write (a crash, a timeout), so the receiver may have seen
+ * this `webhook-id` already. Told by the read the consumer makes anyway: no write before the POST.
+ */
+export function earlierReceiveUnrecorded(
+  attempt: number,
+  redelivered: boolean,
+  recorded: readonly RecordedAttempt[],
+): boolean {
+  return redelivered && !recorded.some((r) => r.seq === attempt - 1);
+}
+
 /** Why a message must not be POSTed, judged from the delivery's recorded automatic attempts. */
 export function alreadyHandled(attempt: number, recorded: readonly RecordedAttempt[]): string | undefined {
   if (recorded.some((r) => r.seq >= attempt)) return 'attempt already recorded (a duplicate or late message)';
@@ -181,15 +205,15 @@ export function alreadyHandled(attempt: number, recorded: readonly RecordedAttem
   return undefined;
 }
 
-/** A throttled message, sent again for its slot (a re-send's marker is removed; the new message marks it). */
+/** A throttled message, sent again for its slot (a re-send gives its lease up; the new message takes it). */
 async function deferToSlot(
   message: DeliveryMessage | ResendMessage,
   delaySeconds: number,
-  markerId?: string,
+  leaseId?: string,
 ): Promise<Next> {
-  if (markerId !== undefined) await unmark(markerId);
+  if (leaseId !== undefined) await unmark(leaseId);
   logger.info('throttled delivery sent again for its slot', {
-    ...(markerId !== undefined ? { marker: markerId } : {}),
+    ...(leaseId !== undefined ? { lease: leaseId } : {}),
     webhookId: message.webhookId,
     slotAt: new Date(message.slot?.at ?? 0).toISOString(),
   });
@@ -230,6 +254,16 @@ async function processDelivery(message: DeliveryMessage, context: MessageContext
     notificationType: message.notificationType,
     payload,
   };
+  if (earlierReceiveUnrecorded(attempt, context.redelivered, recorded)) {
+    fields.possiblyDeliveredBefore = true;
+    logger.warn(
+      'redelivered attempt whose earlier receive left no record: recorded as possibly delivered before',
+      {
+        deliveryId: message.deliveryId,
+        attempt,
+      },
+    );
+  }
   if (statusOf(webhook) !== 'enabled') {
     const skipped = await record(
       webhook,
@@ -340,28 +374,57 @@ export async function resendHistoryRecord(key: HistoryKey, context?: Context): P
 }
 
 /**
- * A recover job's re-send (./recover.ts): the record's request, sent once (marker
- * `resend#<job>#<delivery>`) to the webhook's current URL under the original `webhook-id`,
- * recorded as a new record with `retryOf`, never retried automatically. A disabled webhook's
- * re-send is recorded as skipped; a throttled one waits for its slot like any delivery.
+ * A recover job's re-send (./recover.ts): the record's request, sent to the webhook's current URL
+ * under the original `webhook-id`, recorded as a new record with `retryOf` and the job, never
+ * retried automatically. A disabled webhook's re-send is recorded as skipped; a throttled one
+ * waits for its slot like any delivery. Once per job and delivery (ADR 0014): the re-send takes
+ * `resend#<job>#<delivery>` as a lease before its POST and makes it final after its record is
+ * written; the job's `resent` is counted from the records (./history-counts.ts). A re-send whose
+ * holder died is taken over once the lease has run out: recorded already, it is only made final;
+ * otherwise it is sent again (same `webhook-id`) and recorded as possibly delivered before.
  */
 async function processResend(message: ResendMessage, context: MessageContext): Promise<Next> {
   const { jobId, deliveryId, seq } = message.resend;
-  const markerId = `resend#${jobId}#${deliveryId}`;
-  const [marked, original, webhook] = await Promise.all([
-    markOnce(markerId, MARKER_TTL_DAYS),
+  const lease = { id: `resend#${jobId}#${deliveryId}`, holder: randomUUID() };
+  const [claim, original, webhook] = await Promise.all([
+    takeStep(lease.id, RESEND_LEASE_MS, MARKER_TTL_DAYS, Date.now(), lease.holder),
     getHistoryItem({ deliveryId, seq }),
     getWebhookItem(message.webhookId),
   ]);
-  if (!marked || !original || !webhook) {
-    logger.info('re-send dropped', {
-      jobId,
-      deliveryId,
-      marked,
-      recordFound: !!original,
-      webhookFound: !!webhook,
-    });
+  const ids = { jobId, deliveryId, webhookId: message.webhookId };
+  if (claim.state === 'running') {
+    const seconds = Math.max(1, Math.ceil((claim.leaseUntil - Date.now()) / 1000) + 1);
+    return retryIn(
+      seconds,
+      `re-send ${deliveryId} of job ${jobId} is held elsewhere; back when its lease ends`,
+    );
+  }
+  if (claim.state === 'done') {
+    logger.warn('re-send dropped: made and recorded already', ids);
     return done();
+  }
+  if (!original || !webhook) {
+    logger.warn('re-send dropped', {
+      ...ids,
+      reason: original ? 'the webhook was deleted' : 'the record to re-send no longer exists',
+    });
+    // A copy of this message is dropped too.
+    await finishStep(lease.id, MARKER_TTL_DAYS);
+    return done();
+  }
+  let possiblyDeliveredBefore = false;
+  if (claim.takenOver) {
+    if (await resendRecorded(deliveryId, jobId)) {
+      // The holder that died had recorded it: only the lease was left to make final.
+      await finishLease(lease.id, lease.holder, MARKER_TTL_DAYS);
+      logger.warn('re-send taken over: recorded by its earlier holder, now marked done', ids);
+      return done();
+    }
+    possiblyDeliveredBefore = true;
+    logger.warn(
+      're-send taken over without a record: sent again, recorded as possibly delivered before',
+      ids,
+    );
   }
   const fields: AttemptFields = {
     deliveryId,
@@ -370,6 +433,8 @@ async function processResend(message: ResendMessage, context: MessageContext): P
     notificationType: original.notificationType,
     payload: { ...requestView(original.request), webhookId: webhook.id, webhookName: webhook.name },
     retryOf: original.id,
+    recoverJob: jobId,
+    ...(possiblyDeliveredBefore ? { possiblyDeliveredBefore: true } : {}),
   };
   let outcome: AttemptOutcome;
   if (statusOf(webhook) !== 'enabled') {
@@ -378,18 +443,26 @@ async function processResend(message: ResendMessage, context: MessageContext): P
   } else {
     const pace = await throttle(webhook, message, 1);
     if (pace.kind === 'later')
-      return deferToSlot({ ...message, slot: { attempt: 1, at: pace.slotAt } }, pace.delaySeconds, markerId);
+      return deferToSlot({ ...message, slot: { attempt: 1, at: pace.slotAt } }, pace.delaySeconds, lease.id);
     outcome = await post(webhook, deliveryId, fields.payload, deliveryTraceparent({}));
     observeAttempt(outcome, original.attempt);
   }
   const stored = await record(webhook, fields, outcome, writeDeadlineBefore(context.deadline));
-  if (stored && stored !== 'duplicate') await countResent(jobId);
+  if (!stored || stored === 'duplicate') {
+    // Made, not recorded: the lease stays, and the message comes back once it has run out to send
+    // and record the re-send again.
+    const seconds = Math.ceil(RESEND_LEASE_MS / 1000) + 1;
+    return retryIn(
+      seconds,
+      `re-send ${deliveryId} of job ${jobId} was made but not recorded; again in ${seconds} s`,
+    );
+  }
+  if (!(await finishLease(lease.id, lease.holder, MARKER_TTL_DAYS)))
+    logger.warn('re-send recorded after its lease was taken over', { ...ids, historyId: stored.id });
   logger.info('delivery re-sent by a recover job', {
-    jobId,
-    deliveryId,
-    webhookId: webhook.id,
+    ...ids,
     statusCode: outcome.statusCode,
-    historyId: stored && stored !== 'duplicate' ? stored.id : undefined,
+    historyId: stored.id,
   });
   return done();
 }

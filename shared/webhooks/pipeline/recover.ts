@@ -12,9 +12,10 @@
  * The job runs in steps on the recoveries queue (one message per step, each step pages until
  * about 20 s have passed), so 100,000 deliveries never meet a function timeout. A step enqueues
  * its re-sends in batches, then checkpoints the cursor and counts (conditional on the step it
- * read: a step that runs twice moves the job once, and the re-send markers drop what it enqueued
+ * read: a step that runs twice moves the job once, and the re-send leases drop what it enqueued
  * twice), then sends the next step. Each re-send is a message the delivery consumer sends once
- * (marker `resend#<job>#<delivery>`), with the original `webhook-id`, as a new record with `retryOf`.
+ * (lease `resend#<job>#<delivery>`, ADR 0014), with the original `webhook-id`, as a new record
+ * with `retryOf`; the job's `resent` is counted from those records (./history-counts.ts).
  */
 import * as z from 'zod';
 import { done, type MessageContext, type Next } from '../../edge/queue/contract';

@@ -173,6 +173,8 @@ export interface StoredHistoryRecord extends Omit<HistoryRecord, 'request' | 're
   lw: string;
   /** A second POST of an attempt recorded already (keyed by its id). */
   twin?: true;
+  /** The recover job whose re-send this record is (how a re-send taken over after a crash finds it). */
+  recoverJob?: string;
 }
 
 /** DynamoDB's limit on nested documents; deeper answers are shown as text. */
@@ -244,5 +246,6 @@ export function historyView(item: StoredHistoryRecord): HistoryRecord & { retryO
     ...(item.retryOf !== undefined ? { retryOf: item.retryOf } : {}),
     ...(item.test ? { test: true } : {}),
     ...(item.skipped ? { skipped: true } : {}),
+    ...(item.possiblyDeliveredBefore ? { possiblyDeliveredBefore: true } : {}),
   };
 }

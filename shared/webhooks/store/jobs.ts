@@ -5,7 +5,7 @@
  * lease and advances the checkpoint with one write conditional on the step it read, so a step
  * that runs twice (SQS at-least-once) moves the job once.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../store/clients';
 import { tableName } from '../../store/tables';
 import { conditionalUpdate, isTransactionCancelled, transactWrite } from '../../store/write';
@@ -40,7 +40,7 @@ export interface RecoverJob extends RecoverCounts {
   since: number;
   until: number;
   onlyFailed: boolean;
-  /** Re-sends made and recorded (the delivery consumer counts them). */
+  /** Re-sends made and recorded: the history stream's consumer counts their records (ADR 0014). */
   resent: number;
   step: number;
   cursor: RecoverCursor;
@@ -134,17 +134,4 @@ export async function checkpoint(
     ExpressionAttributeValues: { ':until': done ? 0 : now + LEASE_MS, ':job': job.jobId },
   });
   return true;
-}
-
-/** Counts one re-send of the job as made and recorded. */
-export async function countResent(jobId: string): Promise<void> {
-  await documentClient.send(
-    new UpdateCommand({
-      TableName: tableName('webhookJobs'),
-      Key: { jobId },
-      UpdateExpression: 'ADD resent :one',
-      ConditionExpression: 'attribute_exists(jobId)',
-      ExpressionAttributeValues: { ':one': 1 },
-    }),
-  );
 }
