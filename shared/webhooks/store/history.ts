@@ -11,7 +11,6 @@ import { tableName } from '../../store/tables';
 import { cancellationCodes, conditionalPut, isTransactionCancelled, transactWrite } from '../../store/write';
 import { historyRetentionDays, historyWriteShards } from '../config';
 import type { DeliveryPayload, HistoryRecord } from '../model';
-import type { StoredResponse } from '../pipeline/transport';
 import { nextHistoryId } from './history-ids';
 import {
   AUTOMATIC_SEQ_LIMIT,
@@ -25,6 +24,7 @@ import {
   OUTCOMES,
   outcomeOf,
   type StoredHistoryRecord,
+  type StoredResponse,
   webhookListingKey,
 } from './history-keys';
 import { packText } from './history-text';
