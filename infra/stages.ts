@@ -72,6 +72,17 @@ const StageConfigSchema = z
       perWindow: z.number().int().min(1).max(1000),
       windowSeconds: z.number().int().min(1).max(3600),
     }),
+    /**
+     * Recover jobs (`POST /webhooks/{id}/recover`): re-sends per rolling hour a user (an admin) may
+     * start, weighted by deliveries; re-sends one job makes at most; seconds after a webhook's job
+     * ends before its next may start.
+     */
+    webhookRecoverLimits: z.strictObject({
+      userPerHour: z.number().int().min(1).max(1_000_000),
+      adminPerHour: z.number().int().min(1).max(10_000_000),
+      perJob: z.number().int().min(1).max(1_000_000),
+      cooldownSeconds: z.number().int().min(0).max(86_400),
+    }),
   })
   .strict();
 
@@ -129,6 +140,10 @@ export function stageEnvironment(stageName: string, stage: StageConfig): Record<
     TRUSTED_PROXY_ADDRESSES: stage.trustedProxyAddresses.join(','),
     WEBHOOK_MANUAL_RETRY_LIMIT: String(stage.manualRetryRate.perWindow),
     WEBHOOK_MANUAL_RETRY_WINDOW_SECONDS: String(stage.manualRetryRate.windowSeconds),
+    WEBHOOK_RECOVER_USER_PER_HOUR: String(stage.webhookRecoverLimits.userPerHour),
+    WEBHOOK_RECOVER_ADMIN_PER_HOUR: String(stage.webhookRecoverLimits.adminPerHour),
+    WEBHOOK_RECOVER_MAX_PER_JOB: String(stage.webhookRecoverLimits.perJob),
+    WEBHOOK_RECOVER_COOLDOWN_SECONDS: String(stage.webhookRecoverLimits.cooldownSeconds),
     WEBHOOK_SECRET_OVERLAP_SECONDS: String(stage.webhookSecretOverlapSeconds),
     WEBHOOK_AUTO_DISABLE_AFTER_SECONDS: String(stage.webhookAutoDisable.afterSeconds),
     WEBHOOK_AUTO_DISABLE_MIN_ATTEMPTS: String(stage.webhookAutoDisable.minAttempts),

@@ -13,10 +13,16 @@ function openapiDocument(): Promise<Schema> {
   return document;
 }
 
+/** A schema, or the component a `$ref` in it names (the create body is the IntegrationPayload component). */
+function resolved(doc: Schema, schema: Schema): Schema {
+  const ref = typeof schema?.$ref === 'string' ? schema.$ref : undefined;
+  return ref ? (doc.components?.schemas?.[ref.split('/').pop() as string] ?? schema) : schema;
+}
+
 /** The create body's variants: one object schema per platform type. */
 export async function typeSchemas(): Promise<Map<string, Schema>> {
   const doc = await openapiDocument();
-  const body = doc.paths['/integrations'].post.requestBody.content['application/json'].schema as Schema;
+  const body = resolved(doc, doc.paths['/integrations'].post.requestBody.content['application/json'].schema);
   const out = new Map<string, Schema>();
   for (const alt of (body.oneOf ?? body.anyOf ?? []) as Schema[]) {
     const type = alt.properties?.type?.const;

@@ -38,8 +38,47 @@ function variants(schema: Schema): { key: string; value: string; schema: Schema 
   return out;
 }
 
+/** Words kept in capitals when a field name becomes a label. */
+const ACRONYMS = new Set([
+  'api',
+  'arn',
+  'aws',
+  'gcp',
+  'http',
+  'https',
+  'iam',
+  'id',
+  'idp',
+  'ip',
+  'json',
+  'kms',
+  'sql',
+  'ssl',
+  'tls',
+  'url',
+  'uri',
+]);
+
+/**
+ * How a field is labelled: the schema's `title` when it has one, else its name in words
+ * (`initialDatabase` → "Initial database", `httpPath` → "HTTP path"). The raw name stays the
+ * field's id, so an API error naming `config.initialDatabase` still finds it.
+ */
+export function fieldLabel(name: string, prop?: Schema): string {
+  if (typeof prop?.title === 'string' && prop.title) return prop.title;
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .split(' ')
+    .filter(Boolean)
+    .map((w) => (ACRONYMS.has(w.toLowerCase()) ? w.toUpperCase() : w.toLowerCase()));
+  const [first = name, ...rest] = words;
+  return [first.charAt(0).toUpperCase() + first.slice(1), ...rest].join(' ');
+}
+
 /** The variant `value` matches (by its discriminator), else the first. */
-function pickVariant(schema: Schema, value: Value): Schema {
+export function pickVariant(schema: Schema, value: Value): Schema {
   const vs = variants(schema);
   return vs.find((v) => value[v.key] === v.value)?.schema ?? vs[0]?.schema ?? schema;
 }
@@ -105,7 +144,7 @@ export function SchemaFields({
     rows.push(
       <div class="field" key={id}>
         <label for={id}>
-          {discriminator}
+          {fieldLabel(discriminator)}
           <abbr title="required"> *</abbr>
         </label>
         <select
@@ -142,7 +181,7 @@ export function SchemaFields({
     const set = (v: unknown) => onChange({ ...value, [name]: v });
     const label = (
       <label for={id}>
-        {name}
+        {fieldLabel(name, prop)}
         {required.has(name) && <abbr title="required"> *</abbr>}
       </label>
     );
@@ -170,7 +209,7 @@ export function SchemaFields({
     if (prop.type === 'object' && prop.properties) {
       rows.push(
         <fieldset key={id}>
-          <legend>{name}</legend>
+          <legend>{fieldLabel(name, prop)}</legend>
           <SchemaFields
             schema={prop}
             value={(value[name] as Value) ?? {}}

@@ -7,6 +7,8 @@ import { Loading } from './loading';
 export interface ScriptStep {
   /** What the step is, e.g. "1. initial-create". */
   title: string;
+  /** When to run it and what it does (scripts that are not steps of one flow). */
+  description?: string;
   /** Route that generates it. */
   path: string;
   /** Request body (the integration payload), if the route takes one. */
@@ -50,7 +52,16 @@ function ScriptViewer({ title, script }: { title: string; script: string }) {
  * replaces the step's earlier script (an old script under a new error would read as current).
  * `loadAtOnce` generates every step when shown (the cleanup after a failed setup).
  */
-export function ScriptSteps({ steps, loadAtOnce = false }: { steps: ScriptStep[]; loadAtOnce?: boolean }) {
+export function ScriptSteps({
+  steps,
+  loadAtOnce = false,
+  ordered = true,
+}: {
+  steps: ScriptStep[];
+  loadAtOnce?: boolean;
+  /** Steps to run in order (numbered), or scripts each for its own situation (not numbered). */
+  ordered?: boolean;
+}) {
   const [scripts, setScripts] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, ApiError>>({});
   const [busy, setBusy] = useState<string | null>(null);
@@ -79,11 +90,13 @@ export function ScriptSteps({ steps, loadAtOnce = false }: { steps: ScriptStep[]
   useEffect(() => {
     if (loadAtOnce) for (const step of steps) void load(step);
   }, [loadAtOnce]);
+  const List = ordered ? 'ol' : 'ul';
   return (
     <div class="steps">
-      <ol>
+      <List class={ordered ? undefined : 'scripts'}>
         {steps.map((step) => (
           <li key={step.title}>
+            {step.description && <p class="hint">{step.description}</p>}
             <div class="actions">
               <button type="button" disabled={busy === step.title} onClick={() => load(step)}>
                 Generate {step.title}
@@ -96,7 +109,7 @@ export function ScriptSteps({ steps, loadAtOnce = false }: { steps: ScriptStep[]
             )}
           </li>
         ))}
-      </ol>
+      </List>
     </div>
   );
 }

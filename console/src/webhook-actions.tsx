@@ -38,8 +38,10 @@ export function PauseResume({ webhook, onChanged }: ActionProps) {
       params: { path: { id: webhook.id } },
       body: reason.trim() ? { reason: reason.trim() } : {},
     });
-    if (data) onChanged(data, 'Webhook paused: no new deliveries until it is resumed.');
-    else setError(asApiError(failure, response.status));
+    if (!data) return setError(asApiError(failure, response.status));
+    // The reason now belongs to the paused webhook; the box is empty for the next pause.
+    setReason('');
+    onChanged(data, 'Webhook paused: no new deliveries until it is resumed.');
   };
   const resume = async () => {
     const {

@@ -4,6 +4,7 @@
  * GET /webhooks/{id}; latency only on the latter). Nothing is computed here but formatting.
  */
 import type { components } from '../../shared/openapi/api-types';
+import { me } from './session';
 
 export type Webhook = components['schemas']['Webhook'];
 type Health = components['schemas']['WebhookHealth'];
@@ -94,4 +95,9 @@ export function HealthFigures({ webhook }: { webhook: Webhook }) {
       </dl>
     </section>
   );
+}
+
+/** Who owns a webhook, as the signed-in user reads it. */
+export function ownerOf(webhook: Pick<Webhook, 'createdBy'>): string {
+  return webhook.createdBy === me.value?.userId ? 'you' : `user #${webhook.createdBy}`;
 }

@@ -4,24 +4,23 @@
  * history's `deliveryId` filter). Each row opens the attempt's request and response.
  */
 import { useEffect, useState } from 'preact/hooks';
-import type { components } from '../../shared/openapi/api-types';
 import { type ApiError, api, asApiError } from './api';
-import { outcomeLabel, succeeded } from './delivery-outcome';
+import { DeliveryTable, type HistoryRecord } from './delivery-table';
 import { ErrorBanner } from './errors';
 import { Pager } from './pager';
 
-type HistoryRecord = components['schemas']['WebhookHistoryRecord'];
-
 const PAGE = 10;
 
-function Kind({ record }: { record: HistoryRecord }) {
-  const tags = [record.test && 'test', record.retryOf && 'retry', record.skipped && 'skipped'].filter(
-    Boolean,
-  );
-  return tags.length ? <span class="muted"> ({tags.join(', ')})</span> : null;
-}
-
-export function WebhookLog({ webhookId, refresh }: { webhookId: number; refresh: number }) {
+export function WebhookLog({
+  webhookId,
+  refresh,
+  hidden,
+}: {
+  webhookId: number;
+  refresh: number;
+  /** Why the caller may see none of this webhook's records, when they may not. */
+  hidden?: string | undefined;
+}) {
   const [search, setSearch] = useState('');
   const [deliveryId, setDeliveryId] = useState<string | undefined>(undefined);
   const [offset, setOffset] = useState(0);
@@ -61,6 +60,7 @@ export function WebhookLog({ webhookId, refresh }: { webhookId: number; refresh:
           </span>
         )}
       </div>
+      {hidden && <p class="hint">{hidden}</p>}
       <search>
         <form
           class="filters"
@@ -101,63 +101,25 @@ export function WebhookLog({ webhookId, refresh }: { webhookId: number; refresh:
             {page.count} attempt{page.count === 1 ? '' : 's'}
             {deliveryId ? ` of ${deliveryId}` : ''}
           </p>
-          <div class="table-wrap">
-            <table aria-label="Delivery log">
-              <thead>
-                <tr>
-                  <th scope="col">webhook-id</th>
-                  <th scope="col">When</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Outcome</th>
-                  <th scope="col">Duration</th>
-                  <th scope="col">Attempt</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.records.map((r) => (
-                  <>
-                    <tr key={r.id}>
-                      <td>
-                        <button
-                          type="button"
-                          class="link mono"
-                          aria-expanded={open === r.id}
-                          title={`record ${r.id}`}
-                          onClick={() => setOpen(open === r.id ? null : r.id)}
-                        >
-                          {r.deliveryId}
-                        </button>
-                      </td>
-                      <td>{new Date(r.createdAt).toLocaleString()}</td>
-                      <td>
-                        {r.notificationType}
-                        <Kind record={r} />
-                      </td>
-                      <td>
-                        <span class={`badge ${succeeded(r) ? 'ok' : 'bad'}`}>{outcomeLabel(r)}</span>
-                      </td>
-                      <td>{r.durationMs !== undefined ? `${r.durationMs} ms` : '—'}</td>
-                      <td>{r.attempt}</td>
-                    </tr>
-                    {open === r.id && (
-                      <tr key={`${r.id}-detail`} class="detail">
-                        <td colSpan={6}>
-                          <p>
-                            Record {r.id}
-                            {r.retryOf ? ` · re-send of record ${r.retryOf}` : ''}
-                          </p>
-                          <h3>Request</h3>
-                          <pre>{JSON.stringify(r.request, null, 2)}</pre>
-                          <h3>Response</h3>
-                          <pre>{JSON.stringify(r.response, null, 2)}</pre>
-                        </td>
-                      </tr>
-                    )}
-                  </>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DeliveryTable
+            label="Delivery log"
+            records={page.records}
+            durationColumn
+            openId={open}
+            onOpen={(r) => setOpen(open === r.id ? null : r.id)}
+            detail={(r) => (
+              <>
+                <p>
+                  Record {r.id}
+                  {r.retryOf ? ` · re-send of record ${r.retryOf}` : ''}
+                </p>
+                <h3>Request</h3>
+                <pre>{JSON.stringify(r.request, null, 2)}</pre>
+                <h3>Response</h3>
+                <pre>{JSON.stringify(r.response, null, 2)}</pre>
+              </>
+            )}
+          />
           <Pager
             offset={offset}
             pageSize={PAGE}

@@ -21,8 +21,10 @@
  *                                       a webhook's operations through the API (./webhooks.ts)
  */
 import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { targetEnvironment } from './target';
+import { readEndpoints } from '../local/env';
+import { localStateDir, targetEnvironment } from './target';
 
 const USAGE = `usage: npm run --silent cli -- <command> [--stage NAME]
   keys create --name NAME [--admin]
@@ -42,6 +44,22 @@ const USAGE = `usage: npm run --silent cli -- <command> [--stage NAME]
   webhooks recover-status --id ID --job JOB                                   [--key KEY]`;
 
 class UsageError extends Error {}
+
+/** The usage lines of one command (and subcommand, when it has that one), or all of them. */
+function usageOf(command: string, sub: string | undefined): string {
+  const lines = USAGE.split('\n').slice(1);
+  const mine = lines.filter(
+    (line) => line.trimStart().startsWith(`${command} `) || line.includes(`| ${command} `),
+  );
+  const exact =
+    sub && !sub.startsWith('-')
+      ? mine.filter((line) => new RegExp(`(^|\\| )${command} ${sub}( |$)`).test(line.trim()))
+      : [];
+  const shown = exact.length > 0 ? exact : mine;
+  return shown.length > 0
+    ? `usage: npm run --silent cli -- ${shown.map((l) => l.trim()).join('\n       npm run --silent cli -- ')}`
+    : USAGE;
+}
 
 function print(value: unknown) {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -103,8 +121,16 @@ async function main() {
     return;
   }
   if (!command) throw new UsageError('no command given');
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${usageOf(command, rest[0])}\n`);
+    return;
+  }
   if (command === 'sandbox') {
     if (stage && stage !== 'local') throw new UsageError('the sandbox exists only on the local stage');
+    // The sandbox the running cloud reads, never one the CLI would make up beside it.
+    const stateDir = resolve(localStateDir());
+    readEndpoints(stateDir);
+    process.env.SANDBOX_DIR = join(stateDir, 'sandbox');
     const { SandboxUsageError, sandboxCommand } = await import('./sandbox');
     try {
       const lines = await sandboxCommand(rest, () => readFileSync(0, 'utf8'));

@@ -6,11 +6,11 @@
  *   sandbox show --type T --host H                        what exists there, one object per line
  *   sandbox outage --type T --host H on|off               the host becomes unreachable / reachable
  *
- * The sandbox lives in files under `STATE_DIR/sandbox` (no running cloud is needed); a deployed
- * stage has none.
+ * The sandbox lives in files under `STATE_DIR/sandbox`, and the commands run only while a local
+ * cloud runs on STATE_DIR (infra/cli/main.ts checks it and points SANDBOX_DIR there), so an
+ * operator's script never lands on a sandbox the service does not read; a deployed stage has none.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { INTEGRATION_TYPES, type IntegrationType, isSqlType, type SqlType } from '../../shared/platforms';
 
@@ -36,7 +36,6 @@ export async function sandboxCommand(argv: string[], stdin: () => string): Promi
     allowPositionals: true,
     strict: true,
   });
-  process.env.SANDBOX_DIR ??= join(process.env.STATE_DIR || '.causeway', 'sandbox');
   const { describeHost, parseRenderedScript, runOnSandbox } = await import(
     '../../shared/platforms/sandbox/run-script'
   );

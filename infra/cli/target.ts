@@ -15,9 +15,14 @@ import { loadStages } from '../stages';
 /** The base URL of the target's HTTP API (for the typed client, infra/cli/api.ts). */
 export const API_URL_ENV = 'CAUSEWAY_API_URL';
 
+/** The local cloud's state directory: `STATE_DIR` when set (it must be exported), else `.causeway`. */
+export function localStateDir(): string {
+  return process.env.STATE_DIR || '.causeway';
+}
+
 export async function targetEnvironment(stage: string | undefined): Promise<Record<string, string>> {
   if (!stage || stage === 'local') {
-    const stateDir = process.env.STATE_DIR || '.causeway';
+    const stateDir = localStateDir();
     const endpoints = readEndpoints(stateDir);
     return {
       ...clientEnvironment(endpoints),

@@ -16,6 +16,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { AUTHORIZER_ACCESS, AUTHORIZER_HANDLER, DEFAULT_ROUTE_HANDLER } from '../../shared/catalog/handlers';
+import { routeAccess } from '../../shared/catalog/route-access';
 import { routeSummary } from '../../shared/catalog/route-summaries';
 import { type RouteDef, routeFunctionId, routeKey, routes } from '../../shared/catalog/routes';
 import type { HandlerBundles } from './bundles';
@@ -128,7 +129,7 @@ export class Api extends Construct {
         ...common,
         handler: route.handler,
         description: `${key} — ${routeSummary(route)}`.slice(0, 256),
-        access: route,
+        access: routeAccess(route),
         timeoutSeconds: route.timeoutSeconds ?? 10,
         memoryMb: route.memoryMb ?? 512,
       });

@@ -25,7 +25,11 @@
  * split — then with `splitting` over the split handlers only (chunks shared with single-file
  * handlers fragmented their init into 34 files instead of 18: 125.6 against 120.9 ms), then
  * without over the rest. Together the runs take ~4.9 s against 6.6–10.5 s for the one unsplit
- * run they replace (which generated the 7.5 MB driver bundle once per driver handler). The
+ * run they replace (which generated the 7.5 MB driver bundle once per driver handler). A third
+ * layout: a handler that loads 96 KB or more on demand but less than at init (the routes that
+ * take YAML bodies, whose parser loads with the first YAML body) is split alone, in a run of its
+ * own, so its init stays what it imports statically and the on-demand code leaves its init bytes
+ * (integrations and script routes 302–318 → 176–206 KB; ~0.4 s of bundling each). The
  * NodejsFunction fallback (`bundles` omitted) is unchanged: one file per function.
  */
 import { createHash } from 'node:crypto';
@@ -44,6 +48,13 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { buildSync } from 'esbuild';
 
 export const repoRoot = join(import.meta.dirname, '..', '..');
+
+/**
+ * A handler that loads at least this much code on demand, though less than it loads at init (the
+ * API routes that take YAML bodies: the parser is ~115 KB), keeps that code in chunks too, so its
+ * init reads only what every request needs (ADR 0013).
+ */
+const ON_DEMAND_CHUNK_BYTES = 96 * 1024;
 
 /** Modules the Lambda Node.js runtime provides (AWS SDK v3); never bundled. */
 export const RUNTIME_PROVIDED_MODULES = ['@aws-sdk/*'];
@@ -196,19 +207,25 @@ export class HandlerBundles {
     if (pending.length === 0) return;
     const probe = this.build(pending, owner, true);
     const split: string[] = [];
+    const lazy: string[] = [];
     const single: string[] = [];
     const bytes = (files: string[]) => files.reduce((n, f) => n + (probe.graph.get(f)?.bytes ?? 0), 0);
     for (const handler of pending) {
       const entry = `${bundleId(handler)}.mjs`;
       const atInit = bytes(reachable(probe.graph, entry, (kind) => STATIC_IMPORTS.has(kind)));
       const onDemand = bytes(reachable(probe.graph, entry, () => true)) - atInit;
-      (onDemand > atInit ? split : single).push(handler);
+      (onDemand > atInit ? split : onDemand >= ON_DEMAND_CHUNK_BYTES ? lazy : single).push(handler);
     }
     // Split among themselves only: chunks shared with handlers that stay single files would
     // fragment the split handlers' init into more, smaller chunks (34 instead of 18 files for
     // check-integrations: 125.6 against 120.9 ms init, 21 rounds side by side).
-    const chunked = split.length > 0 && single.length > 0 ? this.build(split, owner, true) : probe;
+    const chunked =
+      split.length > 0 && split.length < pending.length ? this.build(split, owner, true) : probe;
     for (const handler of split) this.built.set(handler, this.write(handler, chunked, owner));
+    // Each alone: its init stays one file (everything it imports statically), and only what it
+    // loads on demand goes to chunks; split together they would share dozens of small chunks.
+    for (const handler of lazy)
+      this.built.set(handler, this.write(handler, this.build([handler], owner, true), owner));
     if (single.length === 0) return;
     const whole = this.build(single, owner, false);
     for (const handler of single) this.built.set(handler, this.write(handler, whole, owner));

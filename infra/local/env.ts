@@ -46,12 +46,35 @@ export function clientEnvironment(endpoints: ClientEndpoints): Record<string, st
   return env;
 }
 
-export function readEndpoints(stateDir: string): ClientEndpoints & { gateway: string; adminKeyFile: string } {
+function alive(pid: number): boolean {
   try {
-    return JSON.parse(readFileSync(join(stateDir, 'endpoints.json'), 'utf8'));
-  } catch {
-    throw new Error(
-      `no local cloud is running on STATE_DIR ${stateDir} (no ${join(stateDir, 'endpoints.json')}); start one with npm start, or set STATE_DIR to the directory it uses`,
-    );
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * The endpoints of the local cloud running on `stateDir`, or an error naming STATE_DIR and why
+ * none runs there: no endpoints file, or one a killed cloud left behind (its pid is gone). Every
+ * local CLI command starts here, so none can act silently on a directory the service never reads.
+ */
+export function readEndpoints(
+  stateDir: string,
+): ClientEndpoints & { gateway: string; adminKeyFile: string; pid: number } {
+  const file = join(stateDir, 'endpoints.json');
+  const start = 'start one with npm start, or set STATE_DIR to the directory it uses (and export it)';
+  let endpoints: ClientEndpoints & { gateway: string; adminKeyFile: string; pid: number };
+  try {
+    endpoints = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    throw new Error(`no local cloud is running on STATE_DIR ${stateDir} (no ${file}); ${start}`);
+  }
+  if (!Number.isInteger(endpoints.pid) || !alive(endpoints.pid))
+    throw new Error(
+      `no local cloud is running on STATE_DIR ${stateDir} (${file} names pid ${endpoints.pid}, which is not running); ${start}`,
+    );
+  return endpoints;
 }

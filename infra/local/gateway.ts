@@ -13,6 +13,7 @@ import type {
   APIGatewaySimpleAuthorizerWithContextResult,
 } from 'aws-lambda';
 import { AUTHORIZER_ACCESS, AUTHORIZER_HANDLER, DEFAULT_ROUTE_HANDLER } from '../../shared/catalog/handlers';
+import { routeAccess } from '../../shared/catalog/route-access';
 import { type RouteDef, routeFunctionId, routeKey } from '../../shared/catalog/routes';
 import { errorBody } from '../../shared/edge/response';
 import { matchRoute } from '../../shared/edge/route-match';
@@ -160,7 +161,7 @@ export class LocalGateway {
         handler: route.handler,
         name: `${this.options.prefix}-${routeFunctionId(route)}`,
         timeoutSeconds: route.timeoutSeconds ?? 10,
-        access: route,
+        access: routeAccess(route),
       },
       event,
     ).catch((error: Error) => {

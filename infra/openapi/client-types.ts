@@ -15,8 +15,16 @@ const HEADER = `/**
  */
 `;
 
-/** The types file for the given rendered document. */
+/**
+ * The types file for the given rendered document. The document states `required` exactly — a
+ * request body as its input type (a field with a default is optional for the caller), a response
+ * as its output type (such a field is always there) — so the types follow `required` and nothing
+ * else: openapi-typescript's `defaultNonNullable` (on by default) would make every field with a
+ * default required in a component, a request body's (`onlyFailed` of the recover body) included.
+ */
 export async function renderClientTypes(documentJson: string): Promise<string> {
-  const ast = await openapiTS(JSON.parse(documentJson) as Parameters<typeof openapiTS>[0]);
+  const ast = await openapiTS(JSON.parse(documentJson) as Parameters<typeof openapiTS>[0], {
+    defaultNonNullable: false,
+  });
   return `${HEADER}${astToString(ast)}`;
 }

@@ -4,13 +4,7 @@
  * route's permission, so the documentation does not weigh on the handlers; the type makes this
  * table name every catalogued route, and only those.
  */
-import { type RouteDef, routeKey, type routes } from './routes';
-
-type Catalogued = (typeof routes)[number];
-type KeyOf<R> = R extends { readonly method: infer M extends string; readonly path: infer P extends string }
-  ? `${M} ${P}`
-  : never;
-type CataloguedRouteKey = KeyOf<Catalogued>;
+import { type CataloguedRouteKey, type RouteDef, routeKey } from './routes';
 
 const routeSummaries = {
   'GET /health': 'Liveness and readiness: 200 with JSON once the service can reach its tables.',

@@ -1,14 +1,13 @@
 /**
- * The route table: every HTTP route, the handler module that serves it, who may call it and
- * what AWS resources its function may touch. The CDK api construct makes one function per
- * row, the local gateway serves the same rows, the OpenAPI document and the authorization
- * tests are generated from it, and handlers look up their own row (by `event.routeKey`) to
- * re-check permissions. Each route's one-line summary (OpenAPI, function descriptions) is in
- * ./route-summaries.ts, keyed by route: the documentation stays out of the handler bundles.
+ * The route table: every HTTP route, the handler module that serves it and who may call it. The
+ * CDK api construct makes one function per row, the local gateway serves the same rows, the
+ * OpenAPI document and the authorization tests are generated from it, and handlers look up their
+ * own row (by `event.routeKey`) to re-check permissions. What each route's function may touch is
+ * in ./route-access.ts and its one-line summary (OpenAPI, function descriptions) in
+ * ./route-summaries.ts, both keyed by route: neither weighs on the handler bundles.
  *
  * Keep this file free of runtime imports: every Lambda bundle includes it.
  */
-import type { FunctionAccess } from './access';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -19,7 +18,7 @@ type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 type RouteAuth = 'public' | 'user' | 'admin';
 
-export interface RouteDef extends FunctionAccess {
+export interface RouteDef {
   readonly method: HttpMethod;
   /** API Gateway path with `{param}` placeholders. */
   readonly path: string;
@@ -40,7 +39,6 @@ export const routes = [
     handler: 'functions/service/health.ts',
     auth: 'public',
     tag: 'service',
-    tables: [{ table: 'counters', access: 'read' }],
   },
   {
     method: 'GET',
@@ -63,8 +61,6 @@ export const routes = [
     handler: 'functions/integrations/list.ts',
     auth: 'admin',
     tag: 'integrations',
-    tables: [{ table: 'integrations', access: 'read' }],
-    usesSecrets: true,
   },
   {
     method: 'POST',
@@ -72,14 +68,6 @@ export const routes = [
     handler: 'functions/integrations/create.ts',
     auth: 'admin',
     tag: 'integrations',
-    tables: [
-      { table: 'integrations', access: 'readWrite' },
-      { table: 'integrationClaims', access: 'readWrite' },
-      { table: 'counters', access: 'readWrite' },
-    ],
-    startsWorkflow: true,
-    usesSecrets: true,
-    invokes: ['platformConnector'],
     timeoutSeconds: 30,
   },
   {
@@ -88,8 +76,6 @@ export const routes = [
     handler: 'functions/integrations/get.ts',
     auth: 'admin',
     tag: 'integrations',
-    tables: [{ table: 'integrations', access: 'read' }],
-    usesSecrets: true,
   },
   {
     method: 'PUT',
@@ -97,13 +83,6 @@ export const routes = [
     handler: 'functions/integrations/update.ts',
     auth: 'admin',
     tag: 'integrations',
-    tables: [
-      { table: 'integrations', access: 'readWrite' },
-      { table: 'integrationClaims', access: 'readWrite' },
-    ],
-    startsWorkflow: true,
-    usesSecrets: true,
-    invokes: ['platformConnector'],
     timeoutSeconds: 30,
   },
   {
@@ -112,14 +91,6 @@ export const routes = [
     handler: 'functions/integrations/delete.ts',
     auth: 'admin',
     tag: 'integrations',
-    tables: [
-      { table: 'integrations', access: 'readWrite' },
-      { table: 'integrationClaims', access: 'readWrite' },
-      { table: 'transientSecrets', access: 'readWrite' },
-    ],
-    startsWorkflow: true,
-    usesSecrets: true,
-    invokes: ['platformConnector'],
     timeoutSeconds: 30,
   },
   {
@@ -128,7 +99,6 @@ export const routes = [
     handler: 'functions/integrations/status.ts',
     auth: 'admin',
     tag: 'integrations',
-    tables: [{ table: 'integrations', access: 'read' }],
   },
   {
     method: 'POST',
@@ -136,7 +106,6 @@ export const routes = [
     handler: 'functions/integrations/regenerate.ts',
     auth: 'admin',
     tag: 'integrations',
-    tables: [{ table: 'integrations', access: 'readWrite' }],
   },
   {
     method: 'POST',
@@ -144,8 +113,6 @@ export const routes = [
     handler: 'functions/integrations/repair.ts',
     auth: 'admin',
     tag: 'integrations',
-    tables: [{ table: 'integrations', access: 'readWrite' }],
-    startsWorkflow: true,
   },
   // ── scripts (issue: setup scripts and connectors) ────────────────────────────────────
   {
@@ -168,8 +135,6 @@ export const routes = [
     handler: 'functions/integrations/scripts/edit.ts',
     auth: 'admin',
     tag: 'scripts',
-    tables: [{ table: 'integrations', access: 'read' }],
-    usesSecrets: true,
   },
   {
     method: 'POST',
@@ -177,8 +142,6 @@ export const routes = [
     handler: 'functions/integrations/scripts/delete.ts',
     auth: 'admin',
     tag: 'scripts',
-    tables: [{ table: 'integrations', access: 'read' }],
-    usesSecrets: true,
   },
   {
     method: 'POST',
@@ -193,8 +156,6 @@ export const routes = [
     handler: 'functions/integrations/scripts/stored-cleanup.ts',
     auth: 'admin',
     tag: 'scripts',
-    tables: [{ table: 'integrations', access: 'read' }],
-    usesSecrets: true,
   },
   {
     method: 'POST',
@@ -202,8 +163,6 @@ export const routes = [
     handler: 'functions/integrations/scripts/repair.ts',
     auth: 'admin',
     tag: 'scripts',
-    tables: [{ table: 'integrations', access: 'read' }],
-    usesSecrets: true,
   },
   {
     method: 'POST',
@@ -219,12 +178,6 @@ export const routes = [
     handler: 'functions/webhooks/create.ts',
     auth: 'user',
     tag: 'webhooks',
-    tables: [
-      { table: 'webhooks', access: 'readWrite' },
-      { table: 'webhookSubscriptions', access: 'readWrite' },
-      { table: 'counters', access: 'readWrite' },
-    ],
-    usesSecrets: true,
   },
   {
     method: 'GET',
@@ -232,12 +185,6 @@ export const routes = [
     handler: 'functions/webhooks/list.ts',
     auth: 'user',
     tag: 'webhooks',
-    tables: [
-      { table: 'webhooks', access: 'read' },
-      // The health figures: the stream-kept counters, and a failing webhook's streak on its index.
-      { table: 'deliveryCounts', access: 'read' },
-      { table: 'deliveryHistory', access: 'read' },
-    ],
   },
   {
     method: 'GET',
@@ -252,10 +199,6 @@ export const routes = [
     handler: 'functions/webhooks/history.ts',
     auth: 'user',
     tag: 'webhooks',
-    tables: [
-      { table: 'deliveryHistory', access: 'read' },
-      { table: 'deliveryCounts', access: 'read' },
-    ],
   },
   {
     method: 'GET',
@@ -263,13 +206,6 @@ export const routes = [
     handler: 'functions/webhooks/get.ts',
     auth: 'user',
     tag: 'webhooks',
-    tables: [
-      { table: 'webhooks', access: 'read' },
-      // The health figures: the stream-kept counters, a failing webhook's streak on its index, and
-      // the latency of its newest attempts (their records by key).
-      { table: 'deliveryCounts', access: 'read' },
-      { table: 'deliveryHistory', access: 'read' },
-    ],
   },
   {
     method: 'DELETE',
@@ -277,12 +213,6 @@ export const routes = [
     handler: 'functions/webhooks/delete.ts',
     auth: 'user',
     tag: 'webhooks',
-    tables: [
-      { table: 'webhooks', access: 'readWrite' },
-      { table: 'webhookSubscriptions', access: 'readWrite' },
-      // The delete transaction gives the owner's quota and per-URL slots back.
-      { table: 'counters', access: 'readWrite' },
-    ],
   },
   {
     method: 'PATCH',
@@ -290,12 +220,6 @@ export const routes = [
     handler: 'functions/webhooks/update.ts',
     auth: 'user',
     tag: 'webhooks',
-    tables: [
-      { table: 'webhooks', access: 'readWrite' },
-      { table: 'webhookSubscriptions', access: 'readWrite' },
-      // A new URL moves the owner's per-URL counters in the same transaction.
-      { table: 'counters', access: 'readWrite' },
-    ],
   },
   {
     method: 'POST',
@@ -303,10 +227,6 @@ export const routes = [
     handler: 'functions/webhooks/disable.ts',
     auth: 'user',
     tag: 'webhooks',
-    tables: [
-      { table: 'webhooks', access: 'readWrite' },
-      { table: 'webhookSubscriptions', access: 'readWrite' },
-    ],
   },
   {
     method: 'POST',
@@ -314,10 +234,6 @@ export const routes = [
     handler: 'functions/webhooks/enable.ts',
     auth: 'user',
     tag: 'webhooks',
-    tables: [
-      { table: 'webhooks', access: 'readWrite' },
-      { table: 'webhookSubscriptions', access: 'readWrite' },
-    ],
   },
   {
     method: 'POST',
@@ -325,8 +241,6 @@ export const routes = [
     handler: 'functions/webhooks/rotate-secret.ts',
     auth: 'user',
     tag: 'webhooks',
-    tables: [{ table: 'webhooks', access: 'readWrite' }],
-    usesSecrets: true,
   },
   {
     method: 'POST',
@@ -335,12 +249,6 @@ export const routes = [
     auth: 'user',
     tag: 'webhooks',
     timeoutSeconds: 30,
-    tables: [
-      { table: 'webhooks', access: 'read' },
-      // The per-user manual send counter (shared with manual retries).
-      { table: 'counters', access: 'readWrite' },
-    ],
-    invokes: ['webhookSender'],
   },
   {
     method: 'POST',
@@ -349,14 +257,6 @@ export const routes = [
     auth: 'user',
     tag: 'webhooks',
     timeoutSeconds: 30,
-    tables: [
-      { table: 'webhooks', access: 'read' },
-      // dryRun counts through the webhook's history index.
-      { table: 'deliveryHistory', access: 'read' },
-      { table: 'webhookJobs', access: 'readWrite' },
-    ],
-    // The job's first step.
-    sendsTo: ['recoveries'],
   },
   {
     method: 'GET',
@@ -364,10 +264,6 @@ export const routes = [
     handler: 'functions/webhooks/recover-status.ts',
     auth: 'user',
     tag: 'webhooks',
-    tables: [
-      { table: 'webhooks', access: 'read' },
-      { table: 'webhookJobs', access: 'read' },
-    ],
   },
   {
     method: 'POST',
@@ -377,7 +273,6 @@ export const routes = [
     tag: 'webhooks',
     // Up to 5,000 history index entries and 1,000 records by key.
     timeoutSeconds: 30,
-    tables: [{ table: 'deliveryHistory', access: 'read' }],
   },
   {
     method: 'POST',
@@ -386,16 +281,16 @@ export const routes = [
     auth: 'user',
     tag: 'webhooks',
     timeoutSeconds: 30,
-    tables: [
-      { table: 'deliveryHistory', access: 'read' },
-      // The per-user manual retry counter.
-      { table: 'counters', access: 'readWrite' },
-    ],
-    invokes: ['webhookSender'],
   },
 ] as const satisfies readonly RouteDef[];
 
 export type RouteKey = `${HttpMethod} ${string}`;
+
+type KeyOf<R> = R extends { readonly method: infer M extends string; readonly path: infer P extends string }
+  ? `${M} ${P}`
+  : never;
+/** The key of every catalogued route (the tables keyed by route name each one, and only those). */
+export type CataloguedRouteKey = KeyOf<(typeof routes)[number]>;
 
 export function routeKey(route: Pick<RouteDef, 'method' | 'path'>): RouteKey {
   return `${route.method} ${route.path}`;

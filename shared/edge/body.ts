@@ -1,6 +1,6 @@
 /**
  * Request body decoding shared by every route: JSON everywhere, YAML where a route opts in
- * (`./yaml.ts`, kept apart so only those routes bundle the YAML parser). Parse errors never
+ * (`./yaml-body.ts`, kept apart so only those routes bundle the YAML parser, loaded on demand). Parse errors never
  * echo the source text: it may contain secrets.
  */
 import { InvalidInputError } from '../errors';
@@ -12,7 +12,8 @@ export interface BodyFormat {
   readonly mediaType: string;
   /** Whether a request's media type (undefined when absent) selects this format. */
   accepts(mediaType: string | undefined): boolean;
-  parse(text: string): unknown;
+  /** The decoded value; a format whose parser loads on demand (YAML) answers a promise. */
+  parse(text: string): unknown | Promise<unknown>;
 }
 
 /** Objects and arrays nested deeper than this are refused before validation. */
@@ -80,16 +81,16 @@ function assertSafeStructure(value: unknown, depth = 0): void {
   }
 }
 
-export function decodeBody(
+export async function decodeBody(
   raw: string | undefined,
   isBase64Encoded: boolean,
   contentType: string | undefined,
   accepted: readonly BodyFormat[],
-): unknown {
+): Promise<unknown> {
   if (raw === undefined || raw === '') return undefined;
   const text = isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
   if (text.trim() === '') return undefined;
-  const value = bodyFormatOf(contentType, accepted).parse(text);
+  const value = await bodyFormatOf(contentType, accepted).parse(text);
   assertSafeStructure(value);
   return value;
 }

@@ -169,7 +169,7 @@ export function apiHandler<const C extends RouteContract>(
       }
       const params = validated(contract.params, definedValues(event.pathParameters), 'path');
       const query = validated(contract.query, definedValues(event.queryStringParameters), 'query');
-      const decoded = decodeBody(event.body, event.isBase64Encoded, headers['content-type'], formats);
+      const decoded = await decodeBody(event.body, event.isBase64Encoded, headers['content-type'], formats);
       if (contract.body && decoded === undefined && contract.bodyRequired !== false)
         throw new InvalidInputError('a request body is required');
       const body =

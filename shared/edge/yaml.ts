@@ -9,6 +9,9 @@
  * `assertPlainMaps` checks keys with one set per map instead. YAML bodies are also capped at
  * `MAX_YAML_BYTES` before parsing — configurations are a few kilobytes; larger payloads can be
  * sent as JSON.
+ *
+ * Routes name the format (`./yaml-body.ts`), which loads this module with the first YAML body a
+ * function receives: the parser stays out of their init (ADR 0013).
  */
 import {
   type ErrorCode,
@@ -21,10 +24,7 @@ import {
   visit,
 } from 'yaml';
 import { InvalidInputError } from '../errors';
-import { type BodyFormat, JSON_BODY } from './body';
 import { PayloadTooLargeError } from './errors';
-
-const YAML_TYPES = new Set(['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml']);
 
 /** The largest YAML body accepted (bytes of UTF-8). */
 export const MAX_YAML_BYTES = 1024 * 1024;
@@ -136,12 +136,3 @@ export function parseYamlBody(text: string): unknown {
     throw new InvalidInputError('request body uses YAML aliases, which are not accepted');
   }
 }
-
-export const YAML_BODY: BodyFormat = {
-  mediaType: 'application/yaml',
-  accepts: (type) => type !== undefined && YAML_TYPES.has(type),
-  parse: parseYamlBody,
-};
-
-/** What integration and script routes accept. */
-export const JSON_OR_YAML: readonly BodyFormat[] = [JSON_BODY, YAML_BODY];

@@ -7,7 +7,7 @@ import type { RouteContract } from '../catalog/contract';
 import { ErrorBodySchema } from '../edge/error-body';
 import type { ApiResult } from '../edge/handler';
 import { idParam, queryBoolean } from '../edge/validation';
-import { JSON_OR_YAML } from '../edge/yaml';
+import { JSON_OR_YAML } from '../edge/yaml-body';
 import { IntegrationPayloadSchema, IntegrationTypeSchema, platforms } from '../platforms';
 import { AssuranceFindingSchema, ValidationResultsSchema } from '../platforms/port';
 import { IntegrationStatusSchema } from './lifecycle';

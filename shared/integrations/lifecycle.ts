@@ -84,11 +84,35 @@ export function canDelete(status: IntegrationStatus): boolean {
 }
 
 /** The 409 message for a PUT or DELETE an integration's status refuses (undefined: allowed). */
+/**
+ * Where the cleanup script of a stored integration applies: after a setup or teardown that
+ * failed, and after a force-disable (which removed nothing remotely). Anywhere else the setup is
+ * in use or being worked on, and a script that drops it would break a live integration.
+ */
+const CLEANUP_STATUSES: readonly IntegrationStatus[] = [
+  'createError',
+  'editError',
+  'deleteError',
+  'disabled',
+];
+
+function cleanupRefusal(id: number, status: IntegrationStatus): string {
+  const why =
+    status === 'deleted'
+      ? 'has been deleted, and its teardown removed its setup'
+      : isInFlight(status)
+        ? `is ${status}; wait until GET /integrations/${id}/status shows the work has finished`
+        : `is ${status}: its setup is in use, and the cleanup script would remove it; to remove a working setup, DELETE the integration (POST /integrations/${id}/scripts/delete answers the removal script for a manual one)`;
+  return `integration ${id} ${why}. The cleanup script is for a setup that failed (createError, editError, deleteError) or an integration that was force-disabled`;
+}
+
 export function refusalMessage(
   id: number,
   status: IntegrationStatus,
-  request: 'update' | 'delete' | 'regenerate' | 'repair',
+  request: 'update' | 'delete' | 'regenerate' | 'repair' | 'cleanup',
 ): string | undefined {
+  if (request === 'cleanup')
+    return CLEANUP_STATUSES.includes(status) ? undefined : cleanupRefusal(id, status);
   if (isInFlight(status)) {
     return `integration ${id} is currently ${status}; wait until GET /integrations/${id}/status shows the work has finished`;
   }

@@ -6,6 +6,7 @@ import { InvalidInputError } from '../errors';
 import { type IntegrationPayload, type IntegrationType, platformOf, REDACTED } from '../platforms';
 import { connectionChanges } from '../platforms/connection';
 import { getPath } from '../platforms/module';
+import { withArticle } from '../text';
 import { parseWith } from '../validation';
 import type { IntegrationRecord } from './model';
 
@@ -106,8 +107,8 @@ export function deleteCredentials(
   if (!rules) {
     if (empty) return undefined;
     throw new InvalidInputError(
-      `credentials were sent for a ${record.type} integration (id ${record.id}); they must be removed: ` +
-        `DELETE of a ${record.type} integration takes no body`,
+      `credentials were sent for ${withArticle(record.type)} integration (id ${record.id}); they must be removed: ` +
+        `DELETE of ${withArticle(record.type)} integration takes no body`,
     );
   }
   if (record.autoBootstrap !== true) {

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import type { RouteContract } from '../catalog/contract';
-import { JSON_OR_YAML } from '../edge/yaml';
+import { JSON_OR_YAML } from '../edge/yaml-body';
 import { IntegrationIdParamsSchema } from './api';
 import { SQL_TYPES, scriptBodySchema } from './script-requests';
 
@@ -75,7 +75,15 @@ export const scriptContracts = {
   },
   'POST /integrations/{id}/scripts/cleanup': {
     params: IntegrationIdParamsSchema,
-    responses: { 200: SCRIPT, ...SCRIPT_ERRORS, ...storedIntegration },
+    responses: {
+      200: SCRIPT,
+      ...SCRIPT_ERRORS,
+      ...storedIntegration,
+      409: {
+        description:
+          'The integration’s setup is in use (enabled, recurringValidationError, in flight, or editError with nothing left behind by the edit), or it has been deleted: the cleanup script is only for a failed setup or teardown, or a force-disabled integration.',
+      },
+    },
   },
   'POST /integrations/{id}/scripts/repair': {
     params: IntegrationIdParamsSchema,

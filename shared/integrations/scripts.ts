@@ -18,6 +18,7 @@ import { getPath } from '../platforms/module';
 import { leftoverScriptFor, repairScriptFor, scriptFor } from '../platforms/scripts';
 import { UnsafeSqlValueError } from '../platforms/sql/quote';
 import { renderScript, type Script, ScriptInputError, statementsOf } from '../platforms/sql/script';
+import { withArticle } from '../text';
 import { describeIssues } from '../validation';
 import { refusalMessage } from './lifecycle';
 import { leftoverSteps, missingStepsOf, type StoredConfig } from './model';
@@ -61,7 +62,9 @@ async function storedIntegration(id: number) {
   const record = await getIntegration(id);
   if (!record) throw new NotFoundError(`integration ${id} not found`);
   if (!isSqlType(record.type))
-    throw new InvalidInputError(`integration ${id} is a ${record.type} integration, which has no scripts`);
+    throw new InvalidInputError(
+      `integration ${id} is ${withArticle(record.type)} integration, which has no scripts`,
+    );
   if (record.status === 'deleted') throw new ConflictError(`integration ${id} has been deleted`);
   return record;
 }
@@ -86,7 +89,9 @@ async function storedPayload(
 export async function editScript(id: number, body: SqlPayload): Promise<Script> {
   const record = await storedIntegration(id);
   if (body.type !== record.type)
-    throw new InvalidInputError(`integration ${id} is a ${record.type} integration; the type cannot change`);
+    throw new InvalidInputError(
+      `integration ${id} is ${withArticle(record.type)} integration; the type cannot change`,
+    );
   const auto = record.autoBootstrap ?? false;
   // The spec's body says false for a manual script; true is accepted for an automatic integration.
   if (body.autoBootstrap && !auto)
@@ -148,10 +153,19 @@ function assertNoRestoredSecret(script: Script, restored: readonly { path: strin
 /**
  * The cleanup script of a stored integration: what its failed setup left behind when undoing it
  * failed too (the steps recorded as carried out and not undone), else everything its setup
- * creates. Like every removal, it never drops an account the operator supplied.
+ * creates. Like every removal, it never drops an account the operator supplied. Refused (409,
+ * naming the status) where the setup is in use: enabled, recurringValidationError, in flight.
  */
 export async function cleanupScript(id: number): Promise<Script> {
   const record = await storedIntegration(id);
+  const refused = refusalMessage(id, record.status, 'cleanup');
+  if (refused) throw new ConflictError(refused, { status: record.status });
+  // A failed edit without recorded leftovers left the setup from before the edit in use.
+  if (record.status === 'editError' && !record.appliedSteps)
+    throw new ConflictError(
+      `integration ${id} is editError with nothing left behind by the edit: its setup from before the edit is still in use, and the cleanup script would remove it; retry the edit with PUT, or DELETE the integration`,
+      { status: record.status },
+    );
   const payload = await storedPayload(record, record.autoBootstrap ?? false);
   try {
     if (record.appliedSteps) return await leftoverScriptFor(payload, leftoverSteps(record));

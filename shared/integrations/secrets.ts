@@ -239,20 +239,41 @@ export function stringValues(value: unknown): string[] {
   return [];
 }
 
-/** Secrets shorter than this are not searched for (they would mangle ordinary words). */
-const MIN_SCRUBBED = 3;
+/** A value at least this long is a secret wherever it stands, even glued into a longer word. */
+const ALWAYS_SCRUBBED = 8;
 
 /**
- * Replaces every occurrence of a known secret in a message meant for callers (connector
- * messages can quote a user name or a driver's echo of a value); defence in depth on top of
- * connectors never building messages from secrets.
+ * Shorter values are not searched for: one or two characters cannot be told from ordinary words
+ * ("a", "in") and protect nothing (docs/webhooks.md, issue 34 item 18).
+ */
+const MIN_SCRUBBED = 3;
+
+const WORD_CHARS = '[\\p{L}\\p{N}_]';
+const WORD = new RegExp(WORD_CHARS, 'u');
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Replaces every known secret in a message meant for callers (connector messages can quote a
+ * user name or a driver's echo of a value); defence in depth on top of connectors never building
+ * messages from secrets. A value is replaced where it stands as a whole word, whatever its
+ * length; inside a longer word (`svc` in the database name `svcdb`) only a value of 8 or more
+ * characters counts, and then the whole word goes, so neither a fragment of another name is
+ * mangled nor a long secret let through with letters glued to it (docs/integrations.md,
+ * "What a message never shows").
  */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-    if (secret.length >= MIN_SCRUBBED && secret !== REDACTED) out = out.split(secret).join(REDACTED);
-  }
-  return out;
+  const patterns = [...new Set(secrets)]
+    .filter((secret) => secret.length >= MIN_SCRUBBED && secret !== REDACTED)
+    .sort((a, b) => b.length - a.length)
+    .map((secret) => {
+      if (secret.length >= ALWAYS_SCRUBBED) return `${WORD_CHARS}*${escaped(secret)}${WORD_CHARS}*`;
+      // A side of the value that is itself a word character must not touch another one.
+      const before = WORD.test(secret.at(0) ?? '') ? `(?<!${WORD_CHARS})` : '';
+      const after = WORD.test(secret.at(-1) ?? '') ? `(?!${WORD_CHARS})` : '';
+      return `${before}${escaped(secret)}${after}`;
+    });
+  // One pass, longest value first, so a replacement is never searched again.
+  return patterns.length === 0 ? text : text.replace(new RegExp(patterns.join('|'), 'gu'), REDACTED);
 }
 
 /**

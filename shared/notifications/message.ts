@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { NOTIFICATION_NAMES } from './catalogue';
 import { NotificationMetadataSchema, UserId } from './metadata';
+import { notificationName } from './name-schema';
 
 const MAX_RECIPIENTS = 1000;
 const MAX_TEXT_LENGTH = 8000;
@@ -21,9 +22,9 @@ export const NotificationMessageSchema = z
       .describe(
         'producer id for de-duplication: two messages with the same id are one notification (the SQS message id is used when absent)',
       ),
-    notificationType: z
-      .enum(NOTIFICATION_NAMES)
-      .describe('a name from GET /webhooks/actions (not the wildcard)'),
+    notificationType: notificationName(NOTIFICATION_NAMES).describe(
+      'a name from GET /webhooks/actions (not the wildcard)',
+    ),
     text: z.string().min(1).max(MAX_TEXT_LENGTH),
     metadata: NotificationMetadataSchema.default({}),
     recipients: z

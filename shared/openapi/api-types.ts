@@ -489,6 +489,785 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description An integration: its type, whether the service sets the platform up, and its config. */
+        IntegrationPayload: {
+            /** @constant */
+            type: "ObjectStore";
+            autoBootstrap: boolean;
+            config: {
+                /** @description a name for this connection; unique across ObjectStore integrations */
+                name: string;
+                /** @description the 12-digit cloud account id that owns the storage */
+                cloudAccountId: string;
+                /** @description the cloud region of the storage, such as us-east-1 */
+                cloudRegion: string;
+                /** @description ARN of the role assigned to the base access-grants location: the grants layer assumes it to vend scoped credentials, so it needs full access to every path under the location prefix */
+                cloudLocationRole: string;
+                /** @description the base s3:// location prefix (bucket or prefix) data sources are registered under; unique across ObjectStore integrations */
+                cloudLocationPath: string;
+                /** @description ARN of a role the service assumes before it works with the cloud (optional) */
+                cloudRoleToAssume?: string;
+                /**
+                 * @description TCP port of the storage endpoint
+                 * @default 443
+                 */
+                port?: number;
+                /** @constant */
+                authenticationType: "auto";
+            } | {
+                /** @description a name for this connection; unique across ObjectStore integrations */
+                name: string;
+                /** @description the 12-digit cloud account id that owns the storage */
+                cloudAccountId: string;
+                /** @description the cloud region of the storage, such as us-east-1 */
+                cloudRegion: string;
+                /** @description ARN of the role assigned to the base access-grants location: the grants layer assumes it to vend scoped credentials, so it needs full access to every path under the location prefix */
+                cloudLocationRole: string;
+                /** @description the base s3:// location prefix (bucket or prefix) data sources are registered under; unique across ObjectStore integrations */
+                cloudLocationPath: string;
+                /** @description ARN of a role the service assumes before it works with the cloud (optional) */
+                cloudRoleToAssume?: string;
+                /**
+                 * @description TCP port of the storage endpoint
+                 * @default 443
+                 */
+                port?: number;
+                /** @constant */
+                authenticationType: "accessKey";
+                /** @description access key id of the cloud identity the service uses */
+                cloudAccessKeyId: string;
+                /** @description secret access key of that identity (write-only) */
+                cloudSecretAccessKey: string;
+            };
+        } | {
+            /** @constant */
+            type: "AnalyticsWarehouse";
+            autoBootstrap: boolean;
+            config: {
+                /** @description hostname of the server (no scheme, port or path) */
+                host: string;
+                /** @description existing database where the service account stores every schema and view it generates */
+                database: string;
+                /** @description service-managed schema where the secure views are created */
+                schema: string;
+                /** @description the service account the integration connects as */
+                username: string;
+                /** @description password of the service account (write-only) */
+                password: string;
+                /**
+                 * @description delimiters used to store profile data
+                 * @default {
+                 *       "hashDelimiter": "|",
+                 *       "hashKeyDelimiter": ":",
+                 *       "arrayDelimiter": ","
+                 *     }
+                 */
+                metadataDelimiters?: {
+                    /**
+                     * @description separates key-value pairs in stored profile data
+                     * @default |
+                     */
+                    hashDelimiter?: string;
+                    /**
+                     * @description separates a key from its value
+                     * @default :
+                     */
+                    hashKeyDelimiter?: string;
+                    /**
+                     * @description separates array elements
+                     * @default ,
+                     */
+                    arrayDelimiter?: string;
+                };
+                /**
+                 * @description TCP port of the server
+                 * @default 1433
+                 */
+                port?: number;
+                /**
+                 * @description a role the service creates to run queries on behalf of users
+                 * @default {
+                 *       "enabled": false,
+                 *       "role": "SERVICE_IMPERSONATION"
+                 *     }
+                 */
+                impersonation?: {
+                    /**
+                     * @description true: the service creates the impersonation role
+                     * @default false
+                     */
+                    enabled?: boolean;
+                    /**
+                     * @description name of the impersonation role
+                     * @default SERVICE_IMPERSONATION
+                     */
+                    role?: string;
+                };
+                /** @description connection-string arguments passed to the database driver for the service account */
+                connectArgs?: string;
+            };
+        } | {
+            /** @constant */
+            type: "Lakehouse";
+            autoBootstrap: boolean;
+            config: {
+                /**
+                 * @description TCP port of the workspace endpoint
+                 * @default 443
+                 */
+                port?: number;
+                /**
+                 * Format: uri
+                 * @description https:// URL of the workspace
+                 */
+                workspaceUrl: string;
+                /** @description HTTP path of the cluster or SQL warehouse */
+                httpPath: string;
+                /**
+                 * @description audit log ingestion (enabled: true or false)
+                 * @default {
+                 *       "enabled": false
+                 *     }
+                 */
+                audit?: {
+                    /**
+                     * @description true turns it on
+                     * @default false
+                     */
+                    enabled?: boolean;
+                };
+                /**
+                 * @description catalog the service creates for its internal data, readable only by the service principal; letters, digits and underscores, not starting with a digit
+                 * @default service
+                 */
+                catalog?: string;
+                /**
+                 * @description deny: the account-level group excluded from data policies (privileged users and service accounts that need unmasked data); changing it pushes every policy again
+                 * @default {
+                 *       "deny": "service_exemption_group"
+                 *     }
+                 */
+                groupPattern?: {
+                    /**
+                     * @description account-level group excluded from data policies
+                     * @default service_exemption_group
+                     */
+                    deny?: string;
+                };
+                /** @constant */
+                authenticationType: "token";
+                /** @description access token of the service principal (write-only) */
+                token: string;
+            } | {
+                /**
+                 * @description TCP port of the workspace endpoint
+                 * @default 443
+                 */
+                port?: number;
+                /**
+                 * Format: uri
+                 * @description https:// URL of the workspace
+                 */
+                workspaceUrl: string;
+                /** @description HTTP path of the cluster or SQL warehouse */
+                httpPath: string;
+                /**
+                 * @description audit log ingestion (enabled: true or false)
+                 * @default {
+                 *       "enabled": false
+                 *     }
+                 */
+                audit?: {
+                    /**
+                     * @description true turns it on
+                     * @default false
+                     */
+                    enabled?: boolean;
+                };
+                /**
+                 * @description catalog the service creates for its internal data, readable only by the service principal; letters, digits and underscores, not starting with a digit
+                 * @default service
+                 */
+                catalog?: string;
+                /**
+                 * @description deny: the account-level group excluded from data policies (privileged users and service accounts that need unmasked data); changing it pushes every policy again
+                 * @default {
+                 *       "deny": "service_exemption_group"
+                 *     }
+                 */
+                groupPattern?: {
+                    /**
+                     * @description account-level group excluded from data policies
+                     * @default service_exemption_group
+                     */
+                    deny?: string;
+                };
+                /** @constant */
+                authenticationType: "oAuthM2M";
+                /** @description OAuth machine-to-machine client of the service principal */
+                oAuthClientConfig: {
+                    /** @description OAuth client id of the service principal */
+                    clientId: string;
+                    /**
+                     * Format: uri
+                     * @description token endpoint, such as https://<workspace>/oidc/v1/token
+                     */
+                    authorityUrl: string;
+                    /**
+                     * @description OAuth scope: one string or a list
+                     * @default []
+                     */
+                    scope?: string | string[];
+                    /** @description OAuth client secret of the service principal (write-only) */
+                    clientSecret: string;
+                };
+            };
+        } | {
+            /** @constant */
+            type: "DatasetWarehouse";
+            autoBootstrap: boolean;
+            config: {
+                /** @description cloud role used to connect */
+                role: string;
+                /** @description suffix appended to the name of each dataset that holds secure views; starts with an underscore */
+                datasetSuffix: string;
+                /**
+                 * @description dataset provisioned for the service's metadata
+                 * @default service
+                 */
+                dataset?: string;
+                /** @description location of the datasets, such as US or europe-west1; cannot change once the dataset exists */
+                location: string;
+                /** @description content of the service-account JSON key file (write-only) */
+                credential: string;
+                /**
+                 * @description TCP port of the API endpoint
+                 * @default 443
+                 */
+                port?: number;
+            };
+        } | {
+            /** @constant */
+            type: "ClusterWarehouse";
+            autoBootstrap: boolean;
+            config: {
+                /** @description hostname of the cluster endpoint (no scheme, port or path) */
+                host: string;
+                /** @description new, empty database the service account manages */
+                database: string;
+                /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
+                initialDatabase?: string;
+                /**
+                 * @description TCP port of the cluster
+                 * @default 5439
+                 */
+                port?: number;
+                /**
+                 * @description a role the service creates to run queries on behalf of users
+                 * @default {
+                 *       "enabled": false,
+                 *       "role": "service_impersonation"
+                 *     }
+                 */
+                impersonation?: {
+                    /**
+                     * @description true: the service creates the impersonation role
+                     * @default false
+                     */
+                    enabled?: boolean;
+                    /**
+                     * @description name of the impersonation role
+                     * @default service_impersonation
+                     */
+                    role?: string;
+                };
+                /** @description driver connection-string arguments */
+                connectArgs?: string;
+                /** @constant */
+                authenticationType: "userPassword";
+                /** @description the service account the integration connects as */
+                username: string;
+                /** @description password of the service account (write-only) */
+                password: string;
+            } | {
+                /** @description hostname of the cluster endpoint (no scheme, port or path) */
+                host: string;
+                /** @description new, empty database the service account manages */
+                database: string;
+                /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
+                initialDatabase?: string;
+                /**
+                 * @description TCP port of the cluster
+                 * @default 5439
+                 */
+                port?: number;
+                /**
+                 * @description a role the service creates to run queries on behalf of users
+                 * @default {
+                 *       "enabled": false,
+                 *       "role": "service_impersonation"
+                 *     }
+                 */
+                impersonation?: {
+                    /**
+                     * @description true: the service creates the impersonation role
+                     * @default false
+                     */
+                    enabled?: boolean;
+                    /**
+                     * @description name of the impersonation role
+                     * @default service_impersonation
+                     */
+                    role?: string;
+                };
+                /** @description driver connection-string arguments */
+                connectArgs?: string;
+                /** @constant */
+                authenticationType: "accessKey";
+                /** @description database user the access key signs in as */
+                databaseUser: string;
+                /** @description access key id of the cloud identity */
+                accessKeyId: string;
+                /** @description secret access key of that identity (write-only) */
+                secretKey: string;
+                /** @description session token, for temporary credentials (write-only) */
+                sessionToken?: string;
+            } | {
+                /** @description hostname of the cluster endpoint (no scheme, port or path) */
+                host: string;
+                /** @description new, empty database the service account manages */
+                database: string;
+                /** @description existing database an automatic setup first connects to, to create the managed database (required with automatic setup) */
+                initialDatabase?: string;
+                /**
+                 * @description TCP port of the cluster
+                 * @default 5439
+                 */
+                port?: number;
+                /**
+                 * @description a role the service creates to run queries on behalf of users
+                 * @default {
+                 *       "enabled": false,
+                 *       "role": "service_impersonation"
+                 *     }
+                 */
+                impersonation?: {
+                    /**
+                     * @description true: the service creates the impersonation role
+                     * @default false
+                     */
+                    enabled?: boolean;
+                    /**
+                     * @description name of the impersonation role
+                     * @default service_impersonation
+                     */
+                    role?: string;
+                };
+                /** @description driver connection-string arguments */
+                connectArgs?: string;
+                /** @constant */
+                authenticationType: "idp";
+                /** @description sign-in through an identity provider */
+                idp: {
+                    /** @description identity provider user (write-only) */
+                    username: string;
+                    /** @description identity provider password (write-only) */
+                    password: string;
+                    /** @description application id at the identity provider */
+                    appId: string;
+                    /** @description hostname of the identity provider */
+                    idpHost: string;
+                    /** @description ARN of the role the identity provider grants */
+                    role: string;
+                };
+            };
+        } | {
+            /** @constant */
+            type: "CloudWarehouse";
+            autoBootstrap: boolean;
+            config: {
+                /** @description hostname of the account (no scheme, port or path) */
+                host: string;
+                /** @description default compute warehouse the service account uses */
+                warehouse: string;
+                /** @description new, empty database the service account manages */
+                database: string;
+                /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
+                role?: string;
+                /**
+                 * @description TCP port of the account endpoint
+                 * @default 443
+                 */
+                port?: number;
+                /**
+                 * @description audit log ingestion (enabled: true or false)
+                 * @default {
+                 *       "enabled": false
+                 *     }
+                 */
+                audit?: {
+                    /**
+                     * @description true turns it on
+                     * @default false
+                     */
+                    enabled?: boolean;
+                };
+                /**
+                 * @description a role the service creates to run queries on behalf of users
+                 * @default {
+                 *       "enabled": false,
+                 *       "role": "SERVICE_IMPERSONATION"
+                 *     }
+                 */
+                impersonation?: {
+                    /**
+                     * @description true: the service creates the impersonation role
+                     * @default false
+                     */
+                    enabled?: boolean;
+                    /**
+                     * @description name of the impersonation role
+                     * @default SERVICE_IMPERSONATION
+                     */
+                    role?: string;
+                };
+                /**
+                 * @description exclude: roles and users left out of authorization checks
+                 * @default {
+                 *       "exclude": []
+                 *     }
+                 */
+                userRolePattern?: {
+                    /**
+                     * @description roles and users excluded from authorization checks
+                     * @default []
+                     */
+                    exclude?: string[];
+                };
+                /**
+                 * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
+                 * @default {
+                 *       "enabled": false,
+                 *       "warehouses": []
+                 *     }
+                 */
+                workspaces?: {
+                    /**
+                     * @description true when platform data sharing is used; false when table grants are used
+                     * @default false
+                     */
+                    enabled?: boolean;
+                    /**
+                     * @description warehouses on which workspace users get usage
+                     * @default []
+                     */
+                    warehouses?: string[];
+                };
+                /** @description driver connection arguments for the service account */
+                connectArgs?: string;
+                /** @description driver connection arguments for the privileged user of an automatic setup */
+                privilegedConnectArgs?: string;
+                /**
+                 * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
+                 * @default {
+                 *       "enabled": false
+                 *     }
+                 */
+                lineage?: {
+                    /**
+                     * @description true turns native lineage ingestion on
+                     * @default false
+                     */
+                    enabled?: boolean;
+                    /** @description what lineage ingestion covers (required when enabled) */
+                    lineageConfig?: {
+                        /**
+                         * @description regular expression (without slashes) selecting the tables to ingest lineage for
+                         * @default ^.*$
+                         */
+                        tableFilter?: string;
+                        /**
+                         * @description regular expression (without slashes) selecting the tags to propagate
+                         * @default ^.*$
+                         */
+                        tagFilterRegex?: string;
+                        /**
+                         * @description rows per ingestion batch
+                         * @default 1000
+                         */
+                        ingestBatchSize?: number;
+                    };
+                };
+                /** @constant */
+                authenticationType: "userPassword";
+                /** @description the service account the integration connects as */
+                username: string;
+                /** @description password of the service account (write-only) */
+                password: string;
+            } | {
+                /** @description hostname of the account (no scheme, port or path) */
+                host: string;
+                /** @description default compute warehouse the service account uses */
+                warehouse: string;
+                /** @description new, empty database the service account manages */
+                database: string;
+                /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
+                role?: string;
+                /**
+                 * @description TCP port of the account endpoint
+                 * @default 443
+                 */
+                port?: number;
+                /**
+                 * @description audit log ingestion (enabled: true or false)
+                 * @default {
+                 *       "enabled": false
+                 *     }
+                 */
+                audit?: {
+                    /**
+                     * @description true turns it on
+                     * @default false
+                     */
+                    enabled?: boolean;
+                };
+                /**
+                 * @description a role the service creates to run queries on behalf of users
+                 * @default {
+                 *       "enabled": false,
+                 *       "role": "SERVICE_IMPERSONATION"
+                 *     }
+                 */
+                impersonation?: {
+                    /**
+                     * @description true: the service creates the impersonation role
+                     * @default false
+                     */
+                    enabled?: boolean;
+                    /**
+                     * @description name of the impersonation role
+                     * @default SERVICE_IMPERSONATION
+                     */
+                    role?: string;
+                };
+                /**
+                 * @description exclude: roles and users left out of authorization checks
+                 * @default {
+                 *       "exclude": []
+                 *     }
+                 */
+                userRolePattern?: {
+                    /**
+                     * @description roles and users excluded from authorization checks
+                     * @default []
+                     */
+                    exclude?: string[];
+                };
+                /**
+                 * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
+                 * @default {
+                 *       "enabled": false,
+                 *       "warehouses": []
+                 *     }
+                 */
+                workspaces?: {
+                    /**
+                     * @description true when platform data sharing is used; false when table grants are used
+                     * @default false
+                     */
+                    enabled?: boolean;
+                    /**
+                     * @description warehouses on which workspace users get usage
+                     * @default []
+                     */
+                    warehouses?: string[];
+                };
+                /** @description driver connection arguments for the service account */
+                connectArgs?: string;
+                /** @description driver connection arguments for the privileged user of an automatic setup */
+                privilegedConnectArgs?: string;
+                /**
+                 * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
+                 * @default {
+                 *       "enabled": false
+                 *     }
+                 */
+                lineage?: {
+                    /**
+                     * @description true turns native lineage ingestion on
+                     * @default false
+                     */
+                    enabled?: boolean;
+                    /** @description what lineage ingestion covers (required when enabled) */
+                    lineageConfig?: {
+                        /**
+                         * @description regular expression (without slashes) selecting the tables to ingest lineage for
+                         * @default ^.*$
+                         */
+                        tableFilter?: string;
+                        /**
+                         * @description regular expression (without slashes) selecting the tags to propagate
+                         * @default ^.*$
+                         */
+                        tagFilterRegex?: string;
+                        /**
+                         * @description rows per ingestion batch
+                         * @default 1000
+                         */
+                        ingestBatchSize?: number;
+                    };
+                };
+                /** @constant */
+                authenticationType: "keyPair";
+                /** @description the service account the integration connects as */
+                username: string;
+                /** @description private key of the key pair, new lines written as \n (write-only) */
+                privateKey: string;
+            } | {
+                /** @description hostname of the account (no scheme, port or path) */
+                host: string;
+                /** @description default compute warehouse the service account uses */
+                warehouse: string;
+                /** @description new, empty database the service account manages */
+                database: string;
+                /** @description privileged role the service account uses during an automatic setup (required with automatic setup) */
+                role?: string;
+                /**
+                 * @description TCP port of the account endpoint
+                 * @default 443
+                 */
+                port?: number;
+                /**
+                 * @description audit log ingestion (enabled: true or false)
+                 * @default {
+                 *       "enabled": false
+                 *     }
+                 */
+                audit?: {
+                    /**
+                     * @description true turns it on
+                     * @default false
+                     */
+                    enabled?: boolean;
+                };
+                /**
+                 * @description a role the service creates to run queries on behalf of users
+                 * @default {
+                 *       "enabled": false,
+                 *       "role": "SERVICE_IMPERSONATION"
+                 *     }
+                 */
+                impersonation?: {
+                    /**
+                     * @description true: the service creates the impersonation role
+                     * @default false
+                     */
+                    enabled?: boolean;
+                    /**
+                     * @description name of the impersonation role
+                     * @default SERVICE_IMPERSONATION
+                     */
+                    role?: string;
+                };
+                /**
+                 * @description exclude: roles and users left out of authorization checks
+                 * @default {
+                 *       "exclude": []
+                 *     }
+                 */
+                userRolePattern?: {
+                    /**
+                     * @description roles and users excluded from authorization checks
+                     * @default []
+                     */
+                    exclude?: string[];
+                };
+                /**
+                 * @description enabled: true when platform data sharing is used (false with table grants); warehouses: where workspace users get usage
+                 * @default {
+                 *       "enabled": false,
+                 *       "warehouses": []
+                 *     }
+                 */
+                workspaces?: {
+                    /**
+                     * @description true when platform data sharing is used; false when table grants are used
+                     * @default false
+                     */
+                    enabled?: boolean;
+                    /**
+                     * @description warehouses on which workspace users get usage
+                     * @default []
+                     */
+                    warehouses?: string[];
+                };
+                /** @description driver connection arguments for the service account */
+                connectArgs?: string;
+                /** @description driver connection arguments for the privileged user of an automatic setup */
+                privilegedConnectArgs?: string;
+                /**
+                 * @description native lineage ingestion: tags added to a table are applied to the columns of descendant data sources
+                 * @default {
+                 *       "enabled": false
+                 *     }
+                 */
+                lineage?: {
+                    /**
+                     * @description true turns native lineage ingestion on
+                     * @default false
+                     */
+                    enabled?: boolean;
+                    /** @description what lineage ingestion covers (required when enabled) */
+                    lineageConfig?: {
+                        /**
+                         * @description regular expression (without slashes) selecting the tables to ingest lineage for
+                         * @default ^.*$
+                         */
+                        tableFilter?: string;
+                        /**
+                         * @description regular expression (without slashes) selecting the tags to propagate
+                         * @default ^.*$
+                         */
+                        tagFilterRegex?: string;
+                        /**
+                         * @description rows per ingestion batch
+                         * @default 1000
+                         */
+                        ingestBatchSize?: number;
+                    };
+                };
+                /** @constant */
+                authenticationType: "oAuth";
+                /** @description OAuth client of the service account (manual setup only) */
+                oAuthClientConfig: {
+                    /** @description name of the OAuth identity provider */
+                    provider: string;
+                    /** @description OAuth client id */
+                    clientId: string;
+                    /**
+                     * Format: uri
+                     * @description https:// token endpoint of the provider
+                     */
+                    authorityUrl: string;
+                    /**
+                     * @description true: sign in with a certificate and private key; false: with a client secret
+                     * @default true
+                     */
+                    useCertificate?: boolean;
+                    /** @description thumbprint of the public certificate (with useCertificate) */
+                    publicCertificateThumbprint?: string;
+                    /** @description private key of the certificate (with useCertificate; write-only) */
+                    oauthPrivateKey?: string;
+                    /** @description client secret (without useCertificate; write-only) */
+                    clientSecret?: string;
+                    /** @description resource the token is requested for (optional) */
+                    resource?: string;
+                };
+            };
+        } | {
+            /** @constant */
+            type: "FederatedSql";
+        };
         ScriptRequest: {
             /** @enum {string} */
             type: "AnalyticsWarehouse" | "Lakehouse" | "ClusterWarehouse" | "CloudWarehouse";
@@ -499,7 +1278,7 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        /** @description The fields to change (JSON merge patch). */
+        /** @description The fields to change (JSON merge patch), at least one. Never accepted here: `secret`, `id`, `createdBy`, `createdAt`, `updatedAt`, `status`, `disabledAt`, `disabledReason`, `previousSecretExpiresAt`, `failingSince`, `health` (the secret changes through POST /webhooks/{id}/secret/rotate; the others are read-only). */
         WebhookPatch: {
             /**
              * Format: uri
@@ -514,6 +1293,17 @@ export interface components {
             actionType?: "triggered" | "receive";
             maxDeliveriesPerSecond?: number | null;
             filter?: string | null;
+            secret?: never;
+            id?: never;
+            createdBy?: never;
+            createdAt?: never;
+            updatedAt?: never;
+            status?: never;
+            disabledAt?: never;
+            disabledReason?: never;
+            previousSecretExpiresAt?: never;
+            failingSince?: never;
+            health?: never;
         };
         WebhookDisable: {
             /** @description why (shown in `disabledReason`) */
@@ -545,7 +1335,7 @@ export interface components {
              * @description true: only deliveries whose latest attempt failed (a delivery that later succeeded is not re-sent)
              * @default true
              */
-            onlyFailed: boolean;
+            onlyFailed?: boolean;
         };
         WebhookFilterPreviewRequest: {
             /** @description a CEL expression over the payload as delivered (`text`, `metadata`, `webhookId`, `webhookName`); only notifications for which it is true are delivered. At most 2,048 bytes; the allowed subset, the fields and the cost rules are in docs/webhooks.md. Example: `metadata.notificationType == "modelAccessRequested" && has(metadata.dataSourceId) && metadata.dataSourceId in [42, 43]` */
@@ -559,7 +1349,7 @@ export interface components {
              * @description the newest notifications to evaluate the filter against (default 100, at most 1000)
              * @default 100
              */
-            limit: number;
+            limit?: number;
         };
         /** @description Every error response: status, status text and a message. Some errors carry details as further fields (validationResults, attributes, status, createdWebhooks, errors); the responses that do document them. */
         Error: {
@@ -820,6 +1610,10 @@ export interface components {
             updatedAt: string;
             /** @description when the job had queued every re-send */
             finishedAt?: string;
+            /** @description re-sends this job makes at most: what the window held to re-send when it started, bounded by the stage’s cap per job and the caller’s hourly budget (which it was charged to) */
+            allowance?: number;
+            /** @description true: the window held more deliveries to re-send than the allowance; recover again later for the rest (with onlyFailed, what this job re-sent successfully is not sent again) */
+            capped?: boolean;
         };
         /** @description What the filter matches among the newest notifications the caller may see (from the delivery history's stored requests, each notification once). */
         WebhookFilterPreview: {
@@ -1078,946 +1872,8 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "ObjectStore";
-                    autoBootstrap: boolean;
-                    config: {
-                        name: string;
-                        cloudAccountId: string;
-                        cloudRegion: string;
-                        cloudLocationRole: string;
-                        cloudLocationPath: string;
-                        cloudRoleToAssume?: string;
-                        /** @default 443 */
-                        port?: number;
-                        /** @constant */
-                        authenticationType: "auto";
-                    } | {
-                        name: string;
-                        cloudAccountId: string;
-                        cloudRegion: string;
-                        cloudLocationRole: string;
-                        cloudLocationPath: string;
-                        cloudRoleToAssume?: string;
-                        /** @default 443 */
-                        port?: number;
-                        /** @constant */
-                        authenticationType: "accessKey";
-                        cloudAccessKeyId: string;
-                        cloudSecretAccessKey: string;
-                    };
-                } | {
-                    /** @constant */
-                    type: "AnalyticsWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        host: string;
-                        database: string;
-                        schema: string;
-                        username: string;
-                        password: string;
-                        /**
-                         * @default {
-                         *       "hashDelimiter": "|",
-                         *       "hashKeyDelimiter": ":",
-                         *       "arrayDelimiter": ","
-                         *     }
-                         */
-                        metadataDelimiters?: {
-                            /** @default | */
-                            hashDelimiter?: string;
-                            /** @default : */
-                            hashKeyDelimiter?: string;
-                            /** @default , */
-                            arrayDelimiter?: string;
-                        };
-                        /** @default 1433 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
-                            role?: string;
-                        };
-                        connectArgs?: string;
-                    };
-                } | {
-                    /** @constant */
-                    type: "Lakehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        /** @default 443 */
-                        port?: number;
-                        /** Format: uri */
-                        workspaceUrl: string;
-                        httpPath: string;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /** @default false */
-                            enabled?: boolean;
-                        };
-                        /** @default service */
-                        catalog?: string;
-                        /**
-                         * @default {
-                         *       "deny": "service_exemption_group"
-                         *     }
-                         */
-                        groupPattern?: {
-                            /** @default service_exemption_group */
-                            deny?: string;
-                        };
-                        /** @constant */
-                        authenticationType: "token";
-                        token: string;
-                    } | {
-                        /** @default 443 */
-                        port?: number;
-                        /** Format: uri */
-                        workspaceUrl: string;
-                        httpPath: string;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /** @default false */
-                            enabled?: boolean;
-                        };
-                        /** @default service */
-                        catalog?: string;
-                        /**
-                         * @default {
-                         *       "deny": "service_exemption_group"
-                         *     }
-                         */
-                        groupPattern?: {
-                            /** @default service_exemption_group */
-                            deny?: string;
-                        };
-                        /** @constant */
-                        authenticationType: "oAuthM2M";
-                        oAuthClientConfig: {
-                            clientId: string;
-                            /** Format: uri */
-                            authorityUrl: string;
-                            /** @default [] */
-                            scope?: string | string[];
-                            clientSecret: string;
-                        };
-                    };
-                } | {
-                    /** @constant */
-                    type: "DatasetWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        role: string;
-                        datasetSuffix: string;
-                        /** @default service */
-                        dataset?: string;
-                        location: string;
-                        credential: string;
-                        /** @default 443 */
-                        port?: number;
-                    };
-                } | {
-                    /** @constant */
-                    type: "ClusterWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        host: string;
-                        database: string;
-                        initialDatabase?: string;
-                        /** @default 5439 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "service_impersonation"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default service_impersonation */
-                            role?: string;
-                        };
-                        connectArgs?: string;
-                        /** @constant */
-                        authenticationType: "userPassword";
-                        username: string;
-                        password: string;
-                    } | {
-                        host: string;
-                        database: string;
-                        initialDatabase?: string;
-                        /** @default 5439 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "service_impersonation"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default service_impersonation */
-                            role?: string;
-                        };
-                        connectArgs?: string;
-                        /** @constant */
-                        authenticationType: "accessKey";
-                        databaseUser: string;
-                        accessKeyId: string;
-                        secretKey: string;
-                        sessionToken?: string;
-                    } | {
-                        host: string;
-                        database: string;
-                        initialDatabase?: string;
-                        /** @default 5439 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "service_impersonation"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default service_impersonation */
-                            role?: string;
-                        };
-                        connectArgs?: string;
-                        /** @constant */
-                        authenticationType: "idp";
-                        idp: {
-                            username: string;
-                            password: string;
-                            appId: string;
-                            idpHost: string;
-                            role: string;
-                        };
-                    };
-                } | {
-                    /** @constant */
-                    type: "CloudWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        host: string;
-                        warehouse: string;
-                        database: string;
-                        role?: string;
-                        /** @default 443 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /** @default false */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
-                            role?: string;
-                        };
-                        /**
-                         * @default {
-                         *       "exclude": []
-                         *     }
-                         */
-                        userRolePattern?: {
-                            /** @default [] */
-                            exclude?: string[];
-                        };
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "warehouses": []
-                         *     }
-                         */
-                        workspaces?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default [] */
-                            warehouses?: string[];
-                        };
-                        connectArgs?: string;
-                        privilegedConnectArgs?: string;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        lineage?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            lineageConfig?: {
-                                /** @default ^.*$ */
-                                tableFilter?: string;
-                                /** @default ^.*$ */
-                                tagFilterRegex?: string;
-                                /** @default 1000 */
-                                ingestBatchSize?: number;
-                            };
-                        };
-                        /** @constant */
-                        authenticationType: "userPassword";
-                        username: string;
-                        password: string;
-                    } | {
-                        host: string;
-                        warehouse: string;
-                        database: string;
-                        role?: string;
-                        /** @default 443 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /** @default false */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
-                            role?: string;
-                        };
-                        /**
-                         * @default {
-                         *       "exclude": []
-                         *     }
-                         */
-                        userRolePattern?: {
-                            /** @default [] */
-                            exclude?: string[];
-                        };
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "warehouses": []
-                         *     }
-                         */
-                        workspaces?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default [] */
-                            warehouses?: string[];
-                        };
-                        connectArgs?: string;
-                        privilegedConnectArgs?: string;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        lineage?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            lineageConfig?: {
-                                /** @default ^.*$ */
-                                tableFilter?: string;
-                                /** @default ^.*$ */
-                                tagFilterRegex?: string;
-                                /** @default 1000 */
-                                ingestBatchSize?: number;
-                            };
-                        };
-                        /** @constant */
-                        authenticationType: "keyPair";
-                        username: string;
-                        privateKey: string;
-                    } | {
-                        host: string;
-                        warehouse: string;
-                        database: string;
-                        role?: string;
-                        /** @default 443 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /** @default false */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
-                            role?: string;
-                        };
-                        /**
-                         * @default {
-                         *       "exclude": []
-                         *     }
-                         */
-                        userRolePattern?: {
-                            /** @default [] */
-                            exclude?: string[];
-                        };
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "warehouses": []
-                         *     }
-                         */
-                        workspaces?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default [] */
-                            warehouses?: string[];
-                        };
-                        connectArgs?: string;
-                        privilegedConnectArgs?: string;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        lineage?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            lineageConfig?: {
-                                /** @default ^.*$ */
-                                tableFilter?: string;
-                                /** @default ^.*$ */
-                                tagFilterRegex?: string;
-                                /** @default 1000 */
-                                ingestBatchSize?: number;
-                            };
-                        };
-                        /** @constant */
-                        authenticationType: "oAuth";
-                        oAuthClientConfig: {
-                            provider: string;
-                            clientId: string;
-                            /** Format: uri */
-                            authorityUrl: string;
-                            /** @default true */
-                            useCertificate?: boolean;
-                            publicCertificateThumbprint?: string;
-                            oauthPrivateKey?: string;
-                            clientSecret?: string;
-                            resource?: string;
-                        };
-                    };
-                } | {
-                    /** @constant */
-                    type: "FederatedSql";
-                };
-                "application/yaml": {
-                    /** @constant */
-                    type: "ObjectStore";
-                    autoBootstrap: boolean;
-                    config: {
-                        name: string;
-                        cloudAccountId: string;
-                        cloudRegion: string;
-                        cloudLocationRole: string;
-                        cloudLocationPath: string;
-                        cloudRoleToAssume?: string;
-                        /** @default 443 */
-                        port?: number;
-                        /** @constant */
-                        authenticationType: "auto";
-                    } | {
-                        name: string;
-                        cloudAccountId: string;
-                        cloudRegion: string;
-                        cloudLocationRole: string;
-                        cloudLocationPath: string;
-                        cloudRoleToAssume?: string;
-                        /** @default 443 */
-                        port?: number;
-                        /** @constant */
-                        authenticationType: "accessKey";
-                        cloudAccessKeyId: string;
-                        cloudSecretAccessKey: string;
-                    };
-                } | {
-                    /** @constant */
-                    type: "AnalyticsWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        host: string;
-                        database: string;
-                        schema: string;
-                        username: string;
-                        password: string;
-                        /**
-                         * @default {
-                         *       "hashDelimiter": "|",
-                         *       "hashKeyDelimiter": ":",
-                         *       "arrayDelimiter": ","
-                         *     }
-                         */
-                        metadataDelimiters?: {
-                            /** @default | */
-                            hashDelimiter?: string;
-                            /** @default : */
-                            hashKeyDelimiter?: string;
-                            /** @default , */
-                            arrayDelimiter?: string;
-                        };
-                        /** @default 1433 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
-                            role?: string;
-                        };
-                        connectArgs?: string;
-                    };
-                } | {
-                    /** @constant */
-                    type: "Lakehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        /** @default 443 */
-                        port?: number;
-                        /** Format: uri */
-                        workspaceUrl: string;
-                        httpPath: string;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /** @default false */
-                            enabled?: boolean;
-                        };
-                        /** @default service */
-                        catalog?: string;
-                        /**
-                         * @default {
-                         *       "deny": "service_exemption_group"
-                         *     }
-                         */
-                        groupPattern?: {
-                            /** @default service_exemption_group */
-                            deny?: string;
-                        };
-                        /** @constant */
-                        authenticationType: "token";
-                        token: string;
-                    } | {
-                        /** @default 443 */
-                        port?: number;
-                        /** Format: uri */
-                        workspaceUrl: string;
-                        httpPath: string;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /** @default false */
-                            enabled?: boolean;
-                        };
-                        /** @default service */
-                        catalog?: string;
-                        /**
-                         * @default {
-                         *       "deny": "service_exemption_group"
-                         *     }
-                         */
-                        groupPattern?: {
-                            /** @default service_exemption_group */
-                            deny?: string;
-                        };
-                        /** @constant */
-                        authenticationType: "oAuthM2M";
-                        oAuthClientConfig: {
-                            clientId: string;
-                            /** Format: uri */
-                            authorityUrl: string;
-                            /** @default [] */
-                            scope?: string | string[];
-                            clientSecret: string;
-                        };
-                    };
-                } | {
-                    /** @constant */
-                    type: "DatasetWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        role: string;
-                        datasetSuffix: string;
-                        /** @default service */
-                        dataset?: string;
-                        location: string;
-                        credential: string;
-                        /** @default 443 */
-                        port?: number;
-                    };
-                } | {
-                    /** @constant */
-                    type: "ClusterWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        host: string;
-                        database: string;
-                        initialDatabase?: string;
-                        /** @default 5439 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "service_impersonation"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default service_impersonation */
-                            role?: string;
-                        };
-                        connectArgs?: string;
-                        /** @constant */
-                        authenticationType: "userPassword";
-                        username: string;
-                        password: string;
-                    } | {
-                        host: string;
-                        database: string;
-                        initialDatabase?: string;
-                        /** @default 5439 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "service_impersonation"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default service_impersonation */
-                            role?: string;
-                        };
-                        connectArgs?: string;
-                        /** @constant */
-                        authenticationType: "accessKey";
-                        databaseUser: string;
-                        accessKeyId: string;
-                        secretKey: string;
-                        sessionToken?: string;
-                    } | {
-                        host: string;
-                        database: string;
-                        initialDatabase?: string;
-                        /** @default 5439 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "service_impersonation"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default service_impersonation */
-                            role?: string;
-                        };
-                        connectArgs?: string;
-                        /** @constant */
-                        authenticationType: "idp";
-                        idp: {
-                            username: string;
-                            password: string;
-                            appId: string;
-                            idpHost: string;
-                            role: string;
-                        };
-                    };
-                } | {
-                    /** @constant */
-                    type: "CloudWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        host: string;
-                        warehouse: string;
-                        database: string;
-                        role?: string;
-                        /** @default 443 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /** @default false */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
-                            role?: string;
-                        };
-                        /**
-                         * @default {
-                         *       "exclude": []
-                         *     }
-                         */
-                        userRolePattern?: {
-                            /** @default [] */
-                            exclude?: string[];
-                        };
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "warehouses": []
-                         *     }
-                         */
-                        workspaces?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default [] */
-                            warehouses?: string[];
-                        };
-                        connectArgs?: string;
-                        privilegedConnectArgs?: string;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        lineage?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            lineageConfig?: {
-                                /** @default ^.*$ */
-                                tableFilter?: string;
-                                /** @default ^.*$ */
-                                tagFilterRegex?: string;
-                                /** @default 1000 */
-                                ingestBatchSize?: number;
-                            };
-                        };
-                        /** @constant */
-                        authenticationType: "userPassword";
-                        username: string;
-                        password: string;
-                    } | {
-                        host: string;
-                        warehouse: string;
-                        database: string;
-                        role?: string;
-                        /** @default 443 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /** @default false */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
-                            role?: string;
-                        };
-                        /**
-                         * @default {
-                         *       "exclude": []
-                         *     }
-                         */
-                        userRolePattern?: {
-                            /** @default [] */
-                            exclude?: string[];
-                        };
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "warehouses": []
-                         *     }
-                         */
-                        workspaces?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default [] */
-                            warehouses?: string[];
-                        };
-                        connectArgs?: string;
-                        privilegedConnectArgs?: string;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        lineage?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            lineageConfig?: {
-                                /** @default ^.*$ */
-                                tableFilter?: string;
-                                /** @default ^.*$ */
-                                tagFilterRegex?: string;
-                                /** @default 1000 */
-                                ingestBatchSize?: number;
-                            };
-                        };
-                        /** @constant */
-                        authenticationType: "keyPair";
-                        username: string;
-                        privateKey: string;
-                    } | {
-                        host: string;
-                        warehouse: string;
-                        database: string;
-                        role?: string;
-                        /** @default 443 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /** @default false */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
-                            role?: string;
-                        };
-                        /**
-                         * @default {
-                         *       "exclude": []
-                         *     }
-                         */
-                        userRolePattern?: {
-                            /** @default [] */
-                            exclude?: string[];
-                        };
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "warehouses": []
-                         *     }
-                         */
-                        workspaces?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default [] */
-                            warehouses?: string[];
-                        };
-                        connectArgs?: string;
-                        privilegedConnectArgs?: string;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        lineage?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            lineageConfig?: {
-                                /** @default ^.*$ */
-                                tableFilter?: string;
-                                /** @default ^.*$ */
-                                tagFilterRegex?: string;
-                                /** @default 1000 */
-                                ingestBatchSize?: number;
-                            };
-                        };
-                        /** @constant */
-                        authenticationType: "oAuth";
-                        oAuthClientConfig: {
-                            provider: string;
-                            clientId: string;
-                            /** Format: uri */
-                            authorityUrl: string;
-                            /** @default true */
-                            useCertificate?: boolean;
-                            publicCertificateThumbprint?: string;
-                            oauthPrivateKey?: string;
-                            clientSecret?: string;
-                            resource?: string;
-                        };
-                    };
-                } | {
-                    /** @constant */
-                    type: "FederatedSql";
-                };
+                "application/json": components["schemas"]["IntegrationPayload"];
+                "application/yaml": components["schemas"]["IntegrationPayload"];
             };
         };
         responses: {
@@ -2150,946 +2006,8 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    type: "ObjectStore";
-                    autoBootstrap: boolean;
-                    config: {
-                        name: string;
-                        cloudAccountId: string;
-                        cloudRegion: string;
-                        cloudLocationRole: string;
-                        cloudLocationPath: string;
-                        cloudRoleToAssume?: string;
-                        /** @default 443 */
-                        port?: number;
-                        /** @constant */
-                        authenticationType: "auto";
-                    } | {
-                        name: string;
-                        cloudAccountId: string;
-                        cloudRegion: string;
-                        cloudLocationRole: string;
-                        cloudLocationPath: string;
-                        cloudRoleToAssume?: string;
-                        /** @default 443 */
-                        port?: number;
-                        /** @constant */
-                        authenticationType: "accessKey";
-                        cloudAccessKeyId: string;
-                        cloudSecretAccessKey: string;
-                    };
-                } | {
-                    /** @constant */
-                    type: "AnalyticsWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        host: string;
-                        database: string;
-                        schema: string;
-                        username: string;
-                        password: string;
-                        /**
-                         * @default {
-                         *       "hashDelimiter": "|",
-                         *       "hashKeyDelimiter": ":",
-                         *       "arrayDelimiter": ","
-                         *     }
-                         */
-                        metadataDelimiters?: {
-                            /** @default | */
-                            hashDelimiter?: string;
-                            /** @default : */
-                            hashKeyDelimiter?: string;
-                            /** @default , */
-                            arrayDelimiter?: string;
-                        };
-                        /** @default 1433 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
-                            role?: string;
-                        };
-                        connectArgs?: string;
-                    };
-                } | {
-                    /** @constant */
-                    type: "Lakehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        /** @default 443 */
-                        port?: number;
-                        /** Format: uri */
-                        workspaceUrl: string;
-                        httpPath: string;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /** @default false */
-                            enabled?: boolean;
-                        };
-                        /** @default service */
-                        catalog?: string;
-                        /**
-                         * @default {
-                         *       "deny": "service_exemption_group"
-                         *     }
-                         */
-                        groupPattern?: {
-                            /** @default service_exemption_group */
-                            deny?: string;
-                        };
-                        /** @constant */
-                        authenticationType: "token";
-                        token: string;
-                    } | {
-                        /** @default 443 */
-                        port?: number;
-                        /** Format: uri */
-                        workspaceUrl: string;
-                        httpPath: string;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /** @default false */
-                            enabled?: boolean;
-                        };
-                        /** @default service */
-                        catalog?: string;
-                        /**
-                         * @default {
-                         *       "deny": "service_exemption_group"
-                         *     }
-                         */
-                        groupPattern?: {
-                            /** @default service_exemption_group */
-                            deny?: string;
-                        };
-                        /** @constant */
-                        authenticationType: "oAuthM2M";
-                        oAuthClientConfig: {
-                            clientId: string;
-                            /** Format: uri */
-                            authorityUrl: string;
-                            /** @default [] */
-                            scope?: string | string[];
-                            clientSecret: string;
-                        };
-                    };
-                } | {
-                    /** @constant */
-                    type: "DatasetWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        role: string;
-                        datasetSuffix: string;
-                        /** @default service */
-                        dataset?: string;
-                        location: string;
-                        credential: string;
-                        /** @default 443 */
-                        port?: number;
-                    };
-                } | {
-                    /** @constant */
-                    type: "ClusterWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        host: string;
-                        database: string;
-                        initialDatabase?: string;
-                        /** @default 5439 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "service_impersonation"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default service_impersonation */
-                            role?: string;
-                        };
-                        connectArgs?: string;
-                        /** @constant */
-                        authenticationType: "userPassword";
-                        username: string;
-                        password: string;
-                    } | {
-                        host: string;
-                        database: string;
-                        initialDatabase?: string;
-                        /** @default 5439 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "service_impersonation"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default service_impersonation */
-                            role?: string;
-                        };
-                        connectArgs?: string;
-                        /** @constant */
-                        authenticationType: "accessKey";
-                        databaseUser: string;
-                        accessKeyId: string;
-                        secretKey: string;
-                        sessionToken?: string;
-                    } | {
-                        host: string;
-                        database: string;
-                        initialDatabase?: string;
-                        /** @default 5439 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "service_impersonation"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default service_impersonation */
-                            role?: string;
-                        };
-                        connectArgs?: string;
-                        /** @constant */
-                        authenticationType: "idp";
-                        idp: {
-                            username: string;
-                            password: string;
-                            appId: string;
-                            idpHost: string;
-                            role: string;
-                        };
-                    };
-                } | {
-                    /** @constant */
-                    type: "CloudWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        host: string;
-                        warehouse: string;
-                        database: string;
-                        role?: string;
-                        /** @default 443 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /** @default false */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
-                            role?: string;
-                        };
-                        /**
-                         * @default {
-                         *       "exclude": []
-                         *     }
-                         */
-                        userRolePattern?: {
-                            /** @default [] */
-                            exclude?: string[];
-                        };
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "warehouses": []
-                         *     }
-                         */
-                        workspaces?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default [] */
-                            warehouses?: string[];
-                        };
-                        connectArgs?: string;
-                        privilegedConnectArgs?: string;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        lineage?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            lineageConfig?: {
-                                /** @default ^.*$ */
-                                tableFilter?: string;
-                                /** @default ^.*$ */
-                                tagFilterRegex?: string;
-                                /** @default 1000 */
-                                ingestBatchSize?: number;
-                            };
-                        };
-                        /** @constant */
-                        authenticationType: "userPassword";
-                        username: string;
-                        password: string;
-                    } | {
-                        host: string;
-                        warehouse: string;
-                        database: string;
-                        role?: string;
-                        /** @default 443 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /** @default false */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
-                            role?: string;
-                        };
-                        /**
-                         * @default {
-                         *       "exclude": []
-                         *     }
-                         */
-                        userRolePattern?: {
-                            /** @default [] */
-                            exclude?: string[];
-                        };
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "warehouses": []
-                         *     }
-                         */
-                        workspaces?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default [] */
-                            warehouses?: string[];
-                        };
-                        connectArgs?: string;
-                        privilegedConnectArgs?: string;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        lineage?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            lineageConfig?: {
-                                /** @default ^.*$ */
-                                tableFilter?: string;
-                                /** @default ^.*$ */
-                                tagFilterRegex?: string;
-                                /** @default 1000 */
-                                ingestBatchSize?: number;
-                            };
-                        };
-                        /** @constant */
-                        authenticationType: "keyPair";
-                        username: string;
-                        privateKey: string;
-                    } | {
-                        host: string;
-                        warehouse: string;
-                        database: string;
-                        role?: string;
-                        /** @default 443 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /** @default false */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
-                            role?: string;
-                        };
-                        /**
-                         * @default {
-                         *       "exclude": []
-                         *     }
-                         */
-                        userRolePattern?: {
-                            /** @default [] */
-                            exclude?: string[];
-                        };
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "warehouses": []
-                         *     }
-                         */
-                        workspaces?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default [] */
-                            warehouses?: string[];
-                        };
-                        connectArgs?: string;
-                        privilegedConnectArgs?: string;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        lineage?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            lineageConfig?: {
-                                /** @default ^.*$ */
-                                tableFilter?: string;
-                                /** @default ^.*$ */
-                                tagFilterRegex?: string;
-                                /** @default 1000 */
-                                ingestBatchSize?: number;
-                            };
-                        };
-                        /** @constant */
-                        authenticationType: "oAuth";
-                        oAuthClientConfig: {
-                            provider: string;
-                            clientId: string;
-                            /** Format: uri */
-                            authorityUrl: string;
-                            /** @default true */
-                            useCertificate?: boolean;
-                            publicCertificateThumbprint?: string;
-                            oauthPrivateKey?: string;
-                            clientSecret?: string;
-                            resource?: string;
-                        };
-                    };
-                } | {
-                    /** @constant */
-                    type: "FederatedSql";
-                };
-                "application/yaml": {
-                    /** @constant */
-                    type: "ObjectStore";
-                    autoBootstrap: boolean;
-                    config: {
-                        name: string;
-                        cloudAccountId: string;
-                        cloudRegion: string;
-                        cloudLocationRole: string;
-                        cloudLocationPath: string;
-                        cloudRoleToAssume?: string;
-                        /** @default 443 */
-                        port?: number;
-                        /** @constant */
-                        authenticationType: "auto";
-                    } | {
-                        name: string;
-                        cloudAccountId: string;
-                        cloudRegion: string;
-                        cloudLocationRole: string;
-                        cloudLocationPath: string;
-                        cloudRoleToAssume?: string;
-                        /** @default 443 */
-                        port?: number;
-                        /** @constant */
-                        authenticationType: "accessKey";
-                        cloudAccessKeyId: string;
-                        cloudSecretAccessKey: string;
-                    };
-                } | {
-                    /** @constant */
-                    type: "AnalyticsWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        host: string;
-                        database: string;
-                        schema: string;
-                        username: string;
-                        password: string;
-                        /**
-                         * @default {
-                         *       "hashDelimiter": "|",
-                         *       "hashKeyDelimiter": ":",
-                         *       "arrayDelimiter": ","
-                         *     }
-                         */
-                        metadataDelimiters?: {
-                            /** @default | */
-                            hashDelimiter?: string;
-                            /** @default : */
-                            hashKeyDelimiter?: string;
-                            /** @default , */
-                            arrayDelimiter?: string;
-                        };
-                        /** @default 1433 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
-                            role?: string;
-                        };
-                        connectArgs?: string;
-                    };
-                } | {
-                    /** @constant */
-                    type: "Lakehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        /** @default 443 */
-                        port?: number;
-                        /** Format: uri */
-                        workspaceUrl: string;
-                        httpPath: string;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /** @default false */
-                            enabled?: boolean;
-                        };
-                        /** @default service */
-                        catalog?: string;
-                        /**
-                         * @default {
-                         *       "deny": "service_exemption_group"
-                         *     }
-                         */
-                        groupPattern?: {
-                            /** @default service_exemption_group */
-                            deny?: string;
-                        };
-                        /** @constant */
-                        authenticationType: "token";
-                        token: string;
-                    } | {
-                        /** @default 443 */
-                        port?: number;
-                        /** Format: uri */
-                        workspaceUrl: string;
-                        httpPath: string;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /** @default false */
-                            enabled?: boolean;
-                        };
-                        /** @default service */
-                        catalog?: string;
-                        /**
-                         * @default {
-                         *       "deny": "service_exemption_group"
-                         *     }
-                         */
-                        groupPattern?: {
-                            /** @default service_exemption_group */
-                            deny?: string;
-                        };
-                        /** @constant */
-                        authenticationType: "oAuthM2M";
-                        oAuthClientConfig: {
-                            clientId: string;
-                            /** Format: uri */
-                            authorityUrl: string;
-                            /** @default [] */
-                            scope?: string | string[];
-                            clientSecret: string;
-                        };
-                    };
-                } | {
-                    /** @constant */
-                    type: "DatasetWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        role: string;
-                        datasetSuffix: string;
-                        /** @default service */
-                        dataset?: string;
-                        location: string;
-                        credential: string;
-                        /** @default 443 */
-                        port?: number;
-                    };
-                } | {
-                    /** @constant */
-                    type: "ClusterWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        host: string;
-                        database: string;
-                        initialDatabase?: string;
-                        /** @default 5439 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "service_impersonation"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default service_impersonation */
-                            role?: string;
-                        };
-                        connectArgs?: string;
-                        /** @constant */
-                        authenticationType: "userPassword";
-                        username: string;
-                        password: string;
-                    } | {
-                        host: string;
-                        database: string;
-                        initialDatabase?: string;
-                        /** @default 5439 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "service_impersonation"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default service_impersonation */
-                            role?: string;
-                        };
-                        connectArgs?: string;
-                        /** @constant */
-                        authenticationType: "accessKey";
-                        databaseUser: string;
-                        accessKeyId: string;
-                        secretKey: string;
-                        sessionToken?: string;
-                    } | {
-                        host: string;
-                        database: string;
-                        initialDatabase?: string;
-                        /** @default 5439 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "service_impersonation"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default service_impersonation */
-                            role?: string;
-                        };
-                        connectArgs?: string;
-                        /** @constant */
-                        authenticationType: "idp";
-                        idp: {
-                            username: string;
-                            password: string;
-                            appId: string;
-                            idpHost: string;
-                            role: string;
-                        };
-                    };
-                } | {
-                    /** @constant */
-                    type: "CloudWarehouse";
-                    autoBootstrap: boolean;
-                    config: {
-                        host: string;
-                        warehouse: string;
-                        database: string;
-                        role?: string;
-                        /** @default 443 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /** @default false */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
-                            role?: string;
-                        };
-                        /**
-                         * @default {
-                         *       "exclude": []
-                         *     }
-                         */
-                        userRolePattern?: {
-                            /** @default [] */
-                            exclude?: string[];
-                        };
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "warehouses": []
-                         *     }
-                         */
-                        workspaces?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default [] */
-                            warehouses?: string[];
-                        };
-                        connectArgs?: string;
-                        privilegedConnectArgs?: string;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        lineage?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            lineageConfig?: {
-                                /** @default ^.*$ */
-                                tableFilter?: string;
-                                /** @default ^.*$ */
-                                tagFilterRegex?: string;
-                                /** @default 1000 */
-                                ingestBatchSize?: number;
-                            };
-                        };
-                        /** @constant */
-                        authenticationType: "userPassword";
-                        username: string;
-                        password: string;
-                    } | {
-                        host: string;
-                        warehouse: string;
-                        database: string;
-                        role?: string;
-                        /** @default 443 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /** @default false */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
-                            role?: string;
-                        };
-                        /**
-                         * @default {
-                         *       "exclude": []
-                         *     }
-                         */
-                        userRolePattern?: {
-                            /** @default [] */
-                            exclude?: string[];
-                        };
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "warehouses": []
-                         *     }
-                         */
-                        workspaces?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default [] */
-                            warehouses?: string[];
-                        };
-                        connectArgs?: string;
-                        privilegedConnectArgs?: string;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        lineage?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            lineageConfig?: {
-                                /** @default ^.*$ */
-                                tableFilter?: string;
-                                /** @default ^.*$ */
-                                tagFilterRegex?: string;
-                                /** @default 1000 */
-                                ingestBatchSize?: number;
-                            };
-                        };
-                        /** @constant */
-                        authenticationType: "keyPair";
-                        username: string;
-                        privateKey: string;
-                    } | {
-                        host: string;
-                        warehouse: string;
-                        database: string;
-                        role?: string;
-                        /** @default 443 */
-                        port?: number;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        audit?: {
-                            /** @default false */
-                            enabled?: boolean;
-                        };
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "role": "SERVICE_IMPERSONATION"
-                         *     }
-                         */
-                        impersonation?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default SERVICE_IMPERSONATION */
-                            role?: string;
-                        };
-                        /**
-                         * @default {
-                         *       "exclude": []
-                         *     }
-                         */
-                        userRolePattern?: {
-                            /** @default [] */
-                            exclude?: string[];
-                        };
-                        /**
-                         * @default {
-                         *       "enabled": false,
-                         *       "warehouses": []
-                         *     }
-                         */
-                        workspaces?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            /** @default [] */
-                            warehouses?: string[];
-                        };
-                        connectArgs?: string;
-                        privilegedConnectArgs?: string;
-                        /**
-                         * @default {
-                         *       "enabled": false
-                         *     }
-                         */
-                        lineage?: {
-                            /** @default false */
-                            enabled?: boolean;
-                            lineageConfig?: {
-                                /** @default ^.*$ */
-                                tableFilter?: string;
-                                /** @default ^.*$ */
-                                tagFilterRegex?: string;
-                                /** @default 1000 */
-                                ingestBatchSize?: number;
-                            };
-                        };
-                        /** @constant */
-                        authenticationType: "oAuth";
-                        oAuthClientConfig: {
-                            provider: string;
-                            clientId: string;
-                            /** Format: uri */
-                            authorityUrl: string;
-                            /** @default true */
-                            useCertificate?: boolean;
-                            publicCertificateThumbprint?: string;
-                            oauthPrivateKey?: string;
-                            clientSecret?: string;
-                            resource?: string;
-                        };
-                    };
-                } | {
-                    /** @constant */
-                    type: "FederatedSql";
-                };
+                "application/json": components["schemas"]["IntegrationPayload"];
+                "application/yaml": components["schemas"]["IntegrationPayload"];
             };
         };
         responses: {
@@ -3218,50 +2136,79 @@ export interface operations {
                 } | ({
                     /** @constant */
                     authenticationType: "userPassword";
+                    /** @description the service account the integration connects as */
                     username: string;
+                    /** @description password of the service account (write-only) */
                     password: string;
                 } | {
                     /** @constant */
                     authenticationType: "accessKey";
+                    /** @description database user the access key signs in as */
                     databaseUser: string;
+                    /** @description access key id of the cloud identity */
                     accessKeyId: string;
+                    /** @description secret access key of that identity (write-only) */
                     secretKey: string;
+                    /** @description session token, for temporary credentials (write-only) */
                     sessionToken?: string;
                 } | {
                     /** @constant */
                     authenticationType: "idp";
+                    /** @description sign-in through an identity provider */
                     idp: {
+                        /** @description identity provider user (write-only) */
                         username: string;
+                        /** @description identity provider password (write-only) */
                         password: string;
+                        /** @description application id at the identity provider */
                         appId: string;
+                        /** @description hostname of the identity provider */
                         idpHost: string;
+                        /** @description ARN of the role the identity provider grants */
                         role: string;
                     };
                 }) | ({
                     /** @constant */
                     authenticationType: "userPassword";
+                    /** @description the service account the integration connects as */
                     username: string;
+                    /** @description password of the service account (write-only) */
                     password: string;
                     role: string;
                 } | {
                     /** @constant */
                     authenticationType: "keyPair";
+                    /** @description the service account the integration connects as */
                     username: string;
+                    /** @description private key of the key pair, new lines written as \n (write-only) */
                     privateKey: string;
                     role: string;
                 } | {
                     /** @constant */
                     authenticationType: "oAuth";
+                    /** @description OAuth client of the service account (manual setup only) */
                     oAuthClientConfig: {
+                        /** @description name of the OAuth identity provider */
                         provider: string;
+                        /** @description OAuth client id */
                         clientId: string;
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @description https:// token endpoint of the provider
+                         */
                         authorityUrl: string;
-                        /** @default true */
+                        /**
+                         * @description true: sign in with a certificate and private key; false: with a client secret
+                         * @default true
+                         */
                         useCertificate?: boolean;
+                        /** @description thumbprint of the public certificate (with useCertificate) */
                         publicCertificateThumbprint?: string;
+                        /** @description private key of the certificate (with useCertificate; write-only) */
                         oauthPrivateKey?: string;
+                        /** @description client secret (without useCertificate; write-only) */
                         clientSecret?: string;
+                        /** @description resource the token is requested for (optional) */
                         resource?: string;
                     };
                     role: string;
@@ -3274,50 +2221,79 @@ export interface operations {
                 } | ({
                     /** @constant */
                     authenticationType: "userPassword";
+                    /** @description the service account the integration connects as */
                     username: string;
+                    /** @description password of the service account (write-only) */
                     password: string;
                 } | {
                     /** @constant */
                     authenticationType: "accessKey";
+                    /** @description database user the access key signs in as */
                     databaseUser: string;
+                    /** @description access key id of the cloud identity */
                     accessKeyId: string;
+                    /** @description secret access key of that identity (write-only) */
                     secretKey: string;
+                    /** @description session token, for temporary credentials (write-only) */
                     sessionToken?: string;
                 } | {
                     /** @constant */
                     authenticationType: "idp";
+                    /** @description sign-in through an identity provider */
                     idp: {
+                        /** @description identity provider user (write-only) */
                         username: string;
+                        /** @description identity provider password (write-only) */
                         password: string;
+                        /** @description application id at the identity provider */
                         appId: string;
+                        /** @description hostname of the identity provider */
                         idpHost: string;
+                        /** @description ARN of the role the identity provider grants */
                         role: string;
                     };
                 }) | ({
                     /** @constant */
                     authenticationType: "userPassword";
+                    /** @description the service account the integration connects as */
                     username: string;
+                    /** @description password of the service account (write-only) */
                     password: string;
                     role: string;
                 } | {
                     /** @constant */
                     authenticationType: "keyPair";
+                    /** @description the service account the integration connects as */
                     username: string;
+                    /** @description private key of the key pair, new lines written as \n (write-only) */
                     privateKey: string;
                     role: string;
                 } | {
                     /** @constant */
                     authenticationType: "oAuth";
+                    /** @description OAuth client of the service account (manual setup only) */
                     oAuthClientConfig: {
+                        /** @description name of the OAuth identity provider */
                         provider: string;
+                        /** @description OAuth client id */
                         clientId: string;
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @description https:// token endpoint of the provider
+                         */
                         authorityUrl: string;
-                        /** @default true */
+                        /**
+                         * @description true: sign in with a certificate and private key; false: with a client secret
+                         * @default true
+                         */
                         useCertificate?: boolean;
+                        /** @description thumbprint of the public certificate (with useCertificate) */
                         publicCertificateThumbprint?: string;
+                        /** @description private key of the certificate (with useCertificate; write-only) */
                         oauthPrivateKey?: string;
+                        /** @description client secret (without useCertificate; write-only) */
                         clientSecret?: string;
+                        /** @description resource the token is requested for (optional) */
                         resource?: string;
                     };
                     role: string;
@@ -3958,7 +2934,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The integration has been deleted. */
+            /** @description The integration’s setup is in use (enabled, recurringValidationError, in flight, or editError with nothing left behind by the edit), or it has been deleted: the cleanup script is only for a failed setup or teardown, or a force-disabled integration. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4151,9 +3127,9 @@ export interface operations {
                         notificationType: ("ALL_NOTIFICATIONS" | "acknowledgedAccess" | "addedToProject" | "apiKeyRevoked" | "attributeAdded" | "attributeRemoved" | "attributeUpdated" | "bulkJobStatus" | "certificationRequired" | "conflictingGlobalPolicies" | "dataSourceExpired" | "dataSourceExpiring" | "dataSourceUpdated" | "deletedDatasourceRemovedFromProject" | "expiredDatasourceRemovedFromProject" | "firstQuery" | "globalPolicyCreated" | "globalPolicyDeleted" | "globalPolicyDisabled" | "globalPolicyUpdated" | "governanceSettingsUpdated" | "groupUserAdded" | "groupUserDeleted" | "healthCheckFailed" | "healthCheckResolved" | "modelAccessApproved" | "modelAccessDenied" | "modelAccessRequested" | "modelAccessRevoked" | "modelAccessUpdated" | "modelCommentCreated" | "modelCommentReply" | "modelCommentResolved" | "modelCopied" | "modelCreated" | "modelDeleted" | "modelTagAdded" | "modelTagRemoved" | "modelUserAdded" | "modelUserDeleted" | "modelUserJoined" | "nativeWorkspaceStateChanged" | "permissionsUpdated" | "policyAdjustmentCreated" | "policyAdjustmentExpired" | "policyCertificationExpired" | "policyUpdated" | "projectDisabled" | "projectEqualizationMemberNotInCompliance" | "projectEqualizationToggled" | "projectUpdated" | "purposeCreated" | "purposeDeleted" | "purposeUpdated" | "queryCanceled" | "queryCreated" | "queryUpdated" | "removedFromProject" | "switchedCurrentProject" | "tagCreated" | "tagDeleted" | "tagUpdated" | "taskDeleted" | "taskValidated" | "updatedModelInProject" | "userCloned" | "userCreated" | "userDeleted" | "userDisabled" | "userEnabled" | "userMigrated" | "userUpdated" | "usernameUpdated" | "webhookAutoDisabled" | "webhookFailing")[];
                         /** @enum {string} */
                         actionType: "triggered" | "receive";
-                        /** @description write-only signing secret: `whsec_<base64 of a 16–64 byte key>` or any string of at least 16 characters (its UTF-8 bytes are the key) */
+                        /** @description write-only signing secret: `whsec_<base64 of a 16–64 byte key>` (what the svix and standardwebhooks verifiers take as it is; POST /webhooks/{id}/secret/rotate generates one), or any string of at least 16 characters, whose UTF-8 bytes are the key (those verifiers need it as bytes with `{format: "raw"}`) */
                         secret?: string;
-                        /** @description deliveries per second this webhook receives at most; more are delayed (never failed or dropped). Absent: no limit */
+                        /** @description deliveries per second this webhook receives at most (0.01, one per 100 s, to 1000); more are delayed (never failed or dropped). Absent: no limit */
                         maxDeliveriesPerSecond?: number;
                         /** @description a CEL expression over the payload as delivered (`text`, `metadata`, `webhookId`, `webhookName`); only notifications for which it is true are delivered. At most 2,048 bytes; the allowed subset, the fields and the cost rules are in docs/webhooks.md. Example: `metadata.notificationType == "modelAccessRequested" && has(metadata.dataSourceId) && metadata.dataSourceId in [42, 43]` */
                         filter?: string;
@@ -4696,6 +3672,15 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description The caller's re-send budget (deliveries per rolling hour) cannot take this job now, or the webhook's last job ended less than the stage's cool-down ago. The message says when it may run; Retry-After gives the seconds until then. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };

@@ -157,9 +157,23 @@ function buildOpenApiDocument(servers: readonly ServerEntry[] = []): ReturnType<
   });
 }
 
+/**
+ * The document with every `{"not": {}}` (how zod renders `z.never()`: a field never accepted)
+ * written as the false schema, which says the same and which openapi-typescript types `never`
+ * (`{"not": {}}` it types `unknown`, so a client could send the field).
+ */
+function neverAsFalse(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(neverAsFalse);
+  if (node === null || typeof node !== 'object') return node;
+  const entries = Object.entries(node);
+  const [only] = entries;
+  if (entries.length === 1 && only?.[0] === 'not' && JSON.stringify(only[1]) === '{}') return false;
+  return Object.fromEntries(entries.map(([key, value]) => [key, neverAsFalse(value)]));
+}
+
 export const OPENAPI_FILE = join(import.meta.dirname, 'openapi.json');
 
 /** The document as the served file holds it (`servers`: one per catalogued stage). */
 export function renderOpenApiDocument(servers: readonly ServerEntry[]): string {
-  return `${JSON.stringify(buildOpenApiDocument(servers), null, 2)}\n`;
+  return `${JSON.stringify(neverAsFalse(buildOpenApiDocument(servers)), null, 2)}\n`;
 }

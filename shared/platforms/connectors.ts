@@ -24,7 +24,7 @@ import { outsideEgressGuard } from './egress-scope';
 import { folderOf } from './module';
 import type { PlatformConnector, StepProgress } from './port';
 import { credentialValues, fireOnce, sandboxDriver, TRIGGER } from './sandbox/sql-driver';
-import { sqlConnector } from './sql-connector';
+import { sqlConnector } from './sql/connector';
 
 /** A type's folder file, by the convention (`driver.ts` or `sandbox.ts`). */
 async function load<T>(type: RemoteType, file: 'driver' | 'sandbox'): Promise<T> {

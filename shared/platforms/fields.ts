@@ -41,7 +41,14 @@ export const regexSource = (fallback: string) =>
     );
 
 export const enabledFlag = () =>
-  z.strictObject({ enabled: z.boolean().default(false) }).default({ enabled: false });
+  z
+    .strictObject({ enabled: z.boolean().default(false).describe('true turns it on') })
+    .default({ enabled: false });
 
 /** Identifier-like names the service creates remotely (schemas, roles, catalogs). */
 export const identifier = (max = 255) => z.string().min(1).max(max);
+
+/** The account a SQL integration connects as, and its password: one wording for every type. */
+export const accountUsername = (max: number) =>
+  text(max).describe('the service account the integration connects as');
+export const accountPassword = () => secret(1024).describe('password of the service account (write-only)');

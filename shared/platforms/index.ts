@@ -75,9 +75,15 @@ function payloadUnion(modules: readonly PlatformModule[]): z.ZodType {
     z.ZodObject,
     ...z.ZodObject[],
   ];
-  return z.discriminatedUnion('type', schemas, {
-    error: (issue) => (issue.code === 'invalid_union' ? `must be one of ${types.join(', ')}` : undefined),
-  });
+  return z
+    .discriminatedUnion('type', schemas, {
+      error: (issue) => (issue.code === 'invalid_union' ? `must be one of ${types.join(', ')}` : undefined),
+    })
+    .meta({
+      // One component the create and update bodies (JSON and YAML) refer to, not four copies of it.
+      id: 'IntegrationPayload',
+      description: 'An integration: its type, whether the service sets the platform up, and its config.',
+    });
 }
 
 /** The create/update body as the API documents and checks it (the seven types). */

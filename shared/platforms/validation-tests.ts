@@ -47,3 +47,35 @@ export const warning = (name: string, message: string): ValidationTest => ({
   status: 'warning',
   message,
 });
+
+/** A session that can say which rights its user lacks for an automatic setup. */
+export interface BootstrapRightsSession {
+  /** Rights the session user lacks for automatic setup (empty when it may bootstrap). */
+  missingBootstrapRights(): Promise<string[]>;
+}
+
+/**
+ * `Validate Automatic Bootstrap User Grants`, for every type whose automatic setup needs rights
+ * the user may lack: skipped for a manual setup (the operator runs the script with their own
+ * rights) and when the connection test failed, else passed or failed naming the missing rights.
+ */
+export async function bootstrapRightsCheck(
+  autoBootstrap: boolean,
+  session: BootstrapRightsSession | undefined,
+): Promise<ValidationTest[]> {
+  const name = TEST.bootstrapUserGrants;
+  if (!autoBootstrap)
+    return [
+      skipped(
+        name,
+        'not needed: with a manual setup the operator runs the setup script with their own rights',
+      ),
+    ];
+  if (!session) return [skipped(name, 'skipped: the connection test failed')];
+  const missing = await session.missingBootstrapRights();
+  return [
+    missing.length === 0
+      ? passed(name)
+      : failed(name, `the user lacks rights needed for automatic setup: ${missing.join(', ')}`),
+  ];
+}

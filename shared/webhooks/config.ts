@@ -78,3 +78,22 @@ export const manualRetryRate = (): ManualRetryRate => ({
   perWindow: intEnv('WEBHOOK_MANUAL_RETRY_LIMIT', 10),
   windowSeconds: intEnv('WEBHOOK_MANUAL_RETRY_WINDOW_SECONDS', 60),
 });
+
+/**
+ * Recover jobs re-send deliveries, each a POST to a receiver, so they are bounded like manual
+ * sends (issue 34, item 10): each user has a rolling hourly budget of re-sends (admins a larger
+ * one), charged with the deliveries a job will re-send when it starts; one job re-sends at most
+ * `perJob`; and after a job of a webhook ends, the next may start `cooldownSeconds` later.
+ */
+export interface RecoverLimits {
+  userPerHour: number;
+  adminPerHour: number;
+  perJob: number;
+  cooldownSeconds: number;
+}
+export const recoverLimits = (): RecoverLimits => ({
+  userPerHour: intEnv('WEBHOOK_RECOVER_USER_PER_HOUR', 2000),
+  adminPerHour: intEnv('WEBHOOK_RECOVER_ADMIN_PER_HOUR', 100_000),
+  perJob: intEnv('WEBHOOK_RECOVER_MAX_PER_JOB', 100_000),
+  cooldownSeconds: intEnv('WEBHOOK_RECOVER_COOLDOWN_SECONDS', 300),
+});

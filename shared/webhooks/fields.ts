@@ -5,13 +5,6 @@
  */
 import * as z from 'zod';
 
-/** An unknown notification name, named (shortened) with where the valid ones are listed. */
-export const notificationName = <const T extends readonly [string, ...string[]]>(names: T) =>
-  z.enum(names, {
-    error: (issue) =>
-      `unknown notification type ${JSON.stringify(String(issue.input).slice(0, 100))}; GET /webhooks/actions lists the valid ones`,
-  });
-
 /** Longer text is refused by the schema before it is compiled (the filter's own bound is 2 KB). */
 const MAX_FILTER_TEXT = 16_384;
 

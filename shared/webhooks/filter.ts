@@ -22,6 +22,7 @@ import { lineAndColumn } from '../edge/body';
 import { InvalidInputError } from '../errors';
 import { ALL_NOTIFICATIONS, declaredMetadata, type NotificationName } from '../notifications/catalogue';
 import { NotificationMetadataSchema } from '../notifications/metadata';
+import { withArticle } from '../text';
 import type { DeliveryPayload } from './model';
 
 export const MAX_FILTER_BYTES = 2048;
@@ -68,8 +69,18 @@ export interface CompiledFilter {
   readonly program: Program;
 }
 
-/** A filter's verdict on one payload; `error` says why a failed evaluation counts as no match. */
-export type FilterDecision = { matched: true } | { matched: false; error?: string };
+/**
+ * A filter's verdict on one payload. A failed evaluation counts as no match: `error` says why
+ * (its message may quote the payload: a key read from it, a value), `kind` only what kind of
+ * failure it was (`no_such_key`, `no_such_overload`, `time_bound`, …) — what may be logged.
+ */
+export type FilterDecision = { matched: true } | { matched: false; error?: string; kind?: string };
+
+/** The kind of a CEL error (its code), or a generic one: never text taken from the payload. */
+function errorKind(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^[a-z_]{1,40}$/.test(code) ? code : 'evaluation_error';
+}
 
 function refuse(scope: Pick<Scope, 'source' | 'field'>, offset: number, what: string): never {
   throw new InvalidInputError(`${scope.field}: ${what} at ${lineAndColumn(scope.source, offset)}`, {
@@ -132,7 +143,7 @@ function checkPath(scope: Scope, node: ASTNode, path: string[]): void {
     refuse(
       scope,
       node.start,
-      `the payload never has ${name}: ${root} is a ${PAYLOAD_FIELDS[root as 'text']}`,
+      `the payload never has ${name}: ${root} is ${withArticle(PAYLOAD_FIELDS[root as 'text'])}`,
     );
   }
   if (root === 'metadata' && first !== undefined && DECLARED_METADATA.has(first) && path.length > 2) {
@@ -225,7 +236,11 @@ export function compileFilter(source: string, types?: readonly string[], field =
     refuse(scope, range?.start ?? 0, `does not type-check: ${summary}`);
   }
   if (checked.type !== 'bool' && checked.type !== 'dyn') {
-    refuse(scope, 0, `a filter must give true or false, this one gives a ${checked.type}`);
+    refuse(
+      scope,
+      0,
+      `a filter must give true or false, this one gives ${withArticle(checked.type ?? 'value')}`,
+    );
   }
   return { source, program: parsed as Program };
 }
@@ -235,13 +250,17 @@ function run(
   filter: CompiledFilter,
   payload: DeliveryPayload,
   clock: () => number,
-): { result?: unknown; error?: string; elapsed: number } {
+): { result?: unknown; error?: string; kind?: string; elapsed: number } {
   const started = clock();
   try {
     const result = filter.program(payload);
     return { result, elapsed: clock() - started };
   } catch (error) {
-    return { error: (error as Partial<ParseError>).summary ?? String(error), elapsed: clock() - started };
+    return {
+      error: (error as Partial<ParseError>).summary ?? String(error),
+      kind: errorKind(error),
+      elapsed: clock() - started,
+    };
   }
 }
 
@@ -261,16 +280,21 @@ export function evaluateFilter(
   if (outcome.error === undefined && outcome.elapsed > EVALUATION_BUDGET_MS) {
     outcome = run(filter, payload, clock);
   }
-  if (outcome.error !== undefined) return { matched: false, error: outcome.error };
+  if (outcome.error !== undefined) return { matched: false, error: outcome.error, kind: outcome.kind };
   if (outcome.elapsed > EVALUATION_BUDGET_MS) {
     return {
       matched: false,
       error: `evaluation took ${outcome.elapsed.toFixed(1)} ms, past the ${EVALUATION_BUDGET_MS} ms bound`,
+      kind: 'time_bound',
     };
   }
   const { result } = outcome;
   if (typeof result !== 'boolean') {
-    return { matched: false, error: `the filter gave ${typeof result}, not true or false` };
+    return {
+      matched: false,
+      error: `the filter gave ${typeof result}, not true or false`,
+      kind: 'not_boolean',
+    };
   }
   return result ? { matched: true } : { matched: false };
 }
@@ -317,7 +341,7 @@ export function filterDecision(
 ): FilterDecision {
   if (webhook.filter === undefined || webhook.filter === null) return { matched: true };
   const compiled = compiledFor({ ...webhook, filter: webhook.filter });
-  if ('error' in compiled) return { matched: false, error: compiled.error };
+  if ('error' in compiled) return { matched: false, error: compiled.error, kind: 'does_not_compile' };
   return evaluateFilter(compiled.filter, payload, clock);
 }
 

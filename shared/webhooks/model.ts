@@ -1,14 +1,20 @@
 /**
  * Webhook and history shapes: request validation, stored items and the views the API returns.
  * Types derive from these schemas; the OpenAPI contracts (`api.ts`) reuse them.
+ *
+ * Over 400 lines: the webhook's and the history record's schemas side by side, since the views,
+ * the stored items and the queries share their fields.
  */
 import * as z from 'zod';
 import { documentedAs, idParam, queryBoolean, queryInt } from '../edge/validation';
 import { NOTIFICATION_NAMES, SUBSCRIBABLE_NAMES } from '../notifications/catalogue';
 import { NotificationMetadataSchema } from '../notifications/metadata';
+import { notificationName } from '../notifications/name-schema';
+import { withUnknownFieldHints } from '../validation';
 import { DELIVERY_ID } from './delivery-id';
-import { filter, notificationName } from './fields';
+import { filter } from './fields';
 import { statusOf } from './status';
+import { MAX_DELIVERIES_PER_SECOND, MIN_DELIVERIES_PER_SECOND } from './throttle-limits';
 
 export const MAX_WEBHOOKS_PER_REQUEST = 50;
 const MAX_HISTORY_PAGE_SIZE = 100;
@@ -34,15 +40,12 @@ export const CONTROL_CHARACTERS =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: it lists the control characters a name must not hold
   /^[^\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]*$/;
 
-/** Deliveries per second a throttled webhook receives at most (stage-independent bounds). */
-const MAX_DELIVERIES_PER_SECOND = 1000;
-
 const maxDeliveriesPerSecond = z
   .number()
-  .positive()
+  .min(MIN_DELIVERIES_PER_SECOND)
   .max(MAX_DELIVERIES_PER_SECOND)
   .describe(
-    'deliveries per second this webhook receives at most; more are delayed (never failed or dropped). Absent: no limit',
+    'deliveries per second this webhook receives at most (0.01, one per 100 s, to 1000); more are delayed (never failed or dropped). Absent: no limit',
   );
 
 const WebhookFields = {
@@ -68,7 +71,7 @@ const WebhookFields = {
     .max(1024)
     .optional()
     .describe(
-      'write-only signing secret: `whsec_<base64 of a 16–64 byte key>` or any string of at least 16 characters (its UTF-8 bytes are the key)',
+      'write-only signing secret: `whsec_<base64 of a 16–64 byte key>` (what the svix and standardwebhooks verifiers take as it is; POST /webhooks/{id}/secret/rotate generates one), or any string of at least 16 characters, whose UTF-8 bytes are the key (those verifiers need it as bytes with `{format: "raw"}`)',
     ),
 };
 
@@ -84,21 +87,23 @@ export type WebhookInput = z.output<typeof WebhookInputSchema>;
  * change; `maxDeliveriesPerSecond: null` removes the limit, `filter: null` the filter. The secret changes through
  * `POST /webhooks/{id}/secret/rotate`, never here.
  */
-export const WebhookPatchSchema = z
-  .strictObject({
-    url: WebhookFields.url.optional(),
-    name: WebhookFields.name.optional(),
-    global: WebhookFields.global.optional(),
-    notificationType: WebhookFields.notificationType.optional(),
-    actionType: WebhookFields.actionType.optional(),
-    maxDeliveriesPerSecond: maxDeliveriesPerSecond.nullable().optional(),
-    filter: filter.nullable().optional(),
-  })
-  .refine((patch) => Object.keys(patch).length > 0, {
-    message:
-      'send at least one of url, name, global, notificationType, actionType, maxDeliveriesPerSecond, filter',
-  })
-  .meta({ id: 'WebhookPatch', description: 'The fields to change (JSON merge patch).' });
+export const WebhookPatchSchema = withUnknownFieldHints(
+  z
+    .strictObject({
+      url: WebhookFields.url.optional(),
+      name: WebhookFields.name.optional(),
+      global: WebhookFields.global.optional(),
+      notificationType: WebhookFields.notificationType.optional(),
+      actionType: WebhookFields.actionType.optional(),
+      maxDeliveriesPerSecond: maxDeliveriesPerSecond.nullable().optional(),
+      filter: filter.nullable().optional(),
+    })
+    .refine((patch) => Object.keys(patch).length > 0, {
+      message:
+        'send at least one of url, name, global, notificationType, actionType, maxDeliveriesPerSecond, filter',
+    }),
+  { secret: 'a secret is changed with POST /webhooks/{id}/secret/rotate, not with PATCH' },
+);
 export type WebhookPatch = z.output<typeof WebhookPatchSchema>;
 
 /** Why a webhook is not enabled: who or what disabled it. */

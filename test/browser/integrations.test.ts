@@ -36,7 +36,8 @@ afterAll(async () => {
 /** The document's variant of the create body for `type`. */
 // biome-ignore lint/suspicious/noExplicitAny: JSON Schema as data
 function typeSchema(type: string): any {
-  const body = openapi.paths['/integrations'].post.requestBody.content['application/json'].schema;
+  const { $ref } = openapi.paths['/integrations'].post.requestBody.content['application/json'].schema;
+  const body = openapi.components.schemas[$ref.split('/').pop()];
   // biome-ignore lint/suspicious/noExplicitAny: JSON Schema as data
   return body.oneOf.find((alt: any) => alt.properties.type.const === type);
 }

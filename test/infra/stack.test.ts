@@ -38,6 +38,7 @@ import {
   queues,
   visibilityTimeoutSeconds,
 } from '../../shared/catalog/queues';
+import { routeAccess } from '../../shared/catalog/route-access';
 import { type RouteDef, routeKey, routes } from '../../shared/catalog/routes';
 import { type StreamConsumerDef, streamConsumers } from '../../shared/catalog/streams';
 import { type TableDef, tableEnvVar, tables } from '../../shared/catalog/tables';
@@ -176,7 +177,7 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
     for (const route of routeList) {
       const fn = stack.api.routeFunctions.get(routeKey(route));
       expect(fn, routeKey(route)).toBeDefined();
-      if (fn) expectAccess(stage, fn, route);
+      if (fn) expectAccess(stage, fn, routeAccess(route));
     }
     for (const def of queueList) {
       const consumer = stack.notifications.queues.get(def.name)?.consumer;

@@ -36,6 +36,10 @@ const TEST_CLOUD_ENV: Record<string, string> = {
   WEBHOOK_SECRET_OVERLAP_SECONDS: '15',
   LOG_LEVEL: 'INFO',
   INTEGRATION_CHECK_INTERVAL_SECONDS: '86400',
+  // A recover budget a test can spend with a few dozen seeded deliveries (admins keep the stage's),
+  // and a cool-down short enough to wait out.
+  WEBHOOK_RECOVER_USER_PER_HOUR: '40',
+  WEBHOOK_RECOVER_COOLDOWN_SECONDS: '10',
 };
 
 export async function startCloudProcess(

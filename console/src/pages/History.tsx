@@ -1,15 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
 import { NOTIFICATION_NAMES } from '../../../shared/notifications/catalogue';
-import type { components, paths } from '../../../shared/openapi/api-types';
+import type { paths } from '../../../shared/openapi/api-types';
 import { type ApiError, api, asApiError } from '../api';
 import { DeliveriesChart, type Delivery } from '../chart';
-import { outcomeLabel, succeeded } from '../delivery-outcome';
+import { outcomeLabel } from '../delivery-outcome';
+import { DeliveryTable, type HistoryRecord } from '../delivery-table';
 import { ErrorBanner } from '../errors';
 import { Pager } from '../pager';
 import { isAdmin } from '../session';
 import '../webhooks.css';
 
-type HistoryRecord = components['schemas']['WebhookHistoryRecord'];
 type Query = NonNullable<paths['/webhooks/history']['get']['parameters']['query']>;
 
 const PAGE = 20;
@@ -200,43 +200,7 @@ export function History() {
           <p role="status">
             {page.count} record{page.count === 1 ? '' : 's'}
           </p>
-          <div class="table-wrap">
-            <table aria-label="Delivery records">
-              <thead>
-                <tr>
-                  <th scope="col">webhook-id</th>
-                  <th scope="col">When</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Webhook</th>
-                  <th scope="col">Outcome</th>
-                  <th scope="col">Attempt</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.records.map((r) => (
-                  <tr key={r.id}>
-                    <td>
-                      <button
-                        type="button"
-                        class="link mono"
-                        title={`record ${r.id}`}
-                        onClick={() => setOpen(r)}
-                      >
-                        {r.deliveryId}
-                      </button>
-                    </td>
-                    <td>{new Date(r.createdAt).toLocaleString()}</td>
-                    <td>{r.notificationType}</td>
-                    <td>{r.name}</td>
-                    <td>
-                      <span class={`badge ${succeeded(r) ? 'ok' : 'bad'}`}>{outcomeLabel(r)}</span>
-                    </td>
-                    <td>{r.attempt}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DeliveryTable label="Delivery records" records={page.records} webhookColumn onOpen={setOpen} />
           <Pager offset={offset} pageSize={PAGE} count={page.count} onOffset={setOffset} />
         </>
       )}

@@ -8,7 +8,7 @@ import { DeleteIntegration } from '../integration-delete';
 import { Loading } from '../loading';
 import { configPaths, typeSchemas } from '../openapi';
 import { compact, type Schema, SchemaFields, storedSecrets, type Value } from '../schema-form';
-import { ScriptSteps } from '../scripts';
+import { type ScriptStep, ScriptSteps } from '../scripts';
 import { failureReason, isMoving, StatusBadge } from '../status';
 import { toast } from '../toast';
 import { ValidationResults } from '../validation';
@@ -85,6 +85,7 @@ export function IntegrationDetail({ id }: { id: number }) {
   };
 
   const live = item.status !== 'deleted';
+  const offered = operatorScripts(item, scripts, payload(editing ?? config), payload(config));
   return (
     <section>
       <p>
@@ -95,7 +96,11 @@ export function IntegrationDetail({ id }: { id: number }) {
       </h1>
       <p>
         Status: <StatusBadge status={item.status} reason={failureReason(item)} />{' '}
-        {item.autoBootstrap ? 'automatic setup' : 'manual setup'}
+        {item.autoBootstrap === undefined
+          ? 'no remote setup'
+          : item.autoBootstrap
+            ? 'automatic setup'
+            : 'manual setup'}
       </p>
       <ErrorBanner error={error} />
       <ValidationResults results={item.validationResults} />
@@ -150,7 +155,7 @@ export function IntegrationDetail({ id }: { id: number }) {
       ) : (
         <section aria-labelledby="config-title">
           <h2 id="config-title">Configuration</h2>
-          <ConfigView config={config} />
+          <ConfigView config={config} schema={schema} />
           <div class="actions">
             {schema && updatable && live && (
               <button
@@ -181,20 +186,70 @@ export function IntegrationDetail({ id }: { id: number }) {
           <textarea id="fs-snippet" readOnly rows={5} value={regenerated.configurationSnippet} />
         </div>
       )}
-      {schema && scripts.size > 0 && live && (
+      {schema && offered.length > 0 && (
         <section aria-labelledby="scripts-title">
-          <h2 id="scripts-title">Scripts</h2>
-          <ScriptSteps
-            steps={[
-              { title: 'edit', path: `/integrations/${id}/scripts/edit`, body: payload(editing ?? config) },
-              { title: 'delete', path: `/integrations/${id}/scripts/delete` },
-              { title: 'cleanup', path: `/integrations/${id}/scripts/cleanup` },
-              { title: 'post-cleanup', path: '/integrations/scripts/post-cleanup', body: payload(config) },
-            ].filter((step) => step.title === 'delete' || scripts.has(step.title))}
-          />
+          <h2 id="scripts-title">Scripts for the operator</h2>
+          <p>Each script is for one situation, described with it; none needs running otherwise.</p>
+          <ScriptSteps steps={offered} ordered={false} />
         </section>
       )}
       {live && <DeleteIntegration item={item} onDeleting={refresh} />}
     </section>
   );
+}
+
+/** Statuses in which a stored setup is in use and an edit can be saved. */
+const EDITABLE = new Set(['enabled', 'recurringValidationError', 'editError']);
+/** Statuses in which the cleanup script applies (the API refuses it elsewhere; createError has its own section). */
+const CLEANUP = new Set(['editError', 'deleteError', 'disabled']);
+/** Statuses in which a manual setup is settled and may be removed. */
+const REMOVABLE = new Set(['enabled', 'recurringValidationError', 'createError', 'editError', 'deleteError']);
+
+/**
+ * The scripts that apply to the integration now, each saying when to run it: a manual setup's
+ * edit script while an edit can be saved, its removal scripts before a delete, and the cleanup
+ * script only after a failed edit or teardown or a force-disable, never on a working setup.
+ */
+function operatorScripts(
+  item: Integration,
+  scripts: ReadonlySet<string>,
+  edited: unknown,
+  stored: unknown,
+): ScriptStep[] {
+  const manual = item.autoBootstrap === false;
+  const out: ScriptStep[] = [];
+  if (manual && scripts.has('edit') && EDITABLE.has(item.status))
+    out.push({
+      title: 'edit',
+      path: `/integrations/${item.id}/scripts/edit`,
+      body: edited,
+      description:
+        'Before you save an edit: changes the platform from the stored configuration to the edited one. Run it, then Save.',
+    });
+  if (CLEANUP.has(item.status) && scripts.has('cleanup'))
+    out.push({
+      title: 'cleanup',
+      path: `/integrations/${item.id}/scripts/cleanup`,
+      description:
+        item.status === 'disabled'
+          ? 'The integration was force-disabled without removing anything remotely: this removes what its setup created.'
+          : 'Removes what the failed edit or teardown left on the platform.',
+    });
+  if (manual && REMOVABLE.has(item.status)) {
+    out.push({
+      title: 'delete',
+      path: `/integrations/${item.id}/scripts/delete`,
+      description:
+        'Before you delete this integration: removes everything its setup created on the platform.',
+    });
+    if (scripts.has('post-cleanup'))
+      out.push({
+        title: 'post-cleanup',
+        path: '/integrations/scripts/post-cleanup',
+        body: stored,
+        description:
+          'After the delete script: removes what the setup made outside the integration’s own database, such as a login in master (the script says so when there is nothing).',
+      });
+  }
+  return out;
 }

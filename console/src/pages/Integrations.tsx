@@ -71,7 +71,17 @@ export function Integrations() {
                   <td>{i.type}</td>
                   <td class="url">{listed(i, 'x-host-field')}</td>
                   <td>{listed(i, 'x-name-field')}</td>
-                  <td>{i.autoBootstrap ? 'automatic' : 'manual'}</td>
+                  <td>
+                    {i.autoBootstrap === undefined ? (
+                      <span class="muted" title="this type has nothing to set up on a remote platform">
+                        none
+                      </span>
+                    ) : i.autoBootstrap ? (
+                      'automatic'
+                    ) : (
+                      'manual'
+                    )}
+                  </td>
                   <td>
                     <StatusBadge status={i.status} reason={failureReason(i)} />
                   </td>

@@ -12,9 +12,20 @@ import { navigate } from '../router';
 import { toast } from '../toast';
 import { PauseResume, Recover, RotateSecret, SendTest } from '../webhook-actions';
 import { EditWebhook } from '../webhook-edit';
-import { HealthFigures, type Webhook, WebhookStatusBadge, when } from '../webhook-health';
+import { HealthFigures, ownerOf, type Webhook, WebhookStatusBadge, when } from '../webhook-health';
 import { WebhookLog } from '../webhook-log';
 import '../webhooks.css';
+import { me } from '../session';
+
+/**
+ * Why the delivery log is empty for a webhook whose health counts attempts: the history shows
+ * each user the records of their own personal webhooks and, to admins, those of global ones, so
+ * an admin looking at another user's personal webhook sees its health but none of its records.
+ */
+function recordsHidden(item: Webhook): string | undefined {
+  if (item.global || item.createdBy === me.value?.userId) return undefined;
+  return `Its delivery records belong to its owner (user #${item.createdBy}): the history shows each user the records of their own personal webhooks, and admins those of global webhooks, so none are listed here. The health figures above count every attempt.`;
+}
 
 export function WebhookDetail({ id }: { id: number }) {
   const [item, setItem] = useState<Webhook | null>(null);
@@ -73,6 +84,8 @@ export function WebhookDetail({ id }: { id: number }) {
             <dd class="url">{item.url}</dd>
             <dt>Scope</dt>
             <dd>{item.global ? 'global' : 'personal'}</dd>
+            <dt>Owner</dt>
+            <dd>{ownerOf(item)}</dd>
             <dt>Notification types</dt>
             <dd>{item.notificationType.join(', ')}</dd>
             <dt>Action type</dt>
@@ -115,7 +128,7 @@ export function WebhookDetail({ id }: { id: number }) {
               </div>
             </section>
           )}
-          <WebhookLog webhookId={item.id} refresh={tick} />
+          <WebhookLog webhookId={item.id} refresh={tick} hidden={recordsHidden(item)} />
           <div class="actions">
             <button type="button" class="danger" onClick={() => void remove()}>
               Delete webhook

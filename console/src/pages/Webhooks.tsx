@@ -4,7 +4,7 @@ import { ErrorBanner, fieldErrors } from '../errors';
 import { Loading } from '../loading';
 import { toast } from '../toast';
 import { FilterField } from '../webhook-filter';
-import { HealthSummary, type Webhook, WebhookStatusBadge } from '../webhook-health';
+import { HealthSummary, ownerOf, type Webhook, WebhookStatusBadge } from '../webhook-health';
 import { GlobalSwitch, TypePicker } from '../webhook-types';
 import '../webhooks.css';
 
@@ -138,6 +138,7 @@ export function Webhooks() {
                 <th scope="col">Status</th>
                 <th scope="col">Health (24 h)</th>
                 <th scope="col">Scope</th>
+                <th scope="col">Owner</th>
                 <th scope="col">Types</th>
               </tr>
             </thead>
@@ -155,6 +156,7 @@ export function Webhooks() {
                     <HealthSummary webhook={w} />
                   </td>
                   <td>{w.global ? 'global' : 'personal'}</td>
+                  <td>{ownerOf(w)}</td>
                   <td>{w.notificationType.length}</td>
                 </tr>
               ))}

@@ -21,10 +21,11 @@ import {
   type ChangeSet,
   type ChangeStep,
   change,
+  droppingWith,
+  editSetting,
   type PlanStep,
   type ScriptLayouts,
   type SetupPlan,
-  stepOf,
 } from '../sql/plan';
 import { quoteIdent, quoteLiteral, sameIdentifier } from '../sql/quote';
 import { TEST } from '../validation-tests';
@@ -205,33 +206,21 @@ export function analyticsEdit(previous: AnalyticsWarehouseSetup, next: Analytics
         ),
       );
   }
-  const wasOn = prev.impersonation.enabled;
-  const isOn = cfg.impersonation.enabled;
-  if (!wasOn && isOn) {
-    database.push(...adding(newPlan, 'impersonation-role', 'impersonation-grant'));
-  } else if (wasOn && !isOn) {
+  editSetting('tsql', prev.impersonation, cfg.impersonation, {
+    on: () => database.push(...adding(newPlan, 'impersonation-role', 'impersonation-grant')),
     // Dropping the role takes its grant; taking the drop back restores both.
-    const role = stepOf(oldPlan, 'impersonation-role');
-    const grant = stepOf(oldPlan, 'impersonation-grant');
-    database.push(
-      ...change('impersonation-role:previous', role?.undo ?? [], [
-        ...(role?.create ?? []),
-        ...(grant?.create ?? []),
-      ]),
-    );
-  } else if (wasOn && isOn && !sameIdentifier('tsql', prev.impersonation.role, cfg.impersonation.role)) {
-    const [o, n] = [
-      id(prev.impersonation.role, 'impersonation role'),
-      id(cfg.impersonation.role, 'impersonation role'),
-    ];
-    database.push(
-      ...change(
-        'rename-impersonation-role',
-        [`ALTER ROLE ${o} WITH NAME = ${n}`],
-        [`ALTER ROLE ${n} WITH NAME = ${o}`],
-      ),
-    );
-  }
+    off: () => database.push(...droppingWith(oldPlan, 'impersonation-role', 'impersonation-grant')),
+    renamed(from, to) {
+      const [o, n] = [id(from, 'impersonation role'), id(to, 'impersonation role')];
+      database.push(
+        ...change(
+          'rename-impersonation-role',
+          [`ALTER ROLE ${o} WITH NAME = ${n}`],
+          [`ALTER ROLE ${n} WITH NAME = ${o}`],
+        ),
+      );
+    },
+  });
   return {
     title: 'AnalyticsWarehouse edit',
     sections: [

@@ -1,15 +1,12 @@
 /** AnalyticsWarehouse as a SQL platform: how the service connects, what it checks, what it creates. */
 import type { PlatformSession } from '../driver';
 import type { SqlPlatform } from '../sql/platform';
-import { failed, passed, skipped, TEST } from '../validation-tests';
+import { type BootstrapRightsSession, bootstrapRightsCheck, TEST } from '../validation-tests';
 import type { AnalyticsWarehousePayload } from '.';
 import { analyticsEdit, analyticsLayouts, analyticsPlan } from './plan';
 
 /** What the AnalyticsWarehouse checks ask of a connection beyond the common session. */
-export interface AnalyticsSession extends PlatformSession {
-  /** Rights the session user lacks for automatic setup (empty when it may bootstrap). */
-  missingBootstrapRights(): Promise<string[]>;
-}
+export interface AnalyticsSession extends PlatformSession, BootstrapRightsSession {}
 
 export const platform: SqlPlatform<AnalyticsWarehousePayload, AnalyticsSession> = {
   dialect: 'tsql',
@@ -24,17 +21,7 @@ export const platform: SqlPlatform<AnalyticsWarehousePayload, AnalyticsSession> 
   privilegedTarget(payload, { role: _role, ...credentials }) {
     return { ...this.serviceTarget(payload), credentials };
   },
-  async checks({ payload, session }) {
-    const name = TEST.bootstrapUserGrants;
-    if (!payload.autoBootstrap) return [skipped(name, 'manual setup: the operator ran the setup script')];
-    if (!session) return [skipped(name, 'skipped: the connection test failed')];
-    const missing = await session.missingBootstrapRights();
-    return [
-      missing.length === 0
-        ? passed(name)
-        : failed(name, `the user lacks rights needed for automatic setup: ${missing.join(', ')}`),
-    ];
-  },
+  checks: ({ payload, session }) => bootstrapRightsCheck(payload.autoBootstrap, session),
   freshObjectTests: [
     { name: TEST.schemaDoesNotExist, createOnly: true },
     { name: TEST.impersonationRoleDoesNotExist },

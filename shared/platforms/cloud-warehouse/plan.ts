@@ -28,6 +28,8 @@ import {
   type ChangeSet,
   type ChangeStep,
   change,
+  droppingWith,
+  editSetting,
   type PlanStep,
   removing,
   type ScriptLayouts,
@@ -394,32 +396,21 @@ export function cloudEdit(previous: CloudWarehouseSetup, next: CloudWarehouseSet
         ),
       );
     }
-  const wasOn = prev.impersonation.enabled;
-  const isOn = cfg.impersonation.enabled;
-  if (!wasOn && isOn) {
-    steps.push(...adding(newPlan, 'impersonation-role', 'impersonation-owner'));
-  } else if (wasOn && !isOn) {
-    const role = stepOf(oldPlan, 'impersonation-role');
-    const owner = stepOf(oldPlan, 'impersonation-owner');
-    steps.push(
-      ...change('impersonation-role:previous', role?.undo ?? [], [
-        ...(role?.create ?? []),
-        ...(owner?.create ?? []),
-      ]),
-    );
-  } else if (wasOn && isOn && !sameIdentifier('cloud', prev.impersonation.role, cfg.impersonation.role)) {
-    const [o, n] = [
-      id(prev.impersonation.role, 'impersonation role'),
-      id(cfg.impersonation.role, 'impersonation role'),
-    ];
-    steps.push(
-      ...change(
-        'rename-impersonation-role',
-        [`ALTER ROLE ${o} RENAME TO ${n}`],
-        [`ALTER ROLE ${n} RENAME TO ${o}`],
-      ),
-    );
-  }
+  editSetting('cloud', prev.impersonation, cfg.impersonation, {
+    on: () => steps.push(...adding(newPlan, 'impersonation-role', 'impersonation-owner')),
+    // Dropping the role takes its ownership grant; taking the drop back restores both.
+    off: () => steps.push(...droppingWith(oldPlan, 'impersonation-role', 'impersonation-owner')),
+    renamed(from, to) {
+      const [o, n] = [id(from, 'impersonation role'), id(to, 'impersonation role')];
+      steps.push(
+        ...change(
+          'rename-impersonation-role',
+          [`ALTER ROLE ${o} RENAME TO ${n}`],
+          [`ALTER ROLE ${n} RENAME TO ${o}`],
+        ),
+      );
+    },
+  });
   steps.push(...credentialEdit(previous, next));
   const user = cloudSystemUser(cfg);
   const oldUser = cloudSystemUser(prev);

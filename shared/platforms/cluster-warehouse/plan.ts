@@ -22,6 +22,7 @@ import {
   type ChangeSet,
   type ChangeStep,
   change,
+  editSetting,
   type PlanStep,
   removing,
   type ScriptLayouts,
@@ -247,27 +248,26 @@ export function clusterEdit(previous: ClusterWarehouseSetup, next: ClusterWareho
     // The user is the operator's: only its membership of the system group follows it.
     before.push(...removing(oldPlan, 'system-group-member'), ...adding(newPlan, 'system-group-member'));
   }
-  const wasOn = prev.impersonation.enabled;
-  const isOn = cfg.impersonation.enabled;
-  if (!wasOn && isOn) {
-    before.push(...adding(newPlan, 'impersonation-group'));
-    grants.push(...adding(newPlan, 'impersonation-grant'));
-  } else if (wasOn && !isOn) {
-    grants.push(...removing(oldPlan, 'impersonation-grant'));
-    after.push(...removing(oldPlan, 'impersonation-group'));
-  } else if (wasOn && isOn && !sameIdentifier('cluster', prev.impersonation.role, cfg.impersonation.role)) {
-    const [o, n] = [
-      id(prev.impersonation.role, 'impersonation role'),
-      id(cfg.impersonation.role, 'impersonation role'),
-    ];
-    before.push(
-      ...change(
-        'rename-impersonation-group',
-        [`ALTER GROUP ${o} RENAME TO ${n}`],
-        [`ALTER GROUP ${n} RENAME TO ${o}`],
-      ),
-    );
-  }
+  editSetting('cluster', prev.impersonation, cfg.impersonation, {
+    on() {
+      before.push(...adding(newPlan, 'impersonation-group'));
+      grants.push(...adding(newPlan, 'impersonation-grant'));
+    },
+    off() {
+      grants.push(...removing(oldPlan, 'impersonation-grant'));
+      after.push(...removing(oldPlan, 'impersonation-group'));
+    },
+    renamed(from, to) {
+      const [o, n] = [id(from, 'impersonation role'), id(to, 'impersonation role')];
+      before.push(
+        ...change(
+          'rename-impersonation-group',
+          [`ALTER GROUP ${o} RENAME TO ${n}`],
+          [`ALTER GROUP ${n} RENAME TO ${o}`],
+        ),
+      );
+    },
+  });
   const { initial, managed } = newPlan.phases;
   return {
     title: 'ClusterWarehouse edit',

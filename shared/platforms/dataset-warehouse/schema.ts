@@ -19,19 +19,25 @@ export function parseServiceAccount(credential: string): z.infer<typeof ServiceA
 }
 
 export const DatasetWarehouseConfigSchema = z.strictObject({
-  role: text(255),
-  datasetSuffix: identifier(64).regex(
-    /^_[A-Za-z0-9_]*$/,
-    'must start with an underscore (letters, digits, underscores)',
-  ),
+  role: text(255).describe('cloud role used to connect'),
+  datasetSuffix: identifier(64)
+    .regex(/^_[A-Za-z0-9_]*$/, 'must start with an underscore (letters, digits, underscores)')
+    .describe(
+      'suffix appended to the name of each dataset that holds secure views; starts with an underscore',
+    ),
   dataset: identifier(1024)
     .regex(/^[A-Za-z0-9_]+$/, 'only letters, digits and underscores')
-    .default('service'),
-  location: text(64),
-  credential: secret(16_384).refine((c) => parseServiceAccount(c) !== undefined, {
-    message:
-      'must be the content of a service-account JSON key file (type, project_id, client_email, private_key)',
-  }),
-  port: port(443),
+    .default('service')
+    .describe("dataset provisioned for the service's metadata"),
+  location: text(64).describe(
+    'location of the datasets, such as US or europe-west1; cannot change once the dataset exists',
+  ),
+  credential: secret(16_384)
+    .refine((c) => parseServiceAccount(c) !== undefined, {
+      message:
+        'must be the content of a service-account JSON key file (type, project_id, client_email, private_key)',
+    })
+    .describe('content of the service-account JSON key file (write-only)'),
+  port: port(443).describe('TCP port of the API endpoint'),
 });
 export type DatasetWarehouseConfig = z.infer<typeof DatasetWarehouseConfigSchema>;

@@ -5,7 +5,10 @@
  * or catalog drops its schemas and their grants, dropping a role drops its grants and
  * memberships, and only privileged sessions may create databases, users, roles and logins.
  */
-import type { Dialect } from '../sql/quote';
+
+import { withArticle } from '../../text';
+import type { SandboxRules } from '../sql/dialect';
+import { type Dialect, dialectOf } from '../sql/dialects';
 import { SandboxSqlError } from './sql-tokens';
 import type { SandboxState } from './store';
 
@@ -18,16 +21,8 @@ export interface SandboxSession {
 }
 
 const key = (dialect: Dialect, kind: string, name: string, parent?: string) => {
-  const fold = (s: string) => (dialect === 'tsql' || dialect === 'lakehouse' ? s.toLowerCase() : s);
+  const fold = (s: string) => (dialectOf(dialect).caseInsensitiveNames ? s.toLowerCase() : s);
   return `${kind}:${parent === undefined ? '' : `${fold(parent)}.`}${fold(name)}`;
-};
-
-/** Kinds of remote objects per dialect and where they live. */
-const SCOPED: Record<Dialect, Record<string, 'global' | 'database'>> = {
-  cloud: { user: 'global', role: 'global', database: 'global', schema: 'global' },
-  cluster: { user: 'global', group: 'global', database: 'global', schema: 'database' },
-  tsql: { login: 'global', user: 'database', role: 'database', schema: 'database' },
-  lakehouse: { catalog: 'global', schema: 'global' },
 };
 
 export class SandboxModel {
@@ -40,8 +35,12 @@ export class SandboxModel {
     return this.session.dialect;
   }
 
+  private get rules(): SandboxRules {
+    return dialectOf(this.d).sandbox;
+  }
+
   private parentFor(kind: string): string | undefined {
-    return SCOPED[this.d][kind] === 'database' ? (this.session.database ?? '') : undefined;
+    return this.rules.scopes[kind] === 'database' ? (this.session.database ?? '') : undefined;
   }
 
   keyOf(kind: string, name: string, parent = this.parentFor(kind)): string {
@@ -142,13 +141,9 @@ export class SandboxModel {
     const name = parts[parts.length - 1] ?? '';
     const kind = { DATABASE: 'database', SCHEMA: 'schema', ROLE: 'role', CATALOG: 'catalog' }[kindWord];
     if (kind === undefined) return `${kindWord.toLowerCase()}:${parts.join('.')}`;
-    if (kind === 'schema' && parts.length === 2) {
-      const parent = parts[0] as string;
-      if (this.d === 'lakehouse' && parent.toLowerCase() === 'system') return `schema:${parts.join('.')}`;
-      return this.need('schema', name, parent);
-    }
-    if (kind === 'catalog' && name.toLowerCase() === 'system') return 'catalog:system';
-    if (kind === 'database' && this.d === 'cloud' && name === 'SNOWFLAKE') return 'database:SNOWFLAKE';
+    const implicit = this.rules.implicitSecurable?.(kind, parts);
+    if (implicit !== undefined) return implicit;
+    if (kind === 'schema' && parts.length === 2) return this.need('schema', name, parts[0] as string);
     return this.need(kind, name);
   }
 
@@ -161,20 +156,19 @@ export class SandboxModel {
       parent?: string,
       owner?: string,
     ) => {
-      if (kind !== 'schema') this.requirePrivilege(`create a ${kind}`);
-      if (kind === 'schema' && parent !== undefined && SCOPED[this.d].schema === 'global')
-        this.need(this.d === 'lakehouse' ? 'catalog' : 'database', parent, undefined);
-      // A PostgreSQL-family session is always inside a database the service created.
-      if (kind === 'schema' && this.d === 'cluster')
+      if (kind !== 'schema') this.requirePrivilege(`create ${withArticle(kind)}`);
+      if (kind === 'schema' && parent !== undefined && this.rules.scopes.schema === 'global')
+        this.need(this.rules.schemaParent, parent, undefined);
+      if (kind === 'schema' && this.rules.schemasNeedSessionDatabase)
         this.need('database', this.session.database ?? '', undefined);
       this.create(kind, name, attrs, parent, owner);
     },
     drop: (kind: string, name: string, parent?: string) => {
-      if (kind !== 'schema') this.requirePrivilege(`drop a ${kind}`);
+      if (kind !== 'schema') this.requirePrivilege(`drop ${withArticle(kind)}`);
       this.dropKey(this.need(kind, name, parent));
     },
     rename: (kind: string, from: string, to: string) => {
-      this.requirePrivilege(`rename a ${kind}`);
+      this.requirePrivilege(`rename ${withArticle(kind)}`);
       this.rename(kind, from, to);
     },
     setAttrs: (kind: string, name: string, attrs: Record<string, string | boolean | undefined>) => {

@@ -4,6 +4,7 @@
  * unknown statement is a syntax error, so a builder cannot drift from what the sandbox
  * understands.
  */
+import { dialectOf } from '../sql/dialects';
 import type { SandboxModel } from './sql-model';
 import { type Token, TokenCursor } from './sql-tokens';
 
@@ -11,26 +12,11 @@ type Handler = (r: TokenCursor, db: SandboxModel) => void;
 
 // CREATE …
 
+/** CREATE USER name …: the dialect's own form, or `key = value` options. */
 const createUser: Handler = (r, db) => {
   const user = r.one();
-  const dialect = db.session.dialect;
-  if (dialect === 'tsql') {
-    r.expect('FOR', 'LOGIN');
-    const login = r.one();
-    r.end();
-    db.op.needObject('login', login);
-    return db.op.create('user', user, { login });
-  }
-  if (dialect === 'cluster') {
-    r.expect('PASSWORD');
-    if (r.accept('DISABLED')) {
-      r.end();
-      return db.op.create('user', user, { passwordDisabled: true });
-    }
-    const password = r.string();
-    r.end();
-    return db.op.create('user', user, { password });
-  }
+  const own = dialectOf(db.session.dialect).sandbox.createUser;
+  if (own) return own(r, db, user);
   return db.op.create('user', user, r.options());
 };
 
@@ -187,14 +173,14 @@ function privilegeList(r: TokenCursor): string[] {
 /** [ON object-kind-words [::] name]: the kind words and the dotted name (none for ACCOUNT). */
 function securable(r: TokenCursor, db: SandboxModel): { objectWords?: string[]; parts: string[] } {
   if (!r.accept('ON')) return { parts: [] };
-  const dialect = db.session.dialect;
+  const oneWord = dialectOf(db.session.dialect).sandbox.oneWordSecurables;
   const objectWords: string[] = [];
   while (r.peek()?.t === 'word' && !r.isWord('TO') && !r.isWord('FROM')) {
     const v = (r.peek() as Token).v;
     objectWords.push(v);
     r.skip();
     if (v === 'ACCOUNT') break;
-    if (dialect === 'tsql' || dialect === 'lakehouse' || r.peek()?.t === 'ident') break;
+    if (oneWord || r.peek()?.t === 'ident') break;
   }
   if (r.peek()?.t === 'punct' && r.peek()?.v === '::') r.skip();
   return { objectWords, parts: objectWords.includes('ACCOUNT') ? [] : r.name() };

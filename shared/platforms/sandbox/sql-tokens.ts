@@ -3,7 +3,7 @@
  * and string escapes, as `../sql/quote.ts` writes them) and the cursor the statement handlers
  * read tokens with.
  */
-import type { Dialect } from '../sql/quote';
+import { type Dialect, dialectOf } from '../sql/dialects';
 
 export type SandboxErrorCode = 'exists' | 'missing' | 'denied' | 'syntax';
 
@@ -22,9 +22,8 @@ export interface Token {
   v: string;
 }
 
-const CLOSE_OF: Record<string, string> = { '"': '"', '[': ']', '`': '`' };
-
 export function tokenize(dialect: Dialect, sql: string): Token[] {
+  const rules = dialectOf(dialect).sandbox;
   const out: Token[] = [];
   let i = 0;
   while (i < sql.length) {
@@ -33,9 +32,8 @@ export function tokenize(dialect: Dialect, sql: string): Token[] {
       i++;
       continue;
     }
-    const opener = dialect === 'tsql' ? '[' : dialect === 'lakehouse' ? '`' : '"';
-    if (c === opener) {
-      const close = CLOSE_OF[c] as string;
+    if (c === rules.identifierQuotes.open) {
+      const close = rules.identifierQuotes.close;
       let v = '';
       i++;
       for (;;) {
@@ -56,19 +54,19 @@ export function tokenize(dialect: Dialect, sql: string): Token[] {
       out.push({ t: 'ident', v });
       continue;
     }
-    if (c === "'" || (dialect === 'tsql' && (c === 'N' || c === 'n') && sql.charAt(i + 1) === "'")) {
+    if (c === "'" || (rules.nationalStrings && (c === 'N' || c === 'n') && sql.charAt(i + 1) === "'")) {
       i += c === "'" ? 1 : 2;
       let v = '';
       for (;;) {
         if (i >= sql.length) throw new SandboxSqlError('syntax', 'unterminated string');
         const ch = sql.charAt(i);
-        if (ch === '\\' && (dialect === 'cloud' || dialect === 'lakehouse')) {
+        if (ch === '\\' && rules.backslashEscapes) {
           v += sql.charAt(i + 1);
           i += 2;
           continue;
         }
         if (ch === "'") {
-          if (sql.charAt(i + 1) === "'" && dialect !== 'lakehouse') {
+          if (sql.charAt(i + 1) === "'" && rules.doubledQuoteEscapes) {
             v += "'";
             i += 2;
             continue;
@@ -149,7 +147,7 @@ export class TokenCursor {
     for (;;) {
       const t = this.peek();
       if (!t || (t.t !== 'ident' && t.t !== 'word')) throw this.syntax('expected a name');
-      parts.push(t.t === 'ident' ? t.v : this.dialect === 'cloud' ? t.v : t.v.toLowerCase());
+      parts.push(t.t === 'ident' ? t.v : dialectOf(this.dialect).sandbox.plainName(t.v));
       this.i++;
       if (this.peek()?.v === '.' && this.peek()?.t === 'punct') {
         this.i++;

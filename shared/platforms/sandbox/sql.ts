@@ -5,6 +5,7 @@
  * (`sql-tokens.ts`), the state model and its operations (`sql-model.ts`) and the table of
  * statement handlers (`sql-statements.ts`).
  */
+import { dialectOf } from '../sql/dialects';
 import { SandboxModel } from './sql-model';
 import { runStatement } from './sql-statements';
 import { tokenize } from './sql-tokens';
@@ -13,8 +14,7 @@ export { SandboxSqlError, tokenize } from './sql-tokens';
 
 export class SandboxDb extends SandboxModel {
   execute(sql: string): void {
-    // T-SQL's drop-the-schema's-views batch: the sandbox keeps no views.
-    if (this.session.dialect === 'tsql' && /^\s*DECLARE @drop /i.test(sql)) return;
+    if (dialectOf(this.session.dialect).sandbox.ignores?.(sql)) return;
     runStatement(this, tokenize(this.session.dialect, sql));
   }
 }

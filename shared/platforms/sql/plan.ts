@@ -15,6 +15,7 @@
  * the same run is skipped (its object goes with the other: a schema with its database).
  */
 import type { RemoteObject } from '../driver';
+import { type Dialect, sameIdentifier } from './quote';
 import { type Script, type ScriptSection, script } from './script';
 
 /** A securable a grant is made on (`warehouse`, `account`, `database` …), as the platform names it. */
@@ -224,6 +225,39 @@ export function removing(plan: SetupPlan, ...keys: string[]): ChangeStep[] {
     const step = stepOf(plan, key);
     return step ? change(`${key}:previous`, step.undo, step.create) : [];
   });
+}
+
+/** A setting an edit can turn on, turn off or rename (impersonation and its role). */
+interface NamedSetting {
+  enabled: boolean;
+  role: string;
+}
+
+/**
+ * Which change an edit makes to a named setting, told apart in one place for every plan: `on`
+ * (it was off), `off` (it was on), `renamed` (on before and after under another name, as the
+ * platform compares names), or none.
+ */
+export function editSetting(
+  dialect: Dialect,
+  before: NamedSetting,
+  after: NamedSetting,
+  then: { on(): void; off(): void; renamed(from: string, to: string): void },
+): void {
+  if (!before.enabled && after.enabled) then.on();
+  else if (before.enabled && !after.enabled) then.off();
+  else if (before.enabled && after.enabled && !sameIdentifier(dialect, before.role, after.role))
+    then.renamed(before.role, after.role);
+}
+
+/**
+ * A change step removing the (previous) plan's step `key` together with the steps that go with
+ * it (a role with its grants): its drop takes them, so taking the drop back recreates them all.
+ */
+export function droppingWith(plan: SetupPlan, key: string, ...with_: string[]): ChangeStep[] {
+  const step = stepOf(plan, key);
+  const restore = [key, ...with_].flatMap((k) => stepOf(plan, k)?.create ?? []);
+  return change(`${key}:previous`, step?.undo ?? [], restore);
 }
 
 export function changeScript(set: ChangeSet): Script {

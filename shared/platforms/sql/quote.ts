@@ -1,37 +1,24 @@
 /**
- * Quoting and escaping of identifiers and string literals for the four SQL dialects the
- * service writes. Every identifier and literal in every generated statement goes through
- * these functions, so no config value can end a quoted token early: the closing quote
- * character is doubled (or escaped) and values a dialect cannot represent safely are refused
- * with an `UnsafeSqlValueError` before any SQL is produced.
- *
- * - `cloud` (CloudWarehouse, Snowflake-like): identifiers in double quotes (`"` doubled);
- *   string literals in single quotes with `'` doubled and `\` doubled (backslash is an escape
- *   character inside Snowflake strings).
- * - `cluster` (ClusterWarehouse, PostgreSQL/Redshift family): identifiers in double quotes
- *   (`"` doubled); literals in single quotes with `'` doubled. Backslashes in literals are
- *   refused: PostgreSQL (standard_conforming_strings on) reads them literally, Redshift reads
- *   them as escapes, so no spelling means the same on both (Redshift refuses them in passwords
- *   anyway).
- * - `tsql` (AnalyticsWarehouse): identifiers in brackets (`]` doubled); literals as Unicode
- *   `N'…'` with `'` doubled.
- * - `lakehouse` (Databricks SQL): identifiers in backticks (`` ` `` doubled); literals in
- *   single quotes with `\` and `'` escaped by a backslash (Databricks strings honour escapes).
+ * Quoting and escaping of identifiers and string literals, for every SQL dialect the service
+ * writes. Every identifier and literal in every generated statement goes through these
+ * functions, so no config value can end a quoted token early: the closing quote character is
+ * doubled (or escaped) and values a dialect cannot represent safely are refused with an
+ * `UnsafeSqlValueError` before any SQL is produced. How each dialect quotes, escapes and folds
+ * names is its module's (`./dialects/`); this file holds the rules every dialect shares.
  *
  * Identifiers must be non-empty and contain no control characters (no newline can hide a
  * second statement in a comment line of the rendered script); literals must not contain NUL.
  */
+import { UnsafeSqlValueError } from './dialect';
+import { type Dialect, dialectOf } from './dialects';
 
-export type Dialect = 'cloud' | 'cluster' | 'tsql' | 'lakehouse';
-
-export class UnsafeSqlValueError extends Error {
-  override name = 'UnsafeSqlValueError';
-}
+export { UnsafeSqlValueError } from './dialect';
+export type { Dialect } from './dialects';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: we are detecting control characters
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const SIMPLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/** Maximum identifier length we emit (the longest any of the four platforms accepts is 255). */
+/** Maximum identifier length we emit (the longest any of the platforms accepts is 255). */
 const MAX_IDENTIFIER = 255;
 
 function checkIdentifier(value: string, what: string): void {
@@ -42,30 +29,18 @@ function checkIdentifier(value: string, what: string): void {
 }
 
 /**
- * The name as the platform stores it. Snowflake folds unquoted names to upper case and
- * PostgreSQL/Redshift to lower case; a config value written like a plain identifier
- * (`compute_wh`) means the folded name, so we fold it before quoting. Anything else (mixed
- * punctuation, spaces, quotes) is taken verbatim, case and all.
+ * The name as the platform stores it. A config value written like a plain identifier
+ * (`compute_wh`) means the name the platform folds it to (Snowflake: upper case, PostgreSQL and
+ * Redshift: lower case), so it is folded before quoting. Anything else (mixed punctuation,
+ * spaces, quotes) is taken verbatim, case and all.
  */
 export function normalizeIdentifier(dialect: Dialect, value: string): string {
-  if (!SIMPLE.test(value)) return value;
-  if (dialect === 'cloud') return value.toUpperCase();
-  if (dialect === 'cluster') return value.toLowerCase();
-  return value;
+  return SIMPLE.test(value) ? dialectOf(dialect).foldPlain(value) : value;
 }
 
 export function quoteIdent(dialect: Dialect, value: string, what = 'identifier'): string {
   checkIdentifier(value, what);
-  const name = normalizeIdentifier(dialect, value);
-  switch (dialect) {
-    case 'cloud':
-    case 'cluster':
-      return `"${name.replaceAll('"', '""')}"`;
-    case 'tsql':
-      return `[${name.replaceAll(']', ']]')}]`;
-    case 'lakehouse':
-      return `\`${name.replaceAll('`', '``')}\``;
-  }
+  return dialectOf(dialect).quoteName(normalizeIdentifier(dialect, value));
 }
 
 /** A dotted name (`database.schema`), each part quoted separately. */
@@ -75,23 +50,12 @@ export function quoteQualified(dialect: Dialect, parts: readonly string[], what 
 
 export function quoteLiteral(dialect: Dialect, value: string, what = 'value'): string {
   if (value.includes('\u0000')) throw new UnsafeSqlValueError(`${what} must not contain NUL characters`);
-  switch (dialect) {
-    case 'cloud':
-      return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
-    case 'cluster':
-      if (value.includes('\\'))
-        throw new UnsafeSqlValueError(`${what} must not contain backslashes on this platform`);
-      return `'${value.replaceAll("'", "''")}'`;
-    case 'tsql':
-      return `N'${value.replaceAll("'", "''")}'`;
-    case 'lakehouse':
-      return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
-  }
+  return dialectOf(dialect).quoteLiteral(value, what);
 }
 
-/** Identifier-case-insensitive comparison as the platform resolves names. */
+/** Whether two names are one as the platform resolves names. */
 export function sameIdentifier(dialect: Dialect, a: string, b: string): boolean {
   const na = normalizeIdentifier(dialect, a);
   const nb = normalizeIdentifier(dialect, b);
-  return dialect === 'tsql' || dialect === 'lakehouse' ? na.toLowerCase() === nb.toLowerCase() : na === nb;
+  return dialectOf(dialect).caseInsensitiveNames ? na.toLowerCase() === nb.toLowerCase() : na === nb;
 }

@@ -25,6 +25,29 @@ import {
 } from '../model';
 
 const notFound = { description: 'No such webhook visible to the caller.', schema: ErrorBodySchema };
+
+/**
+ * What a PATCH body may not hold, though a caller may well send it: the secret (rotated by its own
+ * route) and every read-only field of the webhook as GET shows it (a GET → change → PATCH round
+ * trip). The edge refuses them as unknown fields; the document names each as never valid, so a
+ * typed client refuses them at compile time even where it cannot check for unknown keys
+ * (openapi-fetch's inline bodies; README, A typed client).
+ */
+const PATCH_REFUSED = [
+  'secret',
+  ...Object.keys(WebhookViewSchema.shape).filter((field) => !(field in WebhookPatchSchema.shape)),
+];
+
+/** The PATCH body as documented (the edge validates `WebhookPatchSchema`). */
+const WebhookPatchDocumented = z
+  .strictObject({
+    ...WebhookPatchSchema.shape,
+    ...Object.fromEntries(PATCH_REFUSED.map((field) => [field, z.never().optional()])),
+  })
+  .meta({
+    id: 'WebhookPatch',
+    description: `The fields to change (JSON merge patch), at least one. Never accepted here: ${PATCH_REFUSED.map((f) => `\`${f}\``).join(', ')} (the secret changes through POST /webhooks/{id}/secret/rotate; the others are read-only).`,
+  });
 const tooMany = {
   description:
     "The caller's manual sends (retries and test sends) in the current window reached the stage's limit (or the sender is at its concurrency limit); the Retry-After header gives the seconds to wait.",
@@ -92,6 +115,19 @@ const RecoverJobSchema = z
     startedAt: z.string(),
     updatedAt: z.string(),
     finishedAt: z.string().optional().describe('when the job had queued every re-send'),
+    allowance: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        're-sends this job makes at most: what the window held to re-send when it started, bounded by the stage’s cap per job and the caller’s hourly budget (which it was charged to)',
+      ),
+    capped: z
+      .boolean()
+      .optional()
+      .describe(
+        'true: the window held more deliveries to re-send than the allowance; recover again later for the rest (with onlyFailed, what this job re-sent successfully is not sent again)',
+      ),
   })
   .meta({ id: 'WebhookRecoverJob', description: 'A recover job and its progress.' });
 export type RecoverJobView = z.infer<typeof RecoverJobSchema>;
@@ -165,6 +201,7 @@ export const webhookContracts = {
   'PATCH /webhooks/{id}': {
     params: IdParamSchema,
     body: WebhookPatchSchema,
+    documentedBody: WebhookPatchDocumented,
     responses: {
       200: { description: 'The changed webhook (`updatedAt` moved).', schema: WebhookViewSchema },
       404: notFound,
@@ -236,6 +273,11 @@ export const webhookContracts = {
       404: notFound,
       409: {
         description: 'A recover job of this webhook is running, or the webhook is not enabled.',
+        schema: ErrorBodySchema,
+      },
+      429: {
+        description:
+          "The caller's re-send budget (deliveries per rolling hour) cannot take this job now, or the webhook's last job ended less than the stage's cool-down ago. The message says when it may run; Retry-After gives the seconds until then.",
         schema: ErrorBodySchema,
       },
     },

@@ -7,7 +7,8 @@
 import * as z from 'zod';
 import type { RouteContract } from '../../catalog/contract';
 import { NOTIFICATION_NAMES } from '../../notifications/catalogue';
-import { filter, notificationName } from '../fields';
+import { notificationName } from '../../notifications/name-schema';
+import { filter } from '../fields';
 
 const MAX_PREVIEW_LIMIT = 1000;
 

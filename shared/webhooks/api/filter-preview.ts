@@ -84,7 +84,13 @@ export async function previewFilter(
     failures: [],
   };
   for (const record of await newestNotifications(caller, notificationType, limit, now)) {
-    const decision = evaluateFilter(filter, requestView(record.request));
+    // The type fan-out would set: the record's own, whatever a producer put in its metadata
+    // (records from before fan-out set it so may carry a producer's value).
+    const payload = requestView(record.request);
+    const decision = evaluateFilter(filter, {
+      ...payload,
+      metadata: { ...payload.metadata, notificationType: record.notificationType },
+    });
     preview.evaluated += 1;
     if (decision.matched) {
       preview.matched += 1;

@@ -21,6 +21,7 @@ import {
   mergedListing,
   recordsByKey,
   sumCounters,
+  webhookEntryAudiences,
 } from '../store/history';
 import {
   dayOf,
@@ -34,6 +35,7 @@ import {
   outcomeOf,
   webhookPartitions,
 } from '../store/history-keys';
+import { getWebhookItem } from '../store/webhooks';
 
 /** The audiences a history query selects for the caller. */
 export function selectedAudiences(
@@ -53,6 +55,25 @@ export function visibleAudiences(caller: Principal): string[] {
 }
 
 const DAY_MS = 86_400_000;
+
+/**
+ * Whether webhook `webhookId` can have records among `audiences`, decided before its index is
+ * read, with the same reads for every id — another user's busy webhook, an idle one, a deleted
+ * one, an id never used — so neither the answer nor its time tells them apart (issue 34, item 15:
+ * filtering the busy webhook's index by audience took as long as the index is big). A caller who
+ * selects global records is an admin, who sees every webhook anyway. Otherwise the only audience
+ * is the caller's own: the webhook's owner decides; for a webhook that no longer exists, the
+ * audience of its first index entries.
+ */
+async function mayHoldVisibleRecords(audiences: readonly string[], webhookId: number): Promise<boolean> {
+  if (audiences.includes('global')) return true;
+  const [webhook, entryAudiences] = await Promise.all([
+    getWebhookItem(webhookId),
+    webhookEntryAudiences(webhookId, historyWriteShards()),
+  ]);
+  if (webhook) return audiences.includes(`user#${webhook.createdBy}`);
+  return [...entryAudiences].some((audience) => audiences.includes(audience));
+}
 
 /**
  * `count` of a time window on the audience partitions: the day counters of the whole days inside
@@ -94,15 +115,20 @@ export async function queryHistory(
   nowMs = Date.now(),
 ): Promise<HistoryPage> {
   const audiences = selectedAudiences(caller, query);
-  if (audiences.length === 0) return { count: 0, records: [] };
+  // Nothing is recorded after now: a window that starts later is empty, and one that ends later
+  // ends now (so the days it spans, and the ids it names, stay those of the retention window).
+  if (audiences.length === 0 || (query.since !== undefined && query.since > nowMs)) {
+    return { count: 0, records: [] };
+  }
+  const until = query.until === undefined ? undefined : Math.min(query.until, nowMs);
   const window = liveWindow(nowMs, historyRetentionDays());
   const need = query.offset + query.pageSize;
   const ascending = query.sortOrder === 'asc';
   const from = Math.max(firstIdAt(query.since ?? 0), window.minId);
-  const windowed = query.since !== undefined || query.until !== undefined;
+  const windowed = query.since !== undefined || until !== undefined;
   const range: ListingRange = {
     minId: from,
-    ...(query.until !== undefined ? { maxId: lastIdAt(query.until) } : {}),
+    ...(until !== undefined ? { maxId: lastIdAt(until) } : {}),
   };
   if (query.deliveryId !== undefined) {
     const maxId = range.maxId ?? Number.MAX_SAFE_INTEGER;
@@ -121,6 +147,7 @@ export async function queryHistory(
     return { count: matching.length, records: matching.slice(query.offset, need).map(historyView) };
   }
   if (query.webhookId !== undefined) {
+    if (!(await mayHoldVisibleRecords(audiences, query.webhookId))) return { count: 0, records: [] };
     // One webhook's index: visibility, type and outcome are conditions on its projected fields.
     const partitions = webhookPartitions(query.webhookId, historyWriteShards());
     const filtered: ListingRange = {
@@ -139,7 +166,7 @@ export async function queryHistory(
   const selection = listingSelection(audiences, query, historyWriteShards(), window.days);
   const [count, entries] = await Promise.all([
     windowed
-      ? windowCount(selection, audiences, query, Math.floor(from / ID_SLOTS), query.until ?? nowMs)
+      ? windowCount(selection, audiences, query, Math.floor(from / ID_SLOTS), until ?? nowMs)
       : sumCounters(selection.counters),
     mergedListing(selection.kind, selection.partitions, range, ascending, need),
   ]);

@@ -4,14 +4,22 @@
  * (`dryRun`), and read a job's progress. One job per webhook runs at a time (a second start while
  * one runs is a 409). The webhook must be enabled: a disabled one would only record its re-sends
  * as skipped.
+ *
+ * Every re-send is a POST to a receiver, so jobs are bounded (issue 34, item 10: three recoveries
+ * back to back sent 100, 200 and 300 POSTs to a URL the webhook had just been pointed at): a job
+ * re-sends at most the stage's `perJob` and the caller's hourly budget, and starting it charges
+ * the caller's budget with the deliveries it will re-send (../recover-budget.ts); after a job of a
+ * webhook ends, the next waits for the cool-down. A start the budget or the cool-down refuses is a
+ * 429 saying when it may run (and `Retry-After`).
  */
 import { randomBytes } from 'node:crypto';
-import type { Principal } from '../../auth/permissions';
-import { ConflictError, InvalidInputError, NotFoundError } from '../../errors';
-import { historyRetentionDays } from '../config';
+import { isAdmin, type Principal } from '../../auth/permissions';
+import { ConflictError, InvalidInputError, NotFoundError, RateLimitedError } from '../../errors';
+import { historyRetentionDays, recoverLimits } from '../config';
 import { countRecoverable, type RecoverWindow, sendStep } from '../pipeline/recover';
+import { chargeBudget } from '../recover-budget';
 import { statusOf } from '../status';
-import { getJob, LEASE_MS, type RecoverJob, startJob } from '../store/jobs';
+import { getJob, LEASE_MS, leaseHold, type RecoverJob, readBudget, startJob } from '../store/jobs';
 import type { RecoverJobView } from './contracts';
 import { findVisibleWebhook } from './webhooks';
 
@@ -53,7 +61,24 @@ function jobView(job: RecoverJob): RecoverJobView {
     startedAt: job.startedAt,
     updatedAt: job.updatedAt,
     ...(job.finishedAt ? { finishedAt: job.finishedAt } : {}),
+    ...(job.allowance !== undefined ? { allowance: job.allowance, capped: job.capped === true } : {}),
   };
+}
+
+/** Seconds until `at` (at least 1), for Retry-After. */
+const secondsUntil = (at: number, now: number) => Math.max(1, Math.ceil((at - now) / 1000));
+
+/** The answer when a job of the webhook cannot start now: 409 while one runs, 429 while cooling down. */
+function heldError(id: number, hold: NonNullable<Awaited<ReturnType<typeof leaseHold>>>, now: number): Error {
+  if (hold.kind === 'running') {
+    return new ConflictError(
+      `a recover job of webhook ${id} is running; wait for it to finish (or for its lease of ${LEASE_MS / 60_000} minutes to lapse)`,
+    );
+  }
+  return new RateLimitedError(
+    `webhook ${id}'s last recover job ended less than ${recoverLimits().cooldownSeconds} s ago; its next may start at ${new Date(hold.until).toISOString()}`,
+    secondsUntil(hold.until, now),
+  );
 }
 
 export async function startRecover(
@@ -82,6 +107,13 @@ export async function startRecover(
       `webhook ${id} is ${statusOf(webhook)}: enable it before recovering its deliveries`,
     );
   }
+  const held = await leaseHold(id, now);
+  if (held) throw heldError(id, held, now);
+  const limits = recoverLimits();
+  const perHour = isAdmin(caller) ? limits.adminPerHour : limits.userPerHour;
+  // What the job would re-send now (the dry run's count), bounded by the job cap and the budget's size.
+  const wanted = await countRecoverable(window, now);
+  const allowance = Math.min(wanted, limits.perJob, perHour);
   const at = new Date(now).toISOString();
   const job: RecoverJob = {
     jobId: `rj_${randomBytes(16).toString('hex')}`,
@@ -95,19 +127,45 @@ export async function startRecover(
     alreadyDelivered: 0,
     enqueued: 0,
     resent: 0,
+    allowance,
+    capped: wanted > allowance,
     step: 0,
     cursor: { shard: 0 },
     startedAt: at,
     updatedAt: at,
     expiresAt: Math.floor(now / 1000) + 7 * 86_400,
   };
-  if ((await startJob(job, now)) === 'busy') {
-    throw new ConflictError(
-      `a recover job of webhook ${id} is running; wait for it to finish (or for its lease of ${LEASE_MS / 60_000} minutes to lapse)`,
-    );
-  }
+  await startCharged(caller, job, perHour, now);
   await sendStep(job.jobId);
   return { statusCode: 202, body: jobView(job) };
+}
+
+/** Lost races on the caller's budget before a start gives up (each round reads it again). */
+const BUDGET_ROUNDS = 10;
+
+/**
+ * Starts the job and charges the caller's budget with its allowance, together; a 429 saying when
+ * the budget takes it, a 409 or 429 when another job of the webhook holds the lease meanwhile.
+ */
+async function startCharged(caller: Principal, job: RecoverJob, perHour: number, now: number): Promise<void> {
+  const allowance = job.allowance ?? 0;
+  for (let round = 0; round < BUDGET_ROUNDS; round++) {
+    const before = await readBudget(caller.userId);
+    const charge = chargeBudget(before, allowance, perHour, now);
+    if (!charge.ok) {
+      throw new RateLimitedError(
+        `recover budget: this job would re-send ${allowance} deliveries, and ${isAdmin(caller) ? 'an admin' : 'a user'} may re-send ${perHour} per hour; the budget takes it at ${new Date(charge.retryAt).toISOString()} (a narrower window re-sends fewer)`,
+        secondsUntil(charge.retryAt, now),
+      );
+    }
+    const outcome = await startJob(job, { userId: caller.userId, before, after: charge.tat }, now);
+    if (outcome === 'started') return;
+    if (outcome === 'busy') {
+      const held = await leaseHold(job.webhookId, now);
+      throw heldError(job.webhookId, held ?? { kind: 'running' }, now);
+    }
+  }
+  throw new ConflictError('recover jobs of this user are being started concurrently; try again');
 }
 
 export async function recoverStatus(caller: Principal, id: number, jobId: string): Promise<RecoverJobView> {

@@ -1,6 +1,7 @@
 /**
  * `PATCH /webhooks/{id}`: a JSON merge patch of a webhook's settings under the create rules —
- * only admins make a webhook global or subscribe it to system events, the URL carries no
+ * only admins make a webhook global or subscribe it to system events, and only an admin's webhook
+ * may be global or so subscribed (the owner's permissions count as well as the caller's), the URL carries no
  * credentials (and no non-public literal address where the guard is on), one URL per user —
  * each refusal a 400 naming the field, with nothing changed. The webhook and its subscription
  * items change in one transaction (../lifecycle.ts), so fan-out routes by the old settings or by
@@ -12,11 +13,13 @@
  * `filter: null` removes it. Deliveries already queued keep the decision fan-out made: the
  * filter is evaluated at fan-out only, never when a queued delivery is attempted.
  */
-import type { Principal } from '../../auth/permissions';
+import { APPLICATION_ADMIN, isAdmin, type Principal } from '../../auth/permissions';
+import { getPrincipalItem } from '../../auth/store';
 import { InvalidInputError } from '../../errors';
+import { requiresAdmin, type SubscribableName } from '../../notifications/catalogue';
 import { changeWebhook } from '../lifecycle';
 import { type WebhookItem, type WebhookPatch, type WebhookView, webhookView } from '../model';
-import { MAX_SUBSCRIPTION_CHANGES, subscriptionChanges } from '../store/webhooks';
+import { getWebhookItem, MAX_SUBSCRIPTION_CHANGES, subscriptionChanges } from '../store/webhooks';
 import { assertVisible, globalProblem, subscriptionProblem, urlProblem, webhookNotFound } from './webhooks';
 
 /** The first rule the patch breaks for this caller, as a 400 naming its field. */
@@ -31,6 +34,40 @@ function checkPatch(caller: Principal, patch: WebhookPatch): void {
   ];
   const found = problems.find(([, problem]) => problem !== undefined);
   if (found) throw new InvalidInputError(`body.${found[0]}: ${found[1]}`);
+}
+
+/**
+ * Whether the webhook's owner is an APPLICATION_ADMIN. A user changes only their own webhooks (the
+ * others are 404s), so their own permissions answer; an admin's change of another user's webhook
+ * reads the owner's (a user no longer stored has none). The owner of a webhook never changes.
+ */
+async function ownerIsAdmin(caller: Principal, id: number): Promise<boolean> {
+  if (!isAdmin(caller)) return false;
+  const owner = (await getWebhookItem(id))?.createdBy;
+  if (owner === undefined || owner === caller.userId) return true;
+  const permissions = (await getPrincipalItem(owner))?.permissions;
+  return Array.isArray(permissions) && permissions.includes(APPLICATION_ADMIN);
+}
+
+/**
+ * What only an admin's webhook may have — `global`, system events, the wildcard — judged on the
+ * webhook as the change leaves it, by its owner's permissions (issue 34, item 17): an admin cannot
+ * hand them to another user's webhook, and a user's webhook that has them from before this rule
+ * changes only to drop them. A 400 naming the field.
+ */
+function checkOwnerRights(next: WebhookItem, ownerAdmin: boolean): void {
+  if (ownerAdmin) return;
+  if (next.global) {
+    throw new InvalidInputError(
+      "body.global: only an APPLICATION_ADMIN's webhook may be global, and this webhook's owner is not one (a global webhook that is not an admin's changes only to global: false)",
+    );
+  }
+  const adminOnly = next.notificationType.filter((name) => requiresAdmin(name as SubscribableName));
+  if (adminOnly.length > 0) {
+    throw new InvalidInputError(
+      `body.notificationType: only an APPLICATION_ADMIN's webhook may subscribe to system events, and this webhook's owner is not one: ${adminOnly.join(', ')}`,
+    );
+  }
 }
 
 /** The webhook with the patch applied. */
@@ -86,10 +123,11 @@ export async function updateWebhook(
   patch: WebhookPatch,
 ): Promise<WebhookView> {
   checkPatch(caller, patch);
-  const compileFilter = await filterCompiler(patch);
+  const [compileFilter, ownerAdmin] = await Promise.all([filterCompiler(patch), ownerIsAdmin(caller, id)]);
   const result = await changeWebhook(id, (current) => {
     assertVisible(caller, current);
     const next = patched(current, patch);
+    checkOwnerRights(next, ownerAdmin);
     checkFilter(next, patch, compileFilter);
     const { remove, add, rewrite } = subscriptionChanges(current, next);
     const writes = remove.length + add.length + rewrite.length;

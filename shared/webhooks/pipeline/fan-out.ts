@@ -52,12 +52,13 @@ const FAN_OUT_MARKER_TTL_DAYS = 5;
 /** A step's lease: longer than the fan-out function may run (Lambda ends it at its timeout). */
 const STEP_LEASE_MS = (queueDef('notifications').consumer.timeoutSeconds + 5) * 1000;
 
-/** The metadata a delivery carries: the notification's, with its `notificationType`. */
+/**
+ * The metadata a delivery carries: the notification's, with its `notificationType` always the
+ * message's type — a producer's `metadata.notificationType` never overrides it (issue 34, item
+ * 14: a spoofed value reached receivers and filters).
+ */
 function deliveredMetadata(message: NotificationMessage): DeliveryPayload['metadata'] {
-  return {
-    ...message.metadata,
-    notificationType: message.metadata.notificationType ?? message.notificationType,
-  };
+  return { ...message.metadata, notificationType: message.notificationType };
 }
 
 export function deliveryMessages(
@@ -94,6 +95,7 @@ async function passingFilters(
   now = Date.now(),
 ): Promise<number[]> {
   const passing: number[] = [];
+  /** Webhook id → the kind of its filter's failure. */
   const failed = new Map<number, string>();
   let metadata: DeliveryPayload['metadata'] | undefined;
   // The CEL evaluator loads with the first filtered webhook a container sees, not at init: a
@@ -111,15 +113,15 @@ async function passingFilters(
       { text: message.text, metadata, webhookId, webhookName: webhookName ?? '' },
     );
     if (decision.matched) passing.push(webhookId);
-    else if (decision.error !== undefined) failed.set(webhookId, decision.error);
+    else if (decision.error !== undefined) failed.set(webhookId, decision.kind ?? 'evaluation_error');
   }
   if (failed.size > 0) {
     recordFilterErrors(failed.size);
+    // The kind of each failure only: an error's message can quote the payload (a key read from
+    // `text`, a value), and the log is no place for notification content (issue 34, item 16).
     logger.warn('webhook filters failed: no delivery', {
       notificationType: message.notificationType,
-      failures: [...failed]
-        .slice(0, LOGGED_FILTER_ERRORS)
-        .map(([webhookId, error]) => ({ webhookId, error })),
+      failures: [...failed].slice(0, LOGGED_FILTER_ERRORS).map(([webhookId, kind]) => ({ webhookId, kind })),
       count: failed.size,
     });
     try {

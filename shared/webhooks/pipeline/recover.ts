@@ -16,12 +16,14 @@
  * twice), then sends the next step. Each re-send is a message the delivery consumer sends once
  * (lease `resend#<job>#<delivery>`, ADR 0014), with the original `webhook-id`, as a new record
  * with `retryOf`; the job's `resent` is counted from those records (./history-counts.ts).
+ * A job enqueues at most its `allowance` of re-sends (what its start charged to the caller's
+ * budget, ../api/recover.ts); the rest of the window is counted, not sent.
  */
 import * as z from 'zod';
 import { done, type MessageContext, type Next } from '../../edge/queue/contract';
 import { logger } from '../../observability/logger';
 import { sendAll } from '../../store/queues';
-import { historyWriteShards } from '../config';
+import { historyWriteShards, recoverLimits } from '../config';
 import { deliveryRecords, type WebhookIndexEntry, webhookWindowPage } from '../store/history';
 import { checkpoint, getJob, type RecoverCounts, type RecoverCursor, type RecoverJob } from '../store/jobs';
 import { type ResendMessage, resendMessage } from './message';
@@ -101,7 +103,8 @@ async function walkWindow(
   cursor: RecoverCursor,
   deadline: number,
   jobId: string,
-  send?: (resends: ResendMessage[]) => Promise<void>,
+  send: (resends: ResendMessage[]) => Promise<void>,
+  allowance: number,
 ): Promise<{ counts: RecoverCounts; cursor: RecoverCursor; done: boolean }> {
   const shards = historyWriteShards();
   const counts: RecoverCounts = { scanned: 0, deliveries: 0, alreadyDelivered: 0, enqueued: 0 };
@@ -110,11 +113,16 @@ async function walkWindow(
   while (at.shard < shards) {
     const page = await webhookWindowPage(window.webhookId, at.shard, range, at.start, PAGE_SIZE);
     const decided = await decidePage(window, page.entries, jobId);
-    if (send && decided.resends.length > 0) await send(decided.resends);
+    // The job re-sends no more than its allowance (charged to its starter's budget): the rest of
+    // the window waits for a later job. The walk goes on to the window's end all the same, so the
+    // job's counts describe the whole window.
+    const room = allowance - counts.enqueued;
+    const resends = decided.resends.slice(0, Math.max(0, room));
+    if (resends.length > 0) await send(resends);
     counts.scanned += decided.scanned;
     counts.deliveries += decided.deliveries;
     counts.alreadyDelivered += decided.alreadyDelivered;
-    counts.enqueued += decided.enqueued;
+    counts.enqueued += resends.length;
     at = advance(at.shard, page.next);
     if (Date.now() > deadline) break;
   }
@@ -183,8 +191,11 @@ export async function recoverStep(message: { jobId: string }, context: MessageCo
         resends.map((m) => JSON.stringify(m)),
       );
     },
+    // Jobs from before allowances re-send the whole window.
+    (job.allowance ?? Number.POSITIVE_INFINITY) - job.enqueued,
   );
-  if (!(await checkpoint(job, walked.counts, walked.cursor, walked.done))) {
+  const cooldownMs = recoverLimits().cooldownSeconds * 1000;
+  if (!(await checkpoint(job, walked.counts, walked.cursor, walked.done, cooldownMs))) {
     logger.info('recover step already applied by another run', { jobId: job.jobId, step: job.step });
     return done();
   }

@@ -16,12 +16,22 @@ import { logger } from '../../observability/logger';
 import type { WebhookItem } from '../model';
 import { unmark } from '../store/dedup';
 import { reserveDeliverySlot } from '../store/throttle';
+import { MIN_DELIVERIES_PER_SECOND } from '../throttle-limits';
 import type { DeliveryMessage, ResendMessage } from './message';
 
 /** Waits up to this long in the invocation rather than re-queueing: a small share of a POST. */
 const SLEEP_MAX_MS = 50;
 
 export type ThrottleStep = { kind: 'now' } | { kind: 'later'; delaySeconds: number; slotAt: number };
+
+/**
+ * The delivery clock's step for a limit, in whole milliseconds (rounded up: never faster than the
+ * limit), so the clock stays an integer well inside the safe range. A limit stored below today's
+ * minimum (before it existed) is read as the minimum.
+ */
+export function slotIntervalMs(rate: number): number {
+  return Math.ceil(1000 / Math.max(rate, MIN_DELIVERIES_PER_SECOND));
+}
 
 /**
  * Whether attempt `attempt` of `message` may be POSTed now (after a short wait), or must come
@@ -35,7 +45,9 @@ export async function throttle(
   const rate = webhook.maxDeliveriesPerSecond;
   if (rate === undefined) return { kind: 'now' };
   const slotAt =
-    message.slot?.attempt === attempt ? message.slot.at : await reserveDeliverySlot(webhook.id, 1000 / rate);
+    message.slot?.attempt === attempt
+      ? message.slot.at
+      : await reserveDeliverySlot(webhook.id, slotIntervalMs(rate));
   const wait = slotAt - Date.now();
   if (wait <= SLEEP_MAX_MS) {
     if (wait > 0) await sleep(wait);

@@ -3,6 +3,9 @@
  * is api/history.ts): the one conditional PutItem per record, a delivery's attempts, listing
  * pages merged over the shard partitions, records by key, and the counters the stream
  * consumer keeps (one transaction per group of a batch, with its idempotency marker).
+ *
+ * Over 400 lines: every read and write of the history table and its indexes in one repository,
+ * so the key model (history-keys.ts) has one user.
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../store/clients';
@@ -497,6 +500,29 @@ export async function resendRecorded(deliveryId: string, jobId: string): Promise
     }),
   );
   return (out.Items ?? []).length > 0;
+}
+
+/**
+ * The audience of the first index entry in each of the webhook's shard partitions: at most one
+ * entry read per shard, however many records the webhook has (none when it has none).
+ */
+export async function webhookEntryAudiences(webhookId: number, shards: number): Promise<Set<string>> {
+  const found = await Promise.all(
+    Array.from({ length: shards }, async (_, shard) => {
+      const out = await documentClient.send(
+        new QueryCommand({
+          TableName: tableName('deliveryHistory'),
+          IndexName: HISTORY_INDEXES.webhook.name,
+          KeyConditionExpression: 'lw = :p',
+          ExpressionAttributeValues: { ':p': webhookListingKey(webhookId, shard) },
+          ProjectionExpression: 'audience',
+          Limit: 1,
+        }),
+      );
+      return (out.Items?.[0] as { audience?: string } | undefined)?.audience;
+    }),
+  );
+  return new Set(found.filter((audience): audience is string => audience !== undefined));
 }
 
 /** Every record of a delivery (automatic attempts, manual retries, re-sends), strongly consistent. */

@@ -132,6 +132,11 @@ describe.concurrent.each(TYPES)('%s', (type) => {
     const body = automatic(type, type === 'Lakehouse' ? 'fail-teardown' : `good-${uid()}`);
     const id = await create(body);
     expect(await settle(id, 120_000)).toBe('enabled');
+    // A working setup gets no cleanup script: it would drop a live integration's objects.
+    const live = await api('POST', `/integrations/${id}/scripts/cleanup`);
+    expect(live.status, live.text).toBe(409);
+    expect(live.body).toMatchObject({ status: 'enabled' });
+    expect(live.body.message).toContain(`integration ${id} is enabled: its setup is in use`);
     const credentials =
       type === 'Lakehouse'
         ? undefined
@@ -140,6 +145,12 @@ describe.concurrent.each(TYPES)('%s', (type) => {
     expect(first.status, first.text).toBe(202);
     expect(await settle(id, 120_000)).toBe('deleteError');
     expect(created(type, hostOf(body)).length).toBeGreaterThan(0);
+    // The message names the teardown statement that failed and what it left in place.
+    expect((await api('GET', `/integrations/${id}`)).body.statusMessage).toMatch(
+      /teardown statement \d+ of \d+ \(\S+ .*…\) failed: .+; left in place: \S+ .*…/,
+    );
+    // After a failed teardown the cleanup script applies.
+    expect((await api('POST', `/integrations/${id}/scripts/cleanup`)).status).toBe(200);
 
     const again = await api('DELETE', `/integrations/${id}`, credentials ? { body: credentials } : {});
     expect(again.status, again.text).toBe(202);

@@ -4,7 +4,7 @@
  * refuses; the CLI says where it looked. Real `npm` child processes, own state directory.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -112,6 +112,42 @@ describe('npm run cli', () => {
     const run = npm(['run', '--silent', 'cli'], {});
     expect(await run.exited).toBe(2);
     expect(run.output()).toContain('usage: npm run --silent cli -- <command>');
+  }, 30_000);
+
+  it('a command’s --help prints that command’s usage', async () => {
+    const run = npm(['run', '--silent', 'cli', '--', 'sandbox', 'run-script', '--help'], {});
+    expect(await run.exited).toBe(0);
+    expect(run.output().trim()).toMatch(
+      /^usage: npm run --silent cli -- sandbox run-script --type T --host H/,
+    );
+    expect(run.output()).not.toContain('keys create');
+  }, 30_000);
+
+  it('sandbox commands refuse, naming STATE_DIR, unless a cloud runs there', async () => {
+    const stateDir = tempDir('causeway-no-cloud-');
+    const host = `nowhere-${process.pid}.example`;
+    for (const args of [
+      ['sandbox', 'show', '--type', 'ClusterWarehouse', '--host', host],
+      ['sandbox', 'run-script', '--type', 'ClusterWarehouse', '--host', host, '-'],
+    ]) {
+      const run = npm(['run', '--silent', 'cli', '--', ...args], { STATE_DIR: stateDir });
+      expect(await run.exited, args.join(' ')).toBe(1);
+      expect(run.output()).toContain(`no local cloud is running on STATE_DIR ${stateDir}`);
+    }
+    // Nothing was made up beside the state directory or inside the clone.
+    expect(existsSync(join(stateDir, 'sandbox'))).toBe(false);
+    const cloneSandbox = join(repoRoot, '.causeway', 'sandbox', 'ClusterWarehouse');
+    const made = existsSync(cloneSandbox) ? readdirSync(cloneSandbox).filter((f) => f.startsWith(host)) : [];
+    expect(made).toEqual([]);
+  }, 30_000);
+
+  it('an endpoints file a killed cloud left behind is no running cloud', async () => {
+    const stateDir = tempDir('causeway-stale-cloud-');
+    // A pid that cannot be running: above the kernel's pid_max.
+    writeFileSync(join(stateDir, 'endpoints.json'), JSON.stringify({ pid: 2 ** 22 + 1 }));
+    const run = npm(['run', '--silent', 'cli', '--', 'keys', 'list'], { STATE_DIR: stateDir });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain(`names pid ${2 ** 22 + 1}, which is not running`);
   }, 30_000);
 
   it('without a local cloud names STATE_DIR and where it looked', async () => {

@@ -13,7 +13,7 @@ import { createCloudDriver } from '../../../shared/platforms/cloud-warehouse/dri
 import type { OAuthOptions } from '../../../shared/platforms/cloud-warehouse/oauth';
 import { realConnector } from '../../../shared/platforms/connectors';
 import type { PlatformPayload, ValidationTest } from '../../../shared/platforms/port';
-import { sqlConnector } from '../../../shared/platforms/sql-connector';
+import { sqlConnector } from '../../../shared/platforms/sql/connector';
 import { type LoopbackServer, type ReceivedRequest, type Reply, startLoopback } from '../../support/loopback';
 
 const TIMEOUT_MS = 1500;

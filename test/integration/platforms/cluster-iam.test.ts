@@ -15,7 +15,7 @@ import { createClusterDriver } from '../../../shared/platforms/cluster-warehouse
 import type { ClusterAuthOptions } from '../../../shared/platforms/cluster-warehouse/iam-auth';
 import type { ValidationTest } from '../../../shared/platforms/port';
 import type { SqlPayload } from '../../../shared/platforms/scripts';
-import { sqlConnector } from '../../../shared/platforms/sql-connector';
+import { sqlConnector } from '../../../shared/platforms/sql/connector';
 import {
   closedPort,
   type LoopbackServer,

@@ -18,7 +18,7 @@ import { driver as clusterDriver } from '../../../shared/platforms/cluster-wareh
 import { realConnector } from '../../../shared/platforms/connectors';
 import type { PlatformConnector } from '../../../shared/platforms/port';
 import { repairScriptFor, type SqlPayload, scriptFor } from '../../../shared/platforms/scripts';
-import { runScript } from '../../../shared/platforms/sql-connector';
+import { runScript } from '../../../shared/platforms/sql/connector';
 import { startPostgres, type TestPostgres } from '../../support/postgres';
 
 let server: TestPostgres;

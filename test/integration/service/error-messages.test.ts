@@ -59,7 +59,7 @@ describe('error messages that say what to fix', () => {
     expect(res.status).toBe(422);
     const errors = JSON.stringify(res.body.errors);
     expect(errors).toContain(
-      'unknown notification type \\"userCreatd\\"; GET /webhooks/actions lists the valid ones',
+      'unknown notification type \\"userCreatd\\" (did you mean userCreated?); GET /webhooks/actions lists the valid ones',
     );
     expect(errors).not.toContain('modelCreated');
     const history = await call('GET', '/webhooks/history?notificationType=bogus');

@@ -108,6 +108,11 @@ describe('PATCH /webhooks/{id}', () => {
       [{ url: 'http://user:pw@example.com/x' }, /body\.url/],
       [{ name: 'a\nb' }, /name/],
       [{ maxDeliveriesPerSecond: 0 }, /maxDeliveriesPerSecond/],
+      // Below one delivery per 100 s: 1e-300 was a 500 (DynamoDB refused the number), 1e-100 was
+      // stored and stalled every delivery (issue 34, item 13).
+      [{ maxDeliveriesPerSecond: 1e-300 }, /maxDeliveriesPerSecond/],
+      [{ maxDeliveriesPerSecond: 1e-100 }, /maxDeliveriesPerSecond/],
+      [{ maxDeliveriesPerSecond: 0.001 }, /maxDeliveriesPerSecond/],
     ];
     for (const [body, message] of cases) {
       const reply = await call('PATCH', `/webhooks/${id}`, { key: owner.apiKey, body });
@@ -158,6 +163,49 @@ describe('PATCH /webhooks/{id}', () => {
       body: { maxDeliveriesPerSecond: null },
     });
     expect(cleared.body.maxDeliveriesPerSecond).toBeUndefined();
+  });
+
+  it("judges global and system events by the owner's permissions too: an admin cannot hand them to a user (issue 34, item 17)", async () => {
+    const user = await createKey('update-not-admin');
+    const admin = await createKey('update-admin', true);
+    const [id] = await createHooks(user.apiKey, [hook('users-own', [X])]);
+    const refused: [unknown, RegExp][] = [
+      [{ global: true }, /^body\.global: .*owner/],
+      [{ notificationType: ['userCreated'] }, /^body\.notificationType: .*owner/],
+      [{ notificationType: ['ALL_NOTIFICATIONS'] }, /^body\.notificationType: .*owner/],
+    ];
+    const stored = (await call('GET', `/webhooks/${id}`, { key: user.apiKey })).body;
+    for (const [body, message] of refused) {
+      const reply = await call('PATCH', `/webhooks/${id}`, { key: admin.apiKey, body });
+      expect(reply.status, `${JSON.stringify(body)} → ${reply.text}`).toBe(400);
+      expect(reply.body.message).toMatch(message);
+    }
+    expect((await call('GET', `/webhooks/${id}`, { key: user.apiKey })).body).toEqual(stored);
+    // Anything else an admin may still change on it; and on an admin's own webhook, global is fine.
+    expect(
+      (await call('PATCH', `/webhooks/${id}`, { key: admin.apiKey, body: { name: 'by admin' } })).status,
+    ).toBe(200);
+    const [adminsOwn] = await createHooks(admin.apiKey, [hook('admins-own', [X])]);
+    const global = await call('PATCH', `/webhooks/${adminsOwn}`, {
+      key: admin.apiKey,
+      body: { global: true, notificationType: ['userCreated'] },
+    });
+    expect(global.status, global.text).toBe(200);
+
+    // A user's webhook made global before the rule (stored so directly): its owner cannot point it
+    // anywhere else while it is global, only make it personal again.
+    useLocalCloudEnv();
+    const { changeWebhook } = await import('../../../shared/webhooks/lifecycle');
+    await changeWebhook(id as number, (current) => ({ ...current, global: true }));
+    const moved = await call('PATCH', `/webhooks/${id}`, {
+      key: user.apiKey,
+      body: { url: receiver.url('/users-own-elsewhere') },
+    });
+    expect(moved.status, moved.text).toBe(400);
+    expect(moved.body.message).toMatch(/^body\.global: /);
+    const personal = await call('PATCH', `/webhooks/${id}`, { key: user.apiKey, body: { global: false } });
+    expect(personal.status, personal.text).toBe(200);
+    expect(personal.body.global).toBe(false);
   });
 
   it('applies racing PATCH, disable, enable and delete in some serial order: never a webhook without its subscription items, or items without it', async () => {

@@ -48,7 +48,7 @@ function importsOf(file: string): string[] {
 describe('platform types stay in their folders', () => {
   it('the scan sees the type folders and the generic code', () => {
     expect(INTEGRATION_TYPES.length).toBeGreaterThanOrEqual(7);
-    expect(generic).toContain('shared/platforms/sql-connector.ts');
+    expect(generic).toContain('shared/platforms/sql/connector/index.ts');
     expect(generic).toContain('shared/platforms/scripts.ts');
     expect(generic).toContain('shared/platforms/sandbox/sql-driver.ts');
     expect(generic).toContain('console/src/pages/IntegrationDetail.tsx');
@@ -68,6 +68,25 @@ describe('platform types stay in their folders', () => {
         .filter((target) => TYPE_FOLDERS.some((folder) => `${target}/`.startsWith(folder)))
         .map((target) => `${file} → ${target}`),
     );
+    expect(offending).toEqual([]);
+  });
+});
+
+describe('SQL dialects stay in their modules', () => {
+  const DIALECT_MODULES = 'shared/platforms/sql/dialects/';
+  const names = readdirSync(join(root, DIALECT_MODULES))
+    .filter((f) => f.endsWith('.ts') && f !== 'index.ts')
+    .map((f) => f.replace(/\.ts$/, ''));
+
+  it('every dialect a type names has a module', () => {
+    expect(names.sort()).toEqual(['cloud', 'cluster', 'lakehouse', 'tsql']);
+  });
+
+  it('no production file outside them branches on a dialect name', () => {
+    const branch = new RegExp(`(?:[!=]==\\s*|case\\s+)(['"\`])(${names.join('|')})\\1`, 'g');
+    const offending = PRODUCTION.flatMap(sourceFiles)
+      .filter((f) => !f.startsWith(DIALECT_MODULES))
+      .flatMap((file) => [...code(file).matchAll(branch)].map((m) => `${file}: ${m[0]}`));
     expect(offending).toEqual([]);
   });
 });

@@ -182,3 +182,37 @@ describe('integration secrets', () => {
     });
   });
 });
+
+describe('scrubbing secrets from messages (whole values, never fragments of other names)', () => {
+  const scrub = (text: string, values: string[]) => secrets.scrubSecrets(text, values);
+
+  it('leaves another name that merely contains a short value whole', () => {
+    expect(scrub('missing schema svcdb.svc_views for user svc', ['svc'])).toBe(
+      'missing schema svcdb.svc_views for user [REDACTED]',
+    );
+    expect(scrub('role "svc" and svc-admin', ['svc'])).toBe('role "[REDACTED]" and [REDACTED]-admin');
+  });
+
+  it('scrubs a long value wherever it stands, taking the whole word it is glued into', () => {
+    const password = 'Tr0ub4dor&3x';
+    expect(scrub(`login failed: pw=${password}; echo XX${password}YY and ${password}`, [password])).toBe(
+      'login failed: pw=[REDACTED]; echo [REDACTED] and [REDACTED]',
+    );
+    expect(scrub('token abcdefgh1234zz', ['abcdefgh1234'])).toBe('token [REDACTED]');
+  });
+
+  it('scrubs short values as whole words from 3 characters, and the longest value first', () => {
+    expect(scrub('user bob on host bob.example, not bobby', ['bob'])).toBe(
+      'user [REDACTED] on host [REDACTED].example, not bobby',
+    );
+    expect(scrub('a user in the group', ['a', 'in'])).toBe('a user in the group');
+    expect(scrub('secret-value and secret', ['secret', 'secret-value'])).toBe('[REDACTED] and [REDACTED]');
+  });
+
+  it('treats the value as text, not as a pattern, and is never fooled into revealing it', () => {
+    expect(scrub('a.b*c+ and a.b*c+d', ['a.b*c+'])).toBe('[REDACTED] and [REDACTED]d');
+    for (const value of ['p@ss w0rd!', '((x', 'ünïcødé-pw', '\\u0041']) {
+      expect(scrub(`said ${value} twice: ${value}`, [value])).not.toContain(value);
+    }
+  });
+});

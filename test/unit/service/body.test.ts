@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { decodeBody, JSON_BODY, MAX_BODY_DEPTH } from '../../../shared/edge/body';
 import { httpStatusOf } from '../../../shared/edge/errors';
-import { JSON_OR_YAML, MAX_YAML_BYTES, parseYamlBody, YAML_BODY } from '../../../shared/edge/yaml';
+import { MAX_YAML_BYTES, parseYamlBody } from '../../../shared/edge/yaml';
+import { JSON_OR_YAML, YAML_BODY } from '../../../shared/edge/yaml-body';
 import { describeIssues } from '../../../shared/validation';
 
-function statusOf(fn: () => unknown): number | undefined {
+async function statusOf(fn: () => unknown): Promise<number | undefined> {
   try {
-    fn();
+    await fn();
     return undefined;
   } catch (error) {
     return httpStatusOf(error) ?? -1;
@@ -15,22 +16,24 @@ function statusOf(fn: () => unknown): number | undefined {
 }
 
 describe('request bodies', () => {
-  it('decodes JSON and treats a missing Content-Type as JSON', () => {
-    expect(decodeBody('{"a":1}', false, undefined, [JSON_BODY])).toEqual({ a: 1 });
-    expect(decodeBody('{"a":1}', false, 'application/json; charset=utf-8', [JSON_BODY])).toEqual({ a: 1 });
+  it('decodes JSON and treats a missing Content-Type as JSON', async () => {
+    expect(await decodeBody('{"a":1}', false, undefined, [JSON_BODY])).toEqual({ a: 1 });
+    expect(await decodeBody('{"a":1}', false, 'application/json; charset=utf-8', [JSON_BODY])).toEqual({
+      a: 1,
+    });
     expect(
-      decodeBody(Buffer.from('{"a":2}').toString('base64'), true, 'application/json', [JSON_BODY]),
+      await decodeBody(Buffer.from('{"a":2}').toString('base64'), true, 'application/json', [JSON_BODY]),
     ).toEqual({ a: 2 });
   });
 
-  it('returns undefined for an empty body', () => {
-    expect(decodeBody(undefined, false, 'application/json', [JSON_BODY])).toBeUndefined();
-    expect(decodeBody('  ', false, 'application/json', [JSON_BODY])).toBeUndefined();
+  it('returns undefined for an empty body', async () => {
+    expect(await decodeBody(undefined, false, 'application/json', [JSON_BODY])).toBeUndefined();
+    expect(await decodeBody('  ', false, 'application/json', [JSON_BODY])).toBeUndefined();
   });
 
-  it('answers 400 for malformed JSON without echoing it', () => {
+  it('answers 400 for malformed JSON without echoing it', async () => {
     try {
-      decodeBody('{"password":"hunter2"', false, 'application/json', [JSON_BODY]);
+      await decodeBody('{"password":"hunter2"', false, 'application/json', [JSON_BODY]);
       expect.unreachable();
     } catch (error) {
       expect(httpStatusOf(error)).toBe(400);
@@ -38,36 +41,36 @@ describe('request bodies', () => {
     }
   });
 
-  it('answers 415 for media types the route does not accept', () => {
-    expect(statusOf(() => decodeBody('a: 1', false, 'application/yaml', [JSON_BODY]))).toBe(415);
-    expect(statusOf(() => decodeBody('x', false, 'text/plain', JSON_OR_YAML))).toBe(415);
+  it('answers 415 for media types the route does not accept', async () => {
+    expect(await statusOf(() => decodeBody('a: 1', false, 'application/yaml', [JSON_BODY]))).toBe(415);
+    expect(await statusOf(() => decodeBody('x', false, 'text/plain', JSON_OR_YAML))).toBe(415);
   });
 
-  it('decodes YAML where the route accepts it', () => {
+  it('decodes YAML where the route accepts it', async () => {
     expect(
-      decodeBody('type: ClusterWarehouse\nport: 5439\n', false, 'application/yaml', JSON_OR_YAML),
+      await decodeBody('type: ClusterWarehouse\nport: 5439\n', false, 'application/yaml', JSON_OR_YAML),
     ).toEqual({
       type: 'ClusterWarehouse',
       port: 5439,
     });
-    expect(decodeBody('a: 1', false, 'text/yaml', JSON_OR_YAML)).toEqual({ a: 1 });
+    expect(await decodeBody('a: 1', false, 'text/yaml', JSON_OR_YAML)).toEqual({ a: 1 });
   });
 
-  it('refuses YAML aliases (alias bombs)', () => {
+  it('refuses YAML aliases (alias bombs)', async () => {
     const bomb = 'a: &a [x, x]\nb: &b [*a, *a]\nc: [*b, *b]\n';
-    expect(statusOf(() => parseYamlBody(bomb))).toBe(400);
+    expect(await statusOf(() => parseYamlBody(bomb))).toBe(400);
   });
 
-  it('refuses custom and YAML 1.1 tags such as !!binary', () => {
-    expect(statusOf(() => parseYamlBody('a: !!binary aGVsbG8='))).toBe(400);
-    expect(statusOf(() => parseYamlBody('a: !custom x'))).toBe(400);
+  it('refuses custom and YAML 1.1 tags such as !!binary', async () => {
+    expect(await statusOf(() => parseYamlBody('a: !!binary aGVsbG8='))).toBe(400);
+    expect(await statusOf(() => parseYamlBody('a: !custom x'))).toBe(400);
   });
 
-  it('refuses duplicate keys', () => {
-    expect(statusOf(() => parseYamlBody('a: 1\na: 2\n'))).toBe(400);
+  it('refuses duplicate keys', async () => {
+    expect(await statusOf(() => parseYamlBody('a: 1\na: 2\n'))).toBe(400);
   });
 
-  it('does not apply merge keys', () => {
+  it('does not apply merge keys', async () => {
     const value = parseYamlBody('base: {x: 1}\nother:\n  "<<": {y: 2}\n') as Record<
       string,
       Record<string, unknown>
@@ -75,7 +78,7 @@ describe('request bodies', () => {
     expect(value.other).toEqual({ '<<': { y: 2 } });
   });
 
-  it('does not echo YAML source in errors', () => {
+  it('does not echo YAML source in errors', async () => {
     try {
       parseYamlBody('password: "s3cret-value\nbroken: [');
       expect.unreachable();
@@ -84,50 +87,52 @@ describe('request bodies', () => {
     }
   });
 
-  it('refuses prototype-polluting keys in JSON and YAML', () => {
+  it('refuses prototype-polluting keys in JSON and YAML', async () => {
     expect(
-      statusOf(() => decodeBody('{"__proto__":{"admin":true}}', false, 'application/json', [JSON_BODY])),
+      await statusOf(() =>
+        decodeBody('{"__proto__":{"admin":true}}', false, 'application/json', [JSON_BODY]),
+      ),
     ).toBe(400);
     expect(
-      statusOf(() => decodeBody('{"a":{"constructor":{}}}', false, 'application/json', [JSON_BODY])),
+      await statusOf(() => decodeBody('{"a":{"constructor":{}}}', false, 'application/json', [JSON_BODY])),
     ).toBe(400);
     expect(
-      statusOf(() => decodeBody('__proto__: {admin: true}', false, 'application/yaml', [YAML_BODY])),
+      await statusOf(() => decodeBody('__proto__: {admin: true}', false, 'application/yaml', [YAML_BODY])),
     ).toBe(400);
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
   });
 
-  it(`refuses nesting deeper than ${MAX_BODY_DEPTH}`, () => {
+  it(`refuses nesting deeper than ${MAX_BODY_DEPTH}`, async () => {
     const deep = `${'['.repeat(MAX_BODY_DEPTH + 1)}${']'.repeat(MAX_BODY_DEPTH + 1)}`;
-    expect(statusOf(() => decodeBody(deep, false, 'application/json', [JSON_BODY]))).toBe(400);
+    expect(await statusOf(() => decodeBody(deep, false, 'application/json', [JSON_BODY]))).toBe(400);
     const ok = `${'['.repeat(MAX_BODY_DEPTH - 1)}${']'.repeat(MAX_BODY_DEPTH - 1)}`;
-    expect(statusOf(() => decodeBody(ok, false, 'application/json', [JSON_BODY]))).toBeUndefined();
+    expect(await statusOf(() => decodeBody(ok, false, 'application/json', [JSON_BODY]))).toBeUndefined();
   });
 
-  it('says where JSON and YAML bodies break (line and column), without quoting them', () => {
-    const message = (fn: () => unknown) => {
+  it('says where JSON and YAML bodies break (line and column), without quoting them', async () => {
+    const message = async (fn: () => unknown) => {
       try {
-        fn();
+        await fn();
       } catch (error) {
         return (error as Error).message;
       }
       return '';
     };
-    const json = message(() =>
+    const json = await message(() =>
       decodeBody('{\n  "password": "hunter2",\n  oops}', false, undefined, [JSON_BODY]),
     );
     expect(json).toBe('request body is not valid JSON (line 3, column 3)');
-    expect(message(() => parseJsonBodyEcho())).not.toContain('hunter2');
-    const yaml = message(() => parseYamlBody('a: 1\nb: [1, 2\nc: 3\n'));
+    expect(await message(() => parseJsonBodyEcho())).not.toContain('hunter2');
+    const yaml = await message(() => parseYamlBody('a: 1\nb: [1, 2\nc: 3\n'));
     expect(yaml).toMatch(/^request body is not valid YAML at line \d+, column \d+: /);
     expect(yaml).toContain('a [ or { is not closed');
-    expect(message(() => parseYamlBody('a: 1\nb:\n  x: 1\n  x: 2\n'))).toBe(
+    expect(await message(() => parseYamlBody('a: 1\nb:\n  x: 1\n  x: 2\n'))).toBe(
       'request body is not valid YAML at line 4, column 3: a key appears twice in the same mapping',
     );
-    expect(message(() => parseYamlBody('? [a, b]\n: c\n'))).toMatch(/complex YAML keys/);
+    expect(await message(() => parseYamlBody('? [a, b]\n: c\n'))).toMatch(/complex YAML keys/);
   });
 
-  it("says what is wrong with YAML in words, never with the parser's codes", () => {
+  it("says what is wrong with YAML in words, never with the parser's codes", async () => {
     const message = (text: string) => {
       try {
         parseYamlBody(text);
@@ -157,19 +162,19 @@ describe('request bodies', () => {
     }
   });
 
-  it(`refuses YAML bodies over ${MAX_YAML_BYTES} bytes before parsing them (413)`, () => {
+  it(`refuses YAML bodies over ${MAX_YAML_BYTES} bytes before parsing them (413)`, async () => {
     const big = `a: "${'x'.repeat(MAX_YAML_BYTES)}"\n`;
-    expect(statusOf(() => parseYamlBody(big))).toBe(413);
-    expect(statusOf(() => parseYamlBody(`a: "${'x'.repeat(1000)}"\n`))).toBeUndefined();
+    expect(await statusOf(() => parseYamlBody(big))).toBe(413);
+    expect(await statusOf(() => parseYamlBody(`a: "${'x'.repeat(1000)}"\n`))).toBeUndefined();
   });
 
-  it('finds a duplicate among many keys of one map', () => {
+  it('finds a duplicate among many keys of one map', async () => {
     const keys = Array.from({ length: 5000 }, (_, i) => `k${i}: ${i}`);
-    expect(statusOf(() => parseYamlBody([...keys, 'k4999: again'].join('\n')))).toBe(400);
+    expect(await statusOf(() => parseYamlBody([...keys, 'k4999: again'].join('\n')))).toBe(400);
     expect(Object.keys(parseYamlBody(keys.join('\n')) as object)).toHaveLength(5000);
   });
 
-  it('keeps error messages small whatever the body held', () => {
+  it('keeps error messages small whatever the body held', async () => {
     const keys = Object.fromEntries(
       Array.from({ length: 20_000 }, (_, i) => [`unknown_${i}_${'k'.repeat(300)}`, 1]),
     );

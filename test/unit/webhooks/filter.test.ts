@@ -149,13 +149,27 @@ describe('compileFilter', () => {
 
 describe('evaluateFilter', () => {
   it('counts a run-time error as no match and returns it', () => {
-    expect(matches('metadata.absent == 1')).toEqual({ matched: false, error: 'No such key: absent' });
+    expect(matches('metadata.absent == 1')).toEqual({
+      matched: false,
+      error: 'No such key: absent',
+      kind: 'no_such_key',
+    });
+  });
+
+  it('says what kind of error it was without a word of the payload (the kind is what fan-out logs)', () => {
+    const canary = 'canary-payload-text-4711';
+    const decision = evaluateFilter(compileFilter('metadata[text] == 1'), { ...payload, text: canary });
+    expect(decision).toMatchObject({ matched: false, kind: 'no_such_key' });
+    expect(JSON.stringify({ kind: (decision as { kind?: string }).kind })).not.toContain(canary);
+    // The error itself may quote it: it is answered to a previewing caller, never logged.
+    expect((decision as { error?: string }).error).toContain(canary);
   });
 
   it('counts a non-boolean result as no match', () => {
     expect(matches('metadata.notificationType')).toEqual({
       matched: false,
       error: 'the filter gave string, not true or false',
+      kind: 'not_boolean',
     });
   });
 
@@ -165,6 +179,7 @@ describe('evaluateFilter', () => {
     expect(evaluateFilter(compileFilter('webhookId == 3'), payload, clock)).toEqual({
       matched: false,
       error: `evaluation took ${(EVALUATION_BUDGET_MS + 2).toFixed(1)} ms, past the ${EVALUATION_BUDGET_MS} ms bound`,
+      kind: 'time_bound',
     });
     expect(times).toEqual([]);
   });
@@ -203,6 +218,7 @@ describe('filterDecision', () => {
     expect(filterDecision({ id: 11, updatedAt: 't1', filter: 'secret == 1' }, payload)).toEqual({
       matched: false,
       error: expect.stringMatching(/the payload has no field secret/),
+      kind: 'does_not_compile',
     });
   });
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { Webhook as SvixWebhook } from 'svix';
 import { describe, expect, it } from 'vitest';
 import { isValidSecret, secretProblem, webhookHeaders } from '../../../shared/webhooks/pipeline/signing';
 
@@ -19,6 +20,20 @@ describe('Standard Webhooks signing', () => {
       JSON.parse(body),
     );
     expect(new Webhook(Buffer.from(secret, 'utf8'), { format: 'raw' }).verify(body, headers)).toEqual(
+      JSON.parse(body),
+    );
+  });
+
+  it('needs {format: "raw"} in the svix and standardwebhooks verifiers for a secret that is not whsec_ (issue 34, item 18)', () => {
+    const secret = 'plain shared secret, not whsec_';
+    const headers = webhookHeaders('msg_abc_4', body, secret);
+    // Without it, both read the string as base64 of a key: another key, or no key at all.
+    expect(() => new Webhook(secret).verify(body, headers)).toThrow();
+    expect(() => new SvixWebhook(secret).verify(body, headers)).toThrow();
+    expect(new Webhook(Buffer.from(secret), { format: 'raw' }).verify(body, headers)).toEqual(
+      JSON.parse(body),
+    );
+    expect(new SvixWebhook(Buffer.from(secret), { format: 'raw' }).verify(body, headers)).toEqual(
       JSON.parse(body),
     );
   });

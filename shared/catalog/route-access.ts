@@ -1,0 +1,207 @@
+/**
+ * What each route's function may touch: the tables (read or read/write), queues, workflow,
+ * secrets key and internal functions its catalogue entry grants. The CDK api construct turns a
+ * route's grants into its function's environment and IAM policy, and the local gateway gives each
+ * invocation exactly those variables (./environment.ts), so a grant missing here fails locally as
+ * it would in AWS — and `test/integration/webhooks/route-states.test.ts` runs every webhook route
+ * against every kind of webhook to find one.
+ *
+ * Apart from the route table (./routes.ts), which every API handler bundles to re-check its
+ * route's permission, so the grants do not weigh on the handlers (with them the table had brought
+ * an integration script handler to the API bundle limit, issue 34); the type makes this table name
+ * every catalogued route, and only those.
+ */
+import type { FunctionAccess } from './access';
+import { type CataloguedRouteKey, type RouteDef, routeKey } from './routes';
+
+const routeGrants = {
+  'GET /health': {
+    tables: [{ table: 'counters', access: 'read' }],
+  },
+  'GET /openapi.json': {},
+  'GET /me': {},
+  'GET /integrations': {
+    tables: [{ table: 'integrations', access: 'read' }],
+    usesSecrets: true,
+  },
+  'POST /integrations': {
+    tables: [
+      { table: 'integrations', access: 'readWrite' },
+      { table: 'integrationClaims', access: 'readWrite' },
+      { table: 'counters', access: 'readWrite' },
+    ],
+    startsWorkflow: true,
+    usesSecrets: true,
+    invokes: ['platformConnector'],
+  },
+  'GET /integrations/{id}': {
+    tables: [{ table: 'integrations', access: 'read' }],
+    usesSecrets: true,
+  },
+  'PUT /integrations/{id}': {
+    tables: [
+      { table: 'integrations', access: 'readWrite' },
+      { table: 'integrationClaims', access: 'readWrite' },
+    ],
+    startsWorkflow: true,
+    usesSecrets: true,
+    invokes: ['platformConnector'],
+  },
+  'DELETE /integrations/{id}': {
+    tables: [
+      { table: 'integrations', access: 'readWrite' },
+      { table: 'integrationClaims', access: 'readWrite' },
+      { table: 'transientSecrets', access: 'readWrite' },
+    ],
+    startsWorkflow: true,
+    usesSecrets: true,
+    invokes: ['platformConnector'],
+  },
+  'GET /integrations/{id}/status': {
+    tables: [{ table: 'integrations', access: 'read' }],
+  },
+  'POST /integrations/{id}/regenerate': {
+    tables: [{ table: 'integrations', access: 'readWrite' }],
+  },
+  'POST /integrations/{id}/repair': {
+    tables: [{ table: 'integrations', access: 'readWrite' }],
+    startsWorkflow: true,
+  },
+  'POST /integrations/scripts/initial-create': {},
+  'POST /integrations/scripts/create': {},
+  'POST /integrations/{id}/scripts/edit': {
+    tables: [{ table: 'integrations', access: 'read' }],
+    usesSecrets: true,
+  },
+  'POST /integrations/{id}/scripts/delete': {
+    tables: [{ table: 'integrations', access: 'read' }],
+    usesSecrets: true,
+  },
+  'POST /integrations/scripts/cleanup': {},
+  'POST /integrations/{id}/scripts/cleanup': {
+    tables: [{ table: 'integrations', access: 'read' }],
+    usesSecrets: true,
+  },
+  'POST /integrations/{id}/scripts/repair': {
+    tables: [{ table: 'integrations', access: 'read' }],
+    usesSecrets: true,
+  },
+  'POST /integrations/scripts/post-cleanup': {},
+  'POST /webhooks': {
+    tables: [
+      { table: 'webhooks', access: 'readWrite' },
+      { table: 'webhookSubscriptions', access: 'readWrite' },
+      { table: 'counters', access: 'readWrite' },
+    ],
+    usesSecrets: true,
+  },
+  'GET /webhooks': {
+    tables: [
+      { table: 'webhooks', access: 'read' },
+      // The health figures: the stream-kept counters, and a failing webhook's streak on its index.
+      { table: 'deliveryCounts', access: 'read' },
+      { table: 'deliveryHistory', access: 'read' },
+    ],
+  },
+  'GET /webhooks/actions': {},
+  'GET /webhooks/history': {
+    tables: [
+      { table: 'deliveryHistory', access: 'read' },
+      { table: 'deliveryCounts', access: 'read' },
+      // `webhookId`: whose webhook it is, checked before its index is read.
+      { table: 'webhooks', access: 'read' },
+    ],
+  },
+  'GET /webhooks/{id}': {
+    tables: [
+      { table: 'webhooks', access: 'read' },
+      // The health figures: the stream-kept counters, a failing webhook's streak on its index, and
+      // the latency of its newest attempts (their records by key).
+      { table: 'deliveryCounts', access: 'read' },
+      { table: 'deliveryHistory', access: 'read' },
+    ],
+  },
+  'DELETE /webhooks/{id}': {
+    tables: [
+      { table: 'webhooks', access: 'readWrite' },
+      { table: 'webhookSubscriptions', access: 'readWrite' },
+      // The delete transaction gives the owner's quota and per-URL slots back.
+      { table: 'counters', access: 'readWrite' },
+    ],
+  },
+  'PATCH /webhooks/{id}': {
+    tables: [
+      { table: 'webhooks', access: 'readWrite' },
+      { table: 'webhookSubscriptions', access: 'readWrite' },
+      // A new URL moves the owner's per-URL counters in the same transaction.
+      { table: 'counters', access: 'readWrite' },
+      // An admin's change of another user's webhook: may the owner have a global one?
+      { table: 'principals', access: 'read' },
+    ],
+  },
+  'POST /webhooks/{id}/disable': {
+    tables: [
+      { table: 'webhooks', access: 'readWrite' },
+      { table: 'webhookSubscriptions', access: 'readWrite' },
+    ],
+  },
+  'POST /webhooks/{id}/enable': {
+    tables: [
+      { table: 'webhooks', access: 'readWrite' },
+      { table: 'webhookSubscriptions', access: 'readWrite' },
+    ],
+  },
+  'POST /webhooks/{id}/secret/rotate': {
+    tables: [
+      { table: 'webhooks', access: 'readWrite' },
+      // A filtered webhook's subscription items carry the version they were written at, so every
+      // change of it, a rotation included, writes them again in the same transaction.
+      { table: 'webhookSubscriptions', access: 'readWrite' },
+    ],
+    usesSecrets: true,
+  },
+  'POST /webhooks/{id}/test': {
+    tables: [
+      { table: 'webhooks', access: 'read' },
+      // The per-user manual send counter (shared with manual retries).
+      { table: 'counters', access: 'readWrite' },
+    ],
+    invokes: ['webhookSender'],
+  },
+  'POST /webhooks/{id}/recover': {
+    tables: [
+      { table: 'webhooks', access: 'read' },
+      // dryRun counts through the webhook's history index.
+      { table: 'deliveryHistory', access: 'read' },
+      { table: 'webhookJobs', access: 'readWrite' },
+      // The caller's re-send budget, charged when a job starts.
+      { table: 'counters', access: 'readWrite' },
+    ],
+    // The job's first step.
+    sendsTo: ['recoveries'],
+  },
+  'GET /webhooks/{id}/recover/{jobId}': {
+    tables: [
+      { table: 'webhooks', access: 'read' },
+      { table: 'webhookJobs', access: 'read' },
+    ],
+  },
+  'POST /webhooks/filters/preview': {
+    tables: [{ table: 'deliveryHistory', access: 'read' }],
+  },
+  'POST /webhooks/history/retry/{id}': {
+    tables: [
+      { table: 'deliveryHistory', access: 'read' },
+      // The per-user manual retry counter.
+      { table: 'counters', access: 'readWrite' },
+    ],
+    invokes: ['webhookSender'],
+  },
+} as const satisfies Record<CataloguedRouteKey, FunctionAccess>;
+
+/** What a catalogued route's function may touch. */
+export function routeAccess(route: Pick<RouteDef, 'method' | 'path'>): FunctionAccess {
+  const access = (routeGrants as Record<string, FunctionAccess>)[routeKey(route)];
+  if (access === undefined) throw new Error(`no grants for route ${routeKey(route)}`);
+  return access;
+}

@@ -1,0 +1,18 @@
+/**
+ * The registry of SQL dialects: one module each. A platform type's SQL half names its dialect
+ * (`SqlPlatform.dialect`); a new dialect is a module beside these and one line here.
+ */
+import type { SqlDialect } from '../dialect';
+import { cloud } from './cloud';
+import { cluster } from './cluster';
+import { lakehouse } from './lakehouse';
+import { tsql } from './tsql';
+
+const DIALECTS = { cloud, cluster, tsql, lakehouse } satisfies Record<string, SqlDialect>;
+
+export type Dialect = keyof typeof DIALECTS;
+
+/** The dialect's rules. */
+export function dialectOf(name: Dialect): SqlDialect {
+  return DIALECTS[name];
+}
