@@ -268,7 +268,7 @@ export async function recoverThroughput(options: {
     });
     const { startRecover } = await import('../shared/webhooks/api/recover');
     const { getJob } = await import('../shared/webhooks/store/jobs');
-    const { processRecoverStep } = await import('../shared/webhooks/pipeline/recover');
+    const { handler: recoverHandler } = await import('../functions/consumers/recover');
     const owner = { userId: target.ownerId, name: 'bench', permissions: [] };
     const started = performance.now();
     const answer = await startRecover(
@@ -289,11 +289,7 @@ export async function recoverThroughput(options: {
     const steps = drain(
       sqs,
       recoveriesUrl,
-      async (event) => {
-        for (const record of event.Records)
-          await processRecoverStep(record, lambdaContext('bench-recover', 60_000));
-        return undefined;
-      },
+      (event) => recoverHandler(event, lambdaContext('bench-recover', 60_000)),
       () => finished,
     );
     const sends = Array.from({ length: INVOCATIONS }, () =>

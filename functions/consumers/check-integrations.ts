@@ -1,5 +1,10 @@
 /** Periodic integration checks: see shared/integrations/assurance.ts. */
-import { sqsConsumer } from '../../shared/edge/queue-consumer';
-import { processCheckMessage } from '../../shared/integrations/assurance';
+import { queueConsumer } from '../../shared/edge/queue/consumer';
+import { CheckMessageSchema, checkMessage } from '../../shared/integrations/assurance';
 
-export const handler = sqsConsumer('integrationChecks', processCheckMessage, { logBatches: true });
+export const handler = queueConsumer({
+  queue: 'integrationChecks',
+  message: { schema: CheckMessageSchema, what: 'check message' },
+  handle: checkMessage,
+  logBatches: true,
+});

@@ -1,8 +1,14 @@
-import { sqsConsumer } from '../../shared/edge/queue-consumer';
-import { processDelivery } from '../../shared/webhooks/pipeline/delivery';
+import { queueConsumer } from '../../shared/edge/queue/consumer';
+import { deliver } from '../../shared/webhooks/pipeline/delivery';
+import { attemptsBefore, QueuedDeliverySchema } from '../../shared/webhooks/pipeline/message';
 
 /**
- * Deliveries queue consumer. A record whose attempt failed is reported as a batch item failure
- * after its visibility was set to the retry delay.
+ * Deliveries queue consumer: one attempt per message; a failed attempt comes back after its
+ * retry delay (the edge sets the message's visibility), a throttled one is sent again for its slot.
  */
-export const handler = sqsConsumer('deliveries', processDelivery);
+export const handler = queueConsumer({
+  queue: 'deliveries',
+  message: { schema: QueuedDeliverySchema, what: 'delivery message' },
+  attemptsBefore,
+  handle: deliver,
+});

@@ -1,5 +1,5 @@
-import { sqsConsumer } from '../../shared/edge/queue-consumer';
-import { processNotification } from '../../shared/webhooks/pipeline/fan-out';
+import { queueConsumer } from '../../shared/edge/queue/consumer';
+import { fanOut, fanOutMessage } from '../../shared/webhooks/pipeline/fan-out';
 
-/** Notifications queue consumer: one record failing never fails the others (partial batch response). */
-export const handler = sqsConsumer('notifications', processNotification);
+/** Notifications queue consumer: one fan-out step per message (a notification, or a step's follow-up). */
+export const handler = queueConsumer({ queue: 'notifications', message: fanOutMessage, handle: fanOut });

@@ -1,5 +1,9 @@
-import { sqsConsumer } from '../../shared/edge/queue-consumer';
-import { processRecoverStep } from '../../shared/webhooks/pipeline/recover';
+import { queueConsumer } from '../../shared/edge/queue/consumer';
+import { RecoverStepSchema, recoverStep } from '../../shared/webhooks/pipeline/recover';
 
 /** Recoveries queue consumer: one step of a webhook recover job per message. */
-export const handler = sqsConsumer('recoveries', processRecoverStep);
+export const handler = queueConsumer({
+  queue: 'recoveries',
+  message: { schema: RecoverStepSchema, what: 'recover step' },
+  handle: recoverStep,
+});

@@ -9,7 +9,7 @@ import * as z from 'zod';
 import { NotFoundError } from '../../shared/errors';
 import { NOTIFICATION_NAMES } from '../../shared/notifications/catalogue';
 import type { ResendResult } from '../../shared/webhooks/api/retry';
-import { resendHistoryRecord } from '../../shared/webhooks/pipeline/delivery';
+import { resendHistoryRecord } from '../../shared/webhooks/pipeline/resend';
 import { sendTest } from '../../shared/webhooks/pipeline/test-send';
 
 const SenderRequestSchema = z.union([

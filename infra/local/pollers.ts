@@ -109,6 +109,14 @@ export class QueuePoller {
         SentTimestamp: attributes.SentTimestamp ?? String(Date.now()),
         SenderId: attributes.SenderId ?? 'local',
         ApproximateFirstReceiveTimestamp: attributes.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+        // A FIFO queue's message: its group (the consumer edge runs a group's messages in order).
+        ...(attributes.MessageGroupId !== undefined
+          ? {
+              MessageGroupId: attributes.MessageGroupId,
+              SequenceNumber: attributes.SequenceNumber,
+              MessageDeduplicationId: attributes.MessageDeduplicationId,
+            }
+          : {}),
       },
       messageAttributes: Object.fromEntries(
         Object.entries(message.MessageAttributes ?? {}).map(([k, v]) => [

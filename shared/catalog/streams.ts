@@ -27,13 +27,17 @@ export const streamConsumers = [
   {
     name: 'historyCounts',
     description:
-      'Sums each batch of new delivery history records per counter key and adds it once per key, with an idempotency marker per group (docs/adr/0006).',
+      'Sums each batch of new delivery history records per counter key (and a recover job’s re-sends per job) and adds it once per key, with an idempotency marker per group (docs/adr/0006, 0014).',
     table: 'deliveryHistory',
     handler: 'functions/consumers/count-history.ts',
     batchSize: 1000,
     maxBatchingWindowSeconds: 5,
     timeoutSeconds: 60,
     memoryMb: 256,
-    tables: [{ table: 'deliveryCounts', access: 'readWrite' }],
+    tables: [
+      { table: 'deliveryCounts', access: 'readWrite' },
+      // A recover job's `resent`, counted from its re-sends' records.
+      { table: 'webhookJobs', access: 'readWrite' },
+    ],
   },
 ] as const satisfies readonly StreamConsumerDef[];

@@ -10,10 +10,9 @@
  * sends `healthCheckFailed` and `healthCheckResolved` through the notifications queue.
  */
 import { randomUUID } from 'node:crypto';
-import type { SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
 import { intEnv } from '../config/env';
-import { parseOrDeadLetter, RetryScheduledError } from '../edge/queue-consumer';
+import { done, type Next, retryIn } from '../edge/queue/contract';
 import { logger } from '../observability/logger';
 import { hostOf, isRemoteType, type RemotePayload } from '../platforms';
 import { connectorFor } from '../platforms/connectors';
@@ -24,7 +23,7 @@ import {
   type ValidationTest,
 } from '../platforms/port';
 import { failed } from '../platforms/validation-tests';
-import { delayRetry, sendAll } from '../store/queues';
+import { sendAll } from '../store/queues';
 import { CHECKED_STATUSES, type IntegrationStatus } from './lifecycle';
 import { type IntegrationRecord, payloadOf } from './model';
 import {
@@ -41,7 +40,7 @@ import { decryptedPayload, integrationOwner } from './secrets';
 /** Integrations read per page of a round. */
 const PAGE_SIZE = 100;
 
-const CheckMessageSchema = z.discriminatedUnion('kind', [
+export const CheckMessageSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('page'),
     /** When the round started (the schedule's time): every check of the round carries it. */
@@ -265,15 +264,12 @@ const describeTest = (t: ValidationTest) => (t.message ? `${t.name} (${t.message
 const BUSY_HOST_DELAY_SECONDS = 10;
 
 /** One message of the `integrationChecks` queue: a page of a round, or one integration's check. */
-export async function processCheckMessage(record: SQSRecord): Promise<unknown> {
-  const message = await parseOrDeadLetter('integrationChecks', record, CheckMessageSchema, 'check message');
-  if (!message) return undefined;
-  if (message.kind === 'page') return { page: true, checks: await expandPage(message) };
+export async function checkMessage(message: CheckMessage): Promise<Next> {
+  if (message.kind === 'page') return done({ page: true, checks: await expandPage(message) });
   try {
-    return await checkIntegration(message.integrationId, message.round);
+    return done(await checkIntegration(message.integrationId, message.round));
   } catch (error) {
     if (!(error instanceof HostBusyError)) throw error;
-    await delayRetry('integrationChecks', record.receiptHandle, BUSY_HOST_DELAY_SECONDS);
-    throw new RetryScheduledError(error.message);
+    return retryIn(BUSY_HOST_DELAY_SECONDS, error.message);
   }
 }

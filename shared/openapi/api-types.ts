@@ -1567,6 +1567,11 @@ export interface components {
              * @constant
              */
             skipped?: true;
+            /**
+             * @description the receiver may have seen this webhook-id already: an earlier try of this attempt (or re-send) ended without a record, as when the service stopped mid-POST; deduplicate on webhook-id
+             * @constant
+             */
+            possiblyDeliveredBefore?: true;
         };
         WebhookSecretRotated: {
             webhook: components["schemas"]["Webhook"];
@@ -3575,6 +3580,11 @@ export interface operations {
                          * @constant
                          */
                         skipped?: true;
+                        /**
+                         * @description the receiver may have seen this webhook-id already: an earlier try of this attempt (or re-send) ended without a record, as when the service stopped mid-POST; deduplicate on webhook-id
+                         * @constant
+                         */
+                        possiblyDeliveredBefore?: true;
                     };
                 };
             };
@@ -3815,6 +3825,11 @@ export interface operations {
                          * @constant
                          */
                         skipped?: true;
+                        /**
+                         * @description the receiver may have seen this webhook-id already: an earlier try of this attempt (or re-send) ended without a record, as when the service stopped mid-POST; deduplicate on webhook-id
+                         * @constant
+                         */
+                        possiblyDeliveredBefore?: true;
                     };
                 };
             };

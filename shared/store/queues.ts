@@ -1,10 +1,12 @@
 /**
  * The service's SQS adapter, the only module that talks to a queue: one client per container,
  * `sendAll` (SendMessageBatch in chunks of ten, entries SQS refused for a transient reason
- * retried with backoff, the message ids in the order of the bodies), a delayed send, the retry
- * delay of a received message (its visibility) and the dead-letter send with its reason.
+ * retried with backoff, the message ids in the order of the bodies), a delayed send, the
+ * visibility of received messages (how the queue-consumer edge schedules a retry, ADR 0014) and
+ * the dead-letter send with its reason.
  */
 import {
+  ChangeMessageVisibilityBatchCommand,
   ChangeMessageVisibilityCommand,
   SendMessageBatchCommand,
   type SendMessageBatchRequestEntry,
@@ -53,27 +55,70 @@ export async function sendAll(queue: QueueName, bodies: readonly string[]): Prom
 
 /** SQS's longest per-message delay (seconds). */
 const MAX_MESSAGE_DELAY_SECONDS = 900;
+/** SQS's longest visibility timeout (seconds). */
+const MAX_VISIBILITY_SECONDS = 43_200;
 
-/** Sends one message that becomes visible after `delaySeconds` (at most 15 minutes). */
-export async function sendDelayed(queue: QueueName, body: string, delaySeconds: number): Promise<void> {
+/** A FIFO queue's message: its group, and the id SQS drops a second send of it by. */
+export interface FifoSend {
+  groupId: string;
+  deduplicationId: string;
+}
+
+/**
+ * Sends one message that becomes visible after `delaySeconds` (at most 15 minutes). On a FIFO
+ * queue (`fifo`) SQS refuses a per-message delay: the message goes to the end of its group.
+ */
+export async function sendDelayed(
+  queue: QueueName,
+  body: string,
+  delaySeconds: number,
+  fifo?: FifoSend,
+): Promise<void> {
   await sqs.send(
     new SendMessageCommand({
       QueueUrl: requireEnv(queueEnvVar(queue)),
       MessageBody: body,
-      DelaySeconds: Math.min(MAX_MESSAGE_DELAY_SECONDS, Math.max(0, Math.floor(delaySeconds))),
+      ...(fifo
+        ? { MessageGroupId: fifo.groupId, MessageDeduplicationId: fifo.deduplicationId }
+        : { DelaySeconds: Math.min(MAX_MESSAGE_DELAY_SECONDS, Math.max(0, Math.floor(delaySeconds))) }),
     }),
   );
 }
 
-/** Makes a received message visible again after `seconds` (how the pipeline schedules a retry). */
-export async function delayRetry(queue: QueueName, receiptHandle: string, seconds: number): Promise<void> {
-  await sqs.send(
-    new ChangeMessageVisibilityCommand({
-      QueueUrl: requireEnv(queueEnvVar(queue)),
-      ReceiptHandle: receiptHandle,
-      VisibilityTimeout: seconds,
-    }),
-  );
+/**
+ * Makes received messages visible again after `seconds` (whole seconds, at most 12 hours): how
+ * the queue-consumer edge schedules a retry. Throws when SQS refuses one of them.
+ */
+export async function changeVisibility(
+  queue: QueueName,
+  receiptHandles: readonly string[],
+  seconds: number,
+): Promise<void> {
+  const url = requireEnv(queueEnvVar(queue));
+  const visibility = Math.min(MAX_VISIBILITY_SECONDS, Math.max(0, Math.ceil(seconds)));
+  if (receiptHandles.length === 1) {
+    await sqs.send(
+      new ChangeMessageVisibilityCommand({
+        QueueUrl: url,
+        ReceiptHandle: receiptHandles[0],
+        VisibilityTimeout: visibility,
+      }),
+    );
+    return;
+  }
+  for (let i = 0; i < receiptHandles.length; i += BATCH_MAX_ENTRIES) {
+    const out = await sqs.send(
+      new ChangeMessageVisibilityBatchCommand({
+        QueueUrl: url,
+        Entries: receiptHandles
+          .slice(i, i + BATCH_MAX_ENTRIES)
+          .map((handle, j) => ({ Id: String(j), ReceiptHandle: handle, VisibilityTimeout: visibility })),
+      }),
+    );
+    const refused = out.Failed?.[0];
+    if (refused)
+      throw new Error(`SQS refused a visibility change on ${queue} (${refused.Code ?? 'unknown'})`);
+  }
 }
 
 /** Puts a message on the queue's DLQ with the reason and the source queue as attributes. */

@@ -368,6 +368,12 @@ export const HistoryRecordSchema = z
       .describe(
         'not sent: the webhook was disabled when the attempt was due (statusCode 0); `POST /webhooks/{id}/recover` can send it',
       ),
+    possiblyDeliveredBefore: z
+      .literal(true)
+      .optional()
+      .describe(
+        'the receiver may have seen this webhook-id already: an earlier try of this attempt (or re-send) ended without a record, as when the service stopped mid-POST; deduplicate on webhook-id',
+      ),
   })
   .meta({ id: 'WebhookHistoryRecord', description: 'One delivery attempt.' });
 export type HistoryRecord = z.infer<typeof HistoryRecordSchema>;

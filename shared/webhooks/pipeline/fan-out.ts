@@ -23,24 +23,25 @@
  * whose holder died half-way is taken over once its lease ran out and done again: the message
  * comes back only after its visibility timeout (3 minutes), so the deliveries the dead holder
  * sent have almost always been attempted and recorded by then, and the delivery consumer's read
- * of the delivery's records drops their twins.
+ * of the delivery's records drops their twins. A step that continues is marked done with where
+ * the follow-up starts, and the edge sends the follow-up after (ADR 0014): a step redelivered
+ * in between finds the mark and sends the follow-up again (that copy finds its own step taken).
  */
-import type { Context, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
 import { queueDef } from '../../catalog/queues';
-import { parseOrDeadLetter, RetryScheduledError } from '../../edge/queue-consumer';
+import { done, type MessageContext, type Next, retryIn, sendAgain } from '../../edge/queue/contract';
 import { ALL_NOTIFICATIONS } from '../../notifications/catalogue';
 import { type NotificationMessage, NotificationMessageSchema, pertainsTo } from '../../notifications/message';
 import { describeError, logger } from '../../observability/logger';
 import { recordFanOut, recordFilterErrors } from '../../observability/metrics';
+import { sendAll } from '../../store/queues';
 import { fanOutChunk } from '../config';
 import type { DeliveryPayload } from '../model';
-import { exists, finishStep, markOnce, takeStep } from '../store/dedup';
+import { exists, finishStep, markOnce, type StepClaim, type StepContinues, takeStep } from '../store/dedup';
 import { addFilterErrors } from '../store/health';
 import { notificationSubscriptionKeys, sameAudienceKey } from '../store/subscriptions';
 import { alsoSubscribed, type Subscription, subscriptionPage } from '../store/webhooks';
 import { activityIdFor, type DeliveryMessage, deliveryIdFor, notificationDigest } from './message';
-import { delayRetry, sendAll } from './queue';
 import { notificationOrigin } from './telemetry';
 
 /** Webhook ids named in the fan-out log line, at most. */
@@ -158,64 +159,64 @@ const FanOutContinuationSchema = z.strictObject({
   }),
 });
 type Continuation = z.infer<typeof FanOutContinuationSchema>['continuation'];
+export type FanOutMessage = NotificationMessage | z.infer<typeof FanOutContinuationSchema>;
 
-function isContinuation(body: string): boolean {
-  try {
-    const parsed = JSON.parse(body) as unknown;
-    return typeof parsed === 'object' && parsed !== null && 'continuation' in parsed;
-  } catch {
-    return false;
-  }
-}
+const isContinuation = (json: unknown): boolean =>
+  typeof json === 'object' && json !== null && 'continuation' in json;
+
+/** The notifications queue's message: a producer's notification, or a fan-out's follow-up. */
+export const fanOutMessage = (json: unknown) =>
+  isContinuation(json)
+    ? { schema: FanOutContinuationSchema as z.ZodType<FanOutMessage>, what: 'fan-out continuation' }
+    : { schema: NotificationMessageSchema as z.ZodType<FanOutMessage>, what: 'notification' };
 
 const stepMarker = (step: Pick<Continuation, 'digest' | 'key' | 'after'>) =>
   `fanout#${step.digest}#${step.key}#${step.after ?? ''}`;
 
-export async function processNotification(
-  record: SQSRecord,
-  context?: Pick<Context, 'getRemainingTimeInMillis'>,
-): Promise<{ deliveries: number }> {
+/** The follow-up message of `step` that starts at `at`. */
+function continuation(step: Continuation, at: StepContinues, deliveries: number): Next {
+  const { after: _done, ...rest } = step;
+  const next: Continuation = {
+    ...rest,
+    key: at.key,
+    ...(at.after !== undefined ? { after: at.after } : {}),
+    sent: at.sent,
+  };
+  return sendAgain({ v: 1, continuation: next }, 0, 'the fan-out continues in a follow-up message', {
+    deliveries,
+  });
+}
+
+/** One fan-out step of a notification (the notifications queue's consumer). */
+export async function fanOut(message: FanOutMessage, context: MessageContext): Promise<Next> {
   let step: Continuation;
-  if (isContinuation(record.body)) {
-    const message = await parseOrDeadLetter(
-      'notifications',
-      record,
-      FanOutContinuationSchema,
-      'fan-out continuation',
+  if ('continuation' in message) step = message.continuation;
+  else {
+    const digest = notificationDigest(
+      message.id !== undefined ? `p:${message.id}` : `m:${context.messageId}`,
     );
-    if (!message) return { deliveries: 0 };
-    step = message.continuation;
-  } else {
-    const message = await parseOrDeadLetter(
-      'notifications',
-      record,
-      NotificationMessageSchema,
-      'notification',
-    );
-    if (!message) return { deliveries: 0 };
-    const digest = notificationDigest(message.id !== undefined ? `p:${message.id}` : `m:${record.messageId}`);
-    step = { notification: message, digest, key: 0, sent: 0, ...notificationOrigin(record) };
+    step = { notification: message, digest, key: 0, sent: 0, ...notificationOrigin(context) };
   }
   const marker = stepMarker(step);
-  const done = `fanout#${step.digest}`;
+  const whole = `fanout#${step.digest}`;
   const started = Date.now();
   const taken =
-    step.key === 0 && !step.after && (await exists(done))
-      ? ({ state: 'done' } as const)
+    step.key === 0 && !step.after && (await exists(whole))
+      ? ({ state: 'done' } satisfies StepClaim as StepClaim)
       : await takeStep(marker, STEP_LEASE_MS, FAN_OUT_MARKER_TTL_DAYS, started);
   const leaseEnds = started + STEP_LEASE_MS;
   if (taken.state === 'done') {
-    logger.info('fan-out step already done', { messageId: record.messageId, key: step.key });
-    return { deliveries: 0 };
+    logger.info('fan-out step already done', { messageId: context.messageId, key: step.key });
+    // Marked done before its follow-up was sent: the follow-up is sent (again).
+    return taken.next ? continuation(step, taken.next, 0) : done({ deliveries: 0 });
   }
   if (taken.state === 'running') {
     const seconds = Math.max(1, Math.ceil((taken.leaseUntil - Date.now()) / 1000) + 1);
-    await delayRetry('notifications', record.receiptHandle, seconds);
-    throw new RetryScheduledError(`fan-out step ${step.key} is running elsewhere; back in ${seconds} s`);
+    return retryIn(seconds, `fan-out step ${step.key} is running elsewhere; back in ${seconds} s`);
   }
   if (taken.takenOver)
     logger.warn('fan-out step taken over from a holder whose lease ran out', {
-      messageId: record.messageId,
+      messageId: context.messageId,
       key: step.key,
     });
   const { notification, digest } = step;
@@ -256,36 +257,29 @@ export async function processNotification(
     // Stops well inside its lease too (an invocation that overran its timeout, as the local cloud
     // allows): once the lease has run out the step may be taken over, and the two would overlap.
     const outOfTime =
-      (context?.getRemainingTimeInMillis() ?? Number.POSITIVE_INFINITY) < CONTINUE_BEFORE_MS ||
-      leaseEnds - Date.now() < CONTINUE_BEFORE_MS;
+      context.deadline - Date.now() < CONTINUE_BEFORE_MS || leaseEnds - Date.now() < CONTINUE_BEFORE_MS;
     if (key < keys.length && (sent >= chunk || outOfTime)) {
-      const { after: _done, ...rest } = step;
-      const next: Continuation = {
-        ...rest,
-        key,
-        ...(after !== undefined ? { after } : {}),
-        sent: step.sent + sent,
-      };
-      await sendAll('notifications', [JSON.stringify({ v: 1, continuation: next })]);
-      await finishStep(marker, FAN_OUT_MARKER_TTL_DAYS);
+      const at: StepContinues = { key, ...(after !== undefined ? { after } : {}), sent: step.sent + sent };
+      // The mark says where the follow-up starts: a copy of this step that finds it done sends it.
+      await finishStep(marker, FAN_OUT_MARKER_TTL_DAYS, at);
       logger.info('fan-out continues in a follow-up message', {
-        messageId: record.messageId,
+        messageId: context.messageId,
         sent,
         key,
         webhookIds: stepIds,
       });
-      return { deliveries: sent };
+      return continuation(step, at, sent);
     }
   }
   // Written last: after a crash before these lines the lease runs out and the step is taken over.
-  await Promise.all([finishStep(marker, FAN_OUT_MARKER_TTL_DAYS), markOnce(done, FAN_OUT_MARKER_TTL_DAYS)]);
+  await Promise.all([finishStep(marker, FAN_OUT_MARKER_TTL_DAYS), markOnce(whole, FAN_OUT_MARKER_TTL_DAYS)]);
   recordFanOut(step.sent + sent);
   logger.info('notification fanned out', {
-    messageId: record.messageId,
+    messageId: context.messageId,
     notificationType: notification.notificationType,
     deliveries: step.sent + sent,
     // Which webhooks this step sent it to (the first LOGGED_WEBHOOK_IDS): what an operator asks first.
     webhookIds: stepIds,
   });
-  return { deliveries: sent };
+  return done({ deliveries: sent });
 }

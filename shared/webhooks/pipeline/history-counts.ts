@@ -3,7 +3,9 @@
  * consumer adds each batch's new records to their per-day counters and their webhooks' hourly
  * health counters (ADR 0007, ../health-counters.ts), every counter item once per group of up to
  * 99, in one transaction with the group's idempotency marker; and raises each webhook's newest
- * attempt and success (a maximum, idempotent by itself).
+ * attempt and success (a maximum, idempotent by itself). A recover job's re-sends are counted
+ * here too, on the job (`resent`, from the records that carry the job: ADR 0014), so the job's
+ * count follows its records exactly, however often a re-send's message came.
  *
  * Exactly once: a group's marker is keyed by its first stream record and says through which
  * sequence number the group counted. A batch delivered again (an invocation that failed or timed
@@ -32,6 +34,8 @@ interface Counted {
   expiresAt: number;
   /** The attempt of a webhook this record is (its health: ../health-counters.ts). */
   attempt?: { webhookId: number; id: number; ok: boolean };
+  /** The recover job whose re-send this record is. */
+  resentBy?: string;
 }
 
 /** The counters a new record adds 1 to, from its stream image; undefined for anything else. */
@@ -54,27 +58,36 @@ export function countedRecord(record: DynamoDBRecord): Counted | undefined {
     counted.adds.push(...hourlyAdds(webhookId, id, statusCode));
     counted.attempt = { webhookId, id, ok: statusCode >= 200 && statusCode < 300 };
   }
+  const job = image.recoverJob?.S;
+  if (job) counted.resentBy = job;
   return counted;
 }
 
-/** The group that starts at `from`: as many records as fit MAX_COUNTERS_PER_GROUP counter items. */
+/**
+ * The group that starts at `from`: as many records as fit MAX_COUNTERS_PER_GROUP counter items
+ * (a recover job counted on counts as one).
+ */
 export function groupFrom(records: readonly Counted[], from: number): { group: CountGroup; end: number } {
   const deltas = new Map<string, { adds: Map<string, number>; expiresAt: number }>();
+  const resent = new Map<string, number>();
   let end = from;
   for (; end < records.length; end++) {
     const record = records[end] as Counted;
-    const fresh = new Set(record.adds.map((a) => a.key).filter((k) => !deltas.has(k))).size;
-    if (end > from && deltas.size + fresh > MAX_COUNTERS_PER_GROUP) break;
+    const fresh =
+      new Set(record.adds.map((a) => a.key).filter((k) => !deltas.has(k))).size +
+      (record.resentBy !== undefined && !resent.has(record.resentBy) ? 1 : 0);
+    if (end > from && deltas.size + resent.size + fresh > MAX_COUNTERS_PER_GROUP) break;
     for (const { key, attr } of record.adds) {
       const current = deltas.get(key) ?? { adds: new Map<string, number>(), expiresAt: 0 };
       current.adds.set(attr, (current.adds.get(attr) ?? 0) + 1);
       current.expiresAt = Math.max(current.expiresAt, record.expiresAt);
       deltas.set(key, current);
     }
+    if (record.resentBy !== undefined) resent.set(record.resentBy, (resent.get(record.resentBy) ?? 0) + 1);
   }
   const first = records[from] as Counted;
   const last = records[end - 1] as Counted;
-  return { group: { marker: first.eventId, through: last.sequence, deltas }, end };
+  return { group: { marker: first.eventId, through: last.sequence, deltas, resent }, end };
 }
 
 /**

@@ -48,6 +48,11 @@ const ResendMessageSchema = z.strictObject({
 export type ResendMessage = z.infer<typeof ResendMessageSchema>;
 
 export const QueuedDeliverySchema = z.union([DeliveryMessageSchema, ResendMessageSchema]);
+export type QueuedDelivery = z.infer<typeof QueuedDeliverySchema>;
+
+/** Attempts a delivery made before its message was sent (a throttled one sent again carries them). */
+export const attemptsBefore = (queued: QueuedDelivery): number =>
+  'attemptBase' in queued ? (queued.attemptBase ?? 0) : 0;
 
 export function resendMessage(
   webhookId: number,

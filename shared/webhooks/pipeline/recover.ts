@@ -12,21 +12,21 @@
  * The job runs in steps on the recoveries queue (one message per step, each step pages until
  * about 20 s have passed), so 100,000 deliveries never meet a function timeout. A step enqueues
  * its re-sends in batches, then checkpoints the cursor and counts (conditional on the step it
- * read: a step that runs twice moves the job once, and the re-send markers drop what it enqueued
+ * read: a step that runs twice moves the job once, and the re-send leases drop what it enqueued
  * twice), then sends the next step. Each re-send is a message the delivery consumer sends once
- * (marker `resend#<job>#<delivery>`), with the original `webhook-id`, as a new record with `retryOf`.
+ * (lease `resend#<job>#<delivery>`, ADR 0014), with the original `webhook-id`, as a new record
+ * with `retryOf`; the job's `resent` is counted from those records (./history-counts.ts).
  * A job enqueues at most its `allowance` of re-sends (what its start charged to the caller's
  * budget, ../api/recover.ts); the rest of the window is counted, not sent.
  */
-import type { Context, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
-import { parseOrDeadLetter } from '../../edge/queue-consumer';
+import { done, type MessageContext, type Next } from '../../edge/queue/contract';
 import { logger } from '../../observability/logger';
+import { sendAll } from '../../store/queues';
 import { historyWriteShards, recoverLimits } from '../config';
 import { deliveryRecords, type WebhookIndexEntry, webhookWindowPage } from '../store/history';
 import { checkpoint, getJob, type RecoverCounts, type RecoverCursor, type RecoverJob } from '../store/jobs';
 import { type ResendMessage, resendMessage } from './message';
-import { sendAll } from './queue';
 
 export interface RecoverWindow {
   webhookId: number;
@@ -161,7 +161,7 @@ export async function countRecoverable(window: RecoverWindow, now = Date.now()):
   return count;
 }
 
-const RecoverStepSchema = z.strictObject({ jobId: z.string().regex(/^rj_[0-9a-f]{32}$/) });
+export const RecoverStepSchema = z.strictObject({ jobId: z.string().regex(/^rj_[0-9a-f]{32}$/) });
 
 /** Sends a job's (next) step. */
 export async function sendStep(jobId: string): Promise<void> {
@@ -176,12 +176,10 @@ const windowOf = (job: RecoverJob): RecoverWindow => ({
 });
 
 /** One step of a recover job (the recoveries queue's consumer). */
-export async function processRecoverStep(record: SQSRecord, context?: Context): Promise<void> {
-  const message = await parseOrDeadLetter('recoveries', record, RecoverStepSchema, 'recover step');
-  if (!message) return;
+export async function recoverStep(message: { jobId: string }, context: MessageContext): Promise<Next> {
   const job = await getJob(message.jobId, true);
-  if (job?.status !== 'running') return;
-  const budget = Math.min(STEP_BUDGET_MS, (context?.getRemainingTimeInMillis() ?? 60_000) - 30_000);
+  if (job?.status !== 'running') return done();
+  const budget = Math.min(STEP_BUDGET_MS, context.deadline - Date.now() - 30_000);
   const walked = await walkWindow(
     windowOf(job),
     job.cursor,
@@ -199,8 +197,9 @@ export async function processRecoverStep(record: SQSRecord, context?: Context): 
   const cooldownMs = recoverLimits().cooldownSeconds * 1000;
   if (!(await checkpoint(job, walked.counts, walked.cursor, walked.done, cooldownMs))) {
     logger.info('recover step already applied by another run', { jobId: job.jobId, step: job.step });
-    return;
+    return done();
   }
   logger.info('recover step', { jobId: job.jobId, step: job.step, ...walked.counts, done: walked.done });
   if (!walked.done) await sendStep(job.jobId);
+  return done();
 }

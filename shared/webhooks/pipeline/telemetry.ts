@@ -3,9 +3,9 @@
  * `traceparent` each delivered request carries (one trace per notification: fan-out stores the
  * notification's trace context in every delivery message, each attempt is a child span of it).
  */
-import type { SQSRecord } from 'aws-lambda';
 import type { DeliveryOutcome } from '../../catalog/metrics';
 import { optionalEnv } from '../../config/env';
+import type { MessageContext } from '../../edge/queue/contract';
 import { recordDeliveryAttempt } from '../../observability/metrics';
 import { childOf, firstTrace, formatTraceparent, newTrace } from '../../observability/trace';
 import type { DeliveryMessage } from './message';
@@ -40,29 +40,30 @@ export function observeAttempt(outcome: AttemptOutcome, attempt: number, notifie
 
 /**
  * What fan-out adds to each delivery message of a notification: the notification's trace (its
- * producer's X-Ray header on the SQS record, else this invocation's, else a new trace) and when
- * it entered the queue.
+ * producer's X-Ray header on the queued message, else this invocation's, else a new trace) and
+ * when it entered the queue.
  */
-export function notificationOrigin(record: SQSRecord): Pick<DeliveryMessage, 'traceparent' | 'notifiedAt'> {
+export function notificationOrigin(
+  queued: Pick<MessageContext, 'traceHeader' | 'sentAt'>,
+): Pick<DeliveryMessage, 'traceparent' | 'notifiedAt'> {
   const trace =
-    firstTrace({ xray: record.attributes.AWSTraceHeader }, { xray: optionalEnv('_X_AMZN_TRACE_ID') }) ??
-    newTrace();
-  const sent = Number(record.attributes.SentTimestamp);
+    firstTrace({ xray: queued.traceHeader }, { xray: optionalEnv('_X_AMZN_TRACE_ID') }) ?? newTrace();
   return {
     traceparent: formatTraceparent(trace),
-    ...(Number.isSafeInteger(sent) && sent > 0 ? { notifiedAt: sent } : {}),
+    ...(queued.sentAt !== undefined ? { notifiedAt: queued.sentAt } : {}),
   };
 }
 
 /**
  * The `traceparent` header of one attempt: a new span in the notification's trace (from the
- * message, else the delivery record's X-Ray header, else this invocation's, else a new trace).
+ * message, else the X-Ray header the queued delivery carried, else this invocation's, else a new
+ * trace).
  */
-export function deliveryTraceparent(message: { traceparent?: string }, record?: SQSRecord): string {
+export function deliveryTraceparent(message: { traceparent?: string }, traceHeader?: string): string {
   const trace =
     firstTrace(
       { traceparent: message.traceparent },
-      { xray: record?.attributes.AWSTraceHeader },
+      { xray: traceHeader },
       { xray: optionalEnv('_X_AMZN_TRACE_ID') },
     ) ?? newTrace();
   return formatTraceparent(childOf(trace));

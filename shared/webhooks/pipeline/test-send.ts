@@ -11,7 +11,7 @@ import type { NotificationName } from '../../notifications/catalogue';
 import type { DeliveryPayload, HistoryRecord } from '../model';
 import { historyView } from '../store/history-keys';
 import { getWebhookItem } from '../store/webhooks';
-import { post, record, writeDeadline } from './delivery';
+import { invocationEnd, post, record, writeDeadline } from './attempt';
 import { activityIdFor, deliveryIdFor } from './message';
 import { deliveryTraceparent } from './telemetry';
 
@@ -42,7 +42,7 @@ export async function sendTest(
     webhook,
     { deliveryId, attempt: 1, activityId: activityIdFor(digest), notificationType, payload, test: true },
     outcome,
-    writeDeadline(context),
+    writeDeadline(invocationEnd(context)),
   );
   if (!created || created === 'duplicate')
     throw new Error(`the test send to webhook ${webhookId} was made but could not be recorded`);

@@ -9,11 +9,15 @@
  * its slot, so attempt numbers, the retry schedule and the DLQ backstop are unchanged: a throttled
  * delivery is delayed, never failed or dropped. A webhook without a limit skips all of this.
  */
-import { sleep } from '../../store/read';
+
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Next, sendAgain } from '../../edge/queue/contract';
+import { logger } from '../../observability/logger';
 import type { WebhookItem } from '../model';
+import { unmark } from '../store/dedup';
 import { reserveDeliverySlot } from '../store/throttle';
 import { MIN_DELIVERIES_PER_SECOND } from '../throttle-limits';
-import type { DeliveryMessage } from './message';
+import type { DeliveryMessage, ResendMessage } from './message';
 
 /** Waits up to this long in the invocation rather than re-queueing: a small share of a POST. */
 const SLEEP_MAX_MS = 50;
@@ -50,4 +54,22 @@ export async function throttle(
     return { kind: 'now' };
   }
   return { kind: 'later', delaySeconds: Math.ceil(wait / 1000), slotAt };
+}
+
+/**
+ * A throttled message, sent again for its slot: this message is done and one carrying the slot
+ * takes its place (a re-send gives its lease up first; the new message takes it again).
+ */
+export async function deferToSlot(
+  message: DeliveryMessage | ResendMessage,
+  delaySeconds: number,
+  leaseId?: string,
+): Promise<Next> {
+  if (leaseId !== undefined) await unmark(leaseId);
+  logger.info('throttled delivery sent again for its slot', {
+    ...(leaseId !== undefined ? { lease: leaseId } : {}),
+    webhookId: message.webhookId,
+    slotAt: new Date(message.slot?.at ?? 0).toISOString(),
+  });
+  return sendAgain(message, delaySeconds, 'throttled: sent again for its slot');
 }

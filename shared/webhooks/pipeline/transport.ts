@@ -12,22 +12,8 @@
 import type { Dispatcher } from 'undici';
 import { Agent, request } from '../../net/undici-core';
 import { allowPrivateTargets, connectTimeoutMs, RESPONSE_BODY_CAP_BYTES, webhookTimeoutMs } from '../config';
+import type { StoredResponse, TransportFailure } from '../store/history-keys';
 import { webhookConnector } from './ssrf';
-
-/** Why no HTTP answer came back: the stored body of a transport failure. */
-interface TransportFailure {
-  code: string;
-  connect: boolean;
-  message?: string;
-}
-
-/**
- * The receiver's answer as stored: its body as text (at most RESPONSE_BODY_CAP_BYTES;
- * `truncated` when cut; `json` when the content type said JSON), or the transport failure.
- */
-export type StoredResponse =
-  | { body: string; truncated?: true; json?: true }
-  | { body: TransportFailure; truncated?: undefined; json?: undefined };
 
 export interface AttemptOutcome {
   /** The receiver's status, or 500 when no HTTP answer came back (timeout, refused, blocked). */

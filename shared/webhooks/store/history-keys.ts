@@ -26,8 +26,23 @@
  * per audience. Queries apply the same window as a key condition (id ≥ first live id).
  */
 import type { DeliveryPayload, HistoryQuery, HistoryRecord } from '../model';
-import type { StoredResponse } from '../pipeline/transport';
 import { isPacked, type PackedText, unpackText } from './history-text';
+
+/** Why no HTTP answer came back: the stored body of a transport failure. */
+export interface TransportFailure {
+  code: string;
+  connect: boolean;
+  message?: string;
+}
+
+/**
+ * The receiver's answer as stored: its body as text (at most RESPONSE_BODY_CAP_BYTES, cut by the
+ * pipeline's transport; `truncated` when cut; `json` when the content type said JSON), or the
+ * transport failure.
+ */
+export type StoredResponse =
+  | { body: string; truncated?: true; json?: true }
+  | { body: TransportFailure; truncated?: undefined; json?: undefined };
 
 const DAY_MS = 86_400_000;
 /** Ids per millisecond: the writer slots. */
@@ -173,6 +188,8 @@ export interface StoredHistoryRecord extends Omit<HistoryRecord, 'request' | 're
   lw: string;
   /** A second POST of an attempt recorded already (keyed by its id). */
   twin?: true;
+  /** The recover job whose re-send this record is (how a re-send taken over after a crash finds it). */
+  recoverJob?: string;
 }
 
 /** DynamoDB's limit on nested documents; deeper answers are shown as text. */
@@ -244,5 +261,6 @@ export function historyView(item: StoredHistoryRecord): HistoryRecord & { retryO
     ...(item.retryOf !== undefined ? { retryOf: item.retryOf } : {}),
     ...(item.test ? { test: true } : {}),
     ...(item.skipped ? { skipped: true } : {}),
+    ...(item.possiblyDeliveredBefore ? { possiblyDeliveredBefore: true } : {}),
   };
 }

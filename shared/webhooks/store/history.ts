@@ -14,7 +14,6 @@ import { tableName } from '../../store/tables';
 import { cancellationCodes, conditionalPut, isTransactionCancelled, transactWrite } from '../../store/write';
 import { historyRetentionDays, historyWriteShards } from '../config';
 import type { DeliveryPayload, HistoryRecord } from '../model';
-import type { StoredResponse } from '../pipeline/transport';
 import { nextHistoryId } from './history-ids';
 import {
   AUTOMATIC_SEQ_LIMIT,
@@ -28,6 +27,7 @@ import {
   OUTCOMES,
   outcomeOf,
   type StoredHistoryRecord,
+  type StoredResponse,
   webhookListingKey,
 } from './history-keys';
 import { packText } from './history-text';
@@ -55,6 +55,8 @@ export interface NewHistoryRecord
   retryOf?: number;
   /** A second POST of an attempt recorded already (delivery.ts): keyed by its id. */
   twin?: true;
+  /** A recover job's re-send: the job. */
+  recoverJob?: string;
 }
 
 /** The receiver's answer as stored: a long text body compressed. */
@@ -378,17 +380,20 @@ export interface CountGroup {
   through: string;
   /** Per counter item, what each of its attributes goes up by. */
   deltas: ReadonlyMap<string, { adds: ReadonlyMap<string, number>; expiresAt: number }>;
+  /** Per recover job, the re-sends recorded (its `resent`). */
+  resent?: ReadonlyMap<string, number>;
 }
 
 /** Markers outlive a stream record's 24 hours, so a batch retried that late still finds its own. */
 const MARKER_TTL_SECONDS = 2 * 86_400;
-/** TransactWriteItems takes at most 100 items: the marker and 99 counters. */
+/** TransactWriteItems takes at most 100 items: the marker and 99 counters (a job's count is one). */
 export const MAX_COUNTERS_PER_GROUP = 99;
 
 /**
- * Adds one group's deltas and puts its marker in one transaction: `applied`, or, when the marker
- * exists (the group was applied by an earlier delivery of the batch), the sequence number it
- * covers.
+ * Adds one group's deltas (and its re-sends to their jobs) and puts its marker in one
+ * transaction: `applied`, or, when the marker exists (the group was applied by an earlier
+ * delivery of the batch), the sequence number it covers. A job is not required to exist (no
+ * condition that could stop the group): one gone by its expiry would come back as a count only.
  */
 export async function applyCountGroup(group: CountGroup): Promise<{ applied: true } | { through: string }> {
   const table = tableName('deliveryCounts');
@@ -422,6 +427,14 @@ export async function applyCountGroup(group: CountGroup): Promise<{ applied: tru
           },
         };
       }),
+      ...[...(group.resent ?? [])].map(([jobId, n]) => ({
+        Update: {
+          TableName: tableName('webhookJobs'),
+          Key: { jobId },
+          UpdateExpression: 'ADD resent :n',
+          ExpressionAttributeValues: { ':n': n },
+        },
+      })),
     ]);
     return { applied: true };
   } catch (error) {
@@ -468,6 +481,25 @@ export async function webhookWindowPage(
     statusCode,
   }));
   return { entries, ...(out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {}) };
+}
+
+/**
+ * Whether recover job `jobId` has recorded its re-send of the delivery (strongly consistent; the
+ * delivery's records past its automatic attempts, a handful): how a re-send taken over from a
+ * holder that died tells a POST that was recorded from one that may not have been.
+ */
+export async function resendRecorded(deliveryId: string, jobId: string): Promise<boolean> {
+  const out = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName('deliveryHistory'),
+      KeyConditionExpression: 'deliveryId = :d AND seq >= :manual',
+      FilterExpression: 'recoverJob = :job',
+      ExpressionAttributeValues: { ':d': deliveryId, ':manual': AUTOMATIC_SEQ_LIMIT, ':job': jobId },
+      ProjectionExpression: 'seq',
+      ConsistentRead: true,
+    }),
+  );
+  return (out.Items ?? []).length > 0;
 }
 
 /**

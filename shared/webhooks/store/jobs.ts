@@ -7,7 +7,7 @@
  * write conditional on the step it read, so a step that runs twice (SQS at-least-once) moves the
  * job once.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../store/clients';
 import { tableName } from '../../store/tables';
 import {
@@ -47,7 +47,7 @@ export interface RecoverJob extends RecoverCounts {
   since: number;
   until: number;
   onlyFailed: boolean;
-  /** Re-sends made and recorded (the delivery consumer counts them). */
+  /** Re-sends made and recorded: the history stream's consumer counts their records (ADR 0014). */
   resent: number;
   /** Re-sends this job may make (charged to its starter's budget); absent on jobs from before. */
   allowance?: number;
@@ -216,17 +216,4 @@ export async function checkpoint(
     },
   });
   return true;
-}
-
-/** Counts one re-send of the job as made and recorded. */
-export async function countResent(jobId: string): Promise<void> {
-  await documentClient.send(
-    new UpdateCommand({
-      TableName: tableName('webhookJobs'),
-      Key: { jobId },
-      UpdateExpression: 'ADD resent :one',
-      ConditionExpression: 'attribute_exists(jobId)',
-      ExpressionAttributeValues: { ':one': 1 },
-    }),
-  );
 }

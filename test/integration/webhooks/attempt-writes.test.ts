@@ -53,6 +53,12 @@ function meterWrites(client: DynamoDBClient): { writes: Metered[]; remove: () =>
 
 const sqsRecord = (body: string, id: string) => sqsRecordOf(body, { messageId: `m-${id}` });
 
+/** One record through the deliveries consumer's edge, as its Lambda runs it. */
+async function deliverRecord() {
+  const { handler } = await import('../../../functions/consumers/deliver');
+  return handler.processRecord;
+}
+
 let receiver: Receiver;
 let owner: { userId: number; apiKey: string };
 
@@ -91,7 +97,7 @@ describe('one delivery attempt', () => {
   it('writes at most 4 units for a 1 KB notification: the compressed record and its three index entries', async () => {
     const { dynamodb, documentClient } = await import('../../../shared/store/clients');
     const { tableName } = await import('../../../shared/store/tables');
-    const { processDelivery } = await import('../../../shared/webhooks/pipeline/delivery');
+    const processDelivery = await deliverRecord();
     const [webhookId] = (await createHooks(owner.apiKey, [hook('one-kb', 'modelAccessRequested')])) as [
       number,
     ];
@@ -124,7 +130,7 @@ describe('one delivery attempt', () => {
   });
 
   it('drops a second message of an attempt already recorded, without a POST', async () => {
-    const { processDelivery } = await import('../../../shared/webhooks/pipeline/delivery');
+    const processDelivery = await deliverRecord();
     const [webhookId] = (await createHooks(owner.apiKey, [hook('late-twin', 'modelAccessRequested')])) as [
       number,
     ];
@@ -137,7 +143,7 @@ describe('one delivery attempt', () => {
   });
 
   it('records both POSTs of twins sent at the same moment (one webhook-id), and counts both', async () => {
-    const { processDelivery } = await import('../../../shared/webhooks/pipeline/delivery');
+    const processDelivery = await deliverRecord();
     const [webhookId] = (await createHooks(owner.apiKey, [hook('twins', 'modelAccessRequested')])) as [
       number,
     ];

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTraceparent } from '../../../shared/observability/trace';
 import { createKey, untilDone, useLocalCloudEnv } from '../../support/api';
-import { createHooks, pipelineMarker, sqsRecordOf } from './helpers';
+import { createHooks, pipelineMarker, processNotification, sqsRecordOf } from './helpers';
 import { type Receiver, startReceiver } from './receiver';
 
 let receiver: Receiver;
@@ -21,7 +21,6 @@ describe('fan-out in bounded steps', () => {
   it('continues in follow-up messages with the trace context, one delivery per webhook', async () => {
     useLocalCloudEnv();
     const { buildNotification } = await import('../../../shared/notifications/publisher');
-    const { processNotification } = await import('../../../shared/webhooks/pipeline/fan-out');
     const owner = await createKey('fan-out-steps');
     const type = 'taskValidated';
     const names = Array.from({ length: 7 }, (_, i) => `step-${i}`);

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, createKey, useLocalCloudEnv } from '../../support/api';
-import { createHooks, injectDynamoFailures, sqsRecordOf, untilCount } from './helpers';
+import { createHooks, injectDynamoFailures, processNotification, sqsRecordOf, untilCount } from './helpers';
 import { type Receiver, startReceiver } from './receiver';
 
 const X = 'modelAccessRequested';
@@ -49,7 +49,6 @@ describe('a failing filter-error count', () => {
     useLocalCloudEnv();
     const { dynamodb } = await import('../../../shared/store/clients');
     const { buildNotification } = await import('../../../shared/notifications/publisher');
-    const { processNotification } = await import('../../../shared/webhooks/pipeline/fan-out');
     const owner = await createKey('filter-count-fails');
     const hook = (name: string, filter?: string) => ({
       name,

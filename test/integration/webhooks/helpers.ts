@@ -220,6 +220,23 @@ export function sqsRecordOf(
   };
 }
 
+/**
+ * One notifications-queue record through the fan-out consumer's edge, as its Lambda runs it:
+ * what the step answered (`{deliveries}`); a step that did not finish throws.
+ */
+export async function processNotification(
+  record: SQSRecord,
+  lambda: { getRemainingTimeInMillis(): number },
+): Promise<unknown> {
+  const { handler } = await import('../../../functions/consumers/fan-out');
+  const result = await handler.processRecord(record, lambda);
+  if (result.kind !== 'done')
+    throw new Error(`the fan-out step did not finish (${result.kind})`, {
+      cause: result.kind === 'failed' ? result.error : undefined,
+    });
+  return result.result;
+}
+
 /** A personal webhook for one notification type, POSTing to `/<name>` of a test receiver. */
 export function personalHook(receiver: { url(path: string): string }, name: string, type: string) {
   return {

@@ -135,7 +135,7 @@ describe('a failing history write', () => {
     // The receiver is on loopback, as in the local stage.
     process.env.ALLOW_PRIVATE_TARGETS = 'true';
     const { dynamodb } = await import('../../../shared/store/clients');
-    const { processDelivery } = await import('../../../shared/webhooks/pipeline/delivery');
+    const { processRecord: processDelivery } = (await import('../../../functions/consumers/deliver')).handler;
     const [webhookId] = await createHooks(owner.apiKey, [hook('write-fails', 'queryCanceled')]);
     const deliveryId = `msg_${'ab'.repeat(16)}_${webhookId}`;
     const body = JSON.stringify({

@@ -7,7 +7,6 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { SQSRecord } from 'aws-lambda';
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -171,8 +170,11 @@ describe('delivery metrics', () => {
 });
 
 describe('traceparent on delivered requests', () => {
-  const record = (attributes: Partial<SQSRecord['attributes']>) =>
-    ({ attributes: { SentTimestamp: '1700000000000', ...attributes } }) as SQSRecord;
+  // What the queue-consumer edge knows of a queued notification: when it was sent, its X-Ray header.
+  const record = (attributes: { AWSTraceHeader: string }) => ({
+    sentAt: 1700000000000,
+    traceHeader: attributes.AWSTraceHeader,
+  });
 
   it('joins the producer’s X-Ray trace: same trace id, a new span per attempt, the sampled flag kept', async () => {
     const origin = notificationOrigin(

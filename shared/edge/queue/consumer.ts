@@ -1,0 +1,142 @@
+/**
+ * The queue-consumer edge (ADR 0014): `queueConsumer` is the Lambda handler of every SQS consumer.
+ *
+ *   export const handler = queueConsumer({
+ *     queue: 'deliveries',
+ *     message: { schema: QueuedDeliverySchema, what: 'delivery message' },
+ *     attemptsBefore,
+ *     handle: deliver,
+ *   });
+ *
+ * Each concern is a middleware wrapped around the next: the batch's partial response (every
+ * failure reported and logged with its reason), the optional line per batch, the records run by
+ * message group (./groups.ts), and per record what the handler answered, the message parsed with
+ * the queue's schema and the attempt context (./middlewares.ts). The handler returns what happens
+ * next (./contract.ts) and never touches the queue.
+ */
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { QueueName } from '../../catalog/queues';
+import { describeError, logger } from '../../observability/logger';
+import { changeVisibility } from '../../store/queues';
+import type { MessageHandler } from './contract';
+import { runByGroup } from './groups';
+import {
+  type AttemptSource,
+  attemptContext,
+  type MessageSpec,
+  nextStep,
+  parsedMessage,
+  type RecordResult,
+  receiveCountOf,
+} from './middlewares';
+
+export interface ConsumerDefinition<T> extends AttemptSource<T> {
+  queue: QueueName;
+  message: MessageSpec<T>;
+  handle: MessageHandler<T>;
+  /**
+   * Log one line per batch (`<queue> batch`: messages, failures, durationMs), for consumers whose
+   * invocations are few and worth counting (the periodic checks), not the delivery pipeline's.
+   */
+  logBatches?: boolean;
+}
+
+type LambdaContext = Pick<Context, 'getRemainingTimeInMillis'>;
+type BatchRun = (event: SQSEvent, lambda: LambdaContext) => Promise<RecordResult[]>;
+
+/** Reports every record that did not finish as a batch item failure, each logged with its reason. */
+function partialBatchResponse(queue: QueueName, inner: BatchRun) {
+  return async (event: SQSEvent, lambda: LambdaContext): Promise<SQSBatchResponse> => {
+    const results = await inner(event, lambda);
+    for (const result of results) logFailure(queue, result);
+    return {
+      batchItemFailures: results
+        .filter((r) => r.kind !== 'done')
+        .map((r) => ({ itemIdentifier: r.record.messageId })),
+    };
+  };
+}
+
+function logFailure(queue: QueueName, result: RecordResult): void {
+  const ids = { queue, messageId: result.record.messageId, receiveCount: receiveCountOf(result.record) };
+  switch (result.kind) {
+    case 'done':
+      return;
+    case 'retry':
+      logger.info('batch item failure: retry scheduled', {
+        ...ids,
+        delaySeconds: result.delaySeconds,
+        reason: result.reason,
+      });
+      return;
+    case 'held':
+      logger.info('batch item failure: behind a failed message of its group', {
+        ...ids,
+        groupId: result.record.attributes.MessageGroupId,
+        head: result.head.record.messageId,
+      });
+      return;
+    case 'failed':
+      logger.error('batch item failure: the message comes back after its visibility timeout', {
+        ...ids,
+        ...describeError(result.error),
+      });
+  }
+}
+
+/** One log line per batch, when the consumer asks for it. */
+function batchSummary(
+  queue: QueueName,
+  enabled: boolean,
+  inner: (event: SQSEvent, lambda: LambdaContext) => Promise<SQSBatchResponse>,
+) {
+  if (!enabled) return inner;
+  return async (event: SQSEvent, lambda: LambdaContext): Promise<SQSBatchResponse> => {
+    const started = Date.now();
+    const response = await inner(event, lambda);
+    logger.info(`${queue} batch`, {
+      messages: event.Records.length,
+      failures: response.batchItemFailures.length,
+      durationMs: Date.now() - started,
+    });
+    return response;
+  };
+}
+
+/**
+ * Records held behind a head whose retry was scheduled come back with it: a FIFO group's
+ * messages in flight hold the whole group, so they get the head's delay rather than the queue's
+ * visibility timeout. If that fails they come back after the timeout, still in order.
+ */
+async function holdWithTheirHead(queue: QueueName, results: readonly RecordResult[]): Promise<void> {
+  const byDelay = new Map<number, string[]>();
+  for (const result of results)
+    if (result.kind === 'held' && result.head.kind === 'retry')
+      byDelay.set(result.head.delaySeconds, [
+        ...(byDelay.get(result.head.delaySeconds) ?? []),
+        result.record.receiptHandle,
+      ]);
+  for (const [delaySeconds, handles] of byDelay) {
+    try {
+      await changeVisibility(queue, handles, delaySeconds);
+    } catch (error) {
+      logger.warn('held messages keep their visibility timeout', { queue, ...describeError(error) });
+    }
+  }
+}
+
+export function queueConsumer<T>(definition: ConsumerDefinition<T>) {
+  const { queue } = definition;
+  const processRecord = nextStep(
+    queue,
+    parsedMessage(definition.message, attemptContext(queue, definition, definition.handle)),
+  );
+  const runBatch: BatchRun = async (event, lambda) => {
+    const results = await runByGroup(event.Records, (record) => processRecord(record, lambda));
+    await holdWithTheirHead(queue, results);
+    return results;
+  };
+  const handler = batchSummary(queue, definition.logBatches ?? false, partialBatchResponse(queue, runBatch));
+  // `processRecord`: one record through the whole edge (tests and benchmarks drive a consumer with it).
+  return Object.assign(handler, { processRecord });
+}

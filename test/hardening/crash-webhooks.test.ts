@@ -1,0 +1,235 @@
+/**
+ * Crashes in the middle of webhook work (issue 36, ADR 0014): a local cloud of this file's own is
+ * SIGKILLed while deliveries are being POSTed to a slow receiver, and again in the middle of a
+ * recover job's re-sends, then started again on the same state directory each time.
+ *
+ * Afterwards every `webhook-id` the receiver saw has one record, a `webhook-id` it saw twice is
+ * recorded as possibly delivered before, and no re-send is lost: the job counts every re-send
+ * it recorded. Every wait is for something observable; the bounds only guard against a hang.
+ */
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { NotificationName } from '../../shared/notifications/catalogue';
+import { buildNotification } from '../../shared/notifications/publisher';
+import { type Receiver, startReceiver } from '../integration/webhooks/receiver';
+import { untilDone } from '../support/api';
+import { type RunningCloud, startCloudProcess } from '../support/local-cloud-process';
+import { uid } from '../unit/integrations/fixtures';
+import { request } from './support';
+
+// Messages a killed consumer held come back 5 s later (instead of 6 × its timeout); a failed
+// delivery is tried twice, 1 s apart; a slow answer takes 1.5 s of the 5 s timeout.
+const ENV = {
+  LOG_LEVEL: 'WARN',
+  LOCAL_QUEUE_VISIBILITY_SECONDS: '5',
+  WEBHOOK_TIMEOUT_MS: '5000',
+  WEBHOOK_RETRY_SCHEDULE: '1',
+};
+const DELIVERIES = 40;
+const RESENDS = 100;
+const SLOW_MS = 1500;
+/** A hang guard: re-sends held by the killed cloud wait out their lease (65 s) first. */
+const STALL_MS = 150_000;
+
+// biome-ignore lint/suspicious/noExplicitAny: history records are asserted field by field
+type AnyRecord = Record<string, any>;
+
+let receiver: Receiver;
+let cloud: RunningCloud;
+const clouds: RunningCloud[] = [];
+
+afterAll(async () => {
+  for (const c of clouds) await c.stop();
+  await receiver?.close();
+});
+
+async function start(stateDir?: string): Promise<RunningCloud> {
+  const started = await startCloudProcess({ env: ENV, ...(stateDir ? { stateDir } : {}) });
+  clouds.push(started);
+  return started;
+}
+
+/** SIGKILLs the cloud's own process, as a crash would, and starts it again on its state. */
+async function crashAndRestart(): Promise<void> {
+  process.kill(cloud.endpoints.pid, 'SIGKILL');
+  await cloud.kill();
+  await expect(fetch(`${cloud.endpoints.gateway}/health`)).rejects.toThrow();
+  cloud = await start(cloud.stateDir);
+}
+
+const call = (method: string, path: string, body?: unknown) =>
+  request(cloud.endpoints.gateway, method, path, { key: cloud.adminApiKey, ...(body ? { body } : {}) });
+
+async function globalHook(name: string, type: string): Promise<number> {
+  const created = await call('POST', '/webhooks', {
+    webhooks: [
+      {
+        url: receiver.url(`/${name}`),
+        name,
+        global: true,
+        notificationType: [type],
+        actionType: 'triggered',
+      },
+    ],
+  });
+  expect(created.status, created.text).toBe(201);
+  return created.body.createdWebhooks[0].id;
+}
+
+async function publish(type: NotificationName, count: number): Promise<void> {
+  const sqs = new SQSClient({
+    endpoint: cloud.endpoints.sqs,
+    region: cloud.endpoints.region,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    useQueueUrlAsEndpoint: false,
+  });
+  try {
+    for (let i = 0; i < count; i += 10) {
+      await sqs.send(
+        new SendMessageBatchCommand({
+          QueueUrl: cloud.endpoints.queues.notifications?.url,
+          Entries: Array.from({ length: Math.min(10, count - i) }, (_, j) => ({
+            Id: String(j),
+            MessageBody: JSON.stringify(
+              buildNotification({ notificationType: type, text: `crash ${type} ${i + j} ${uid()}` }),
+            ),
+          })),
+        }),
+      );
+    }
+  } finally {
+    sqs.destroy();
+  }
+}
+
+/** Every record of the webhook (since `since`), all pages. */
+async function recordsOf(webhookId: number, since?: string): Promise<AnyRecord[]> {
+  const records: AnyRecord[] = [];
+  const window = since ? `&since=${encodeURIComponent(since)}` : '';
+  for (let offset = 0; ; offset += 100) {
+    const page = await call(
+      'GET',
+      `/webhooks/history?includeGlobal=true&webhookId=${webhookId}&pageSize=100&offset=${offset}${window}`,
+    );
+    expect(page.status, page.text).toBe(200);
+    records.push(...page.body.records);
+    if (page.body.records.length < 100) return records;
+  }
+}
+
+/** How often the receiver saw each `webhook-id` on `path` (from the `from`-th request on). */
+function seenIds(path: string, from = 0): Map<string, number> {
+  const seen = new Map<string, number>();
+  for (const post of receiver.byPath(path).slice(from)) {
+    const id = post.headers['webhook-id'] as string;
+    seen.set(id, (seen.get(id) ?? 0) + 1);
+  }
+  return seen;
+}
+
+/** A responder that answers 200 after SLOW_MS (the answer of a killed connection goes nowhere). */
+const slowly =
+  () => (_req: unknown, _body: string, res: { writeHead(s: number): { end(b: string): void } }) => {
+    setTimeout(() => res.writeHead(200).end('ok'), SLOW_MS);
+    return 200;
+  };
+
+describe('a crash in the middle of webhook work', () => {
+  it('mid-delivery: every webhook-id the receiver saw has one record, a repeated one flagged', async () => {
+    receiver = await startReceiver();
+    receiver.on('/deliveries', slowly());
+    cloud = await start();
+    const webhookId = await globalHook('deliveries', 'modelCreated');
+    await publish('modelCreated', DELIVERIES);
+    // The kill comes while POSTs are unanswered (each takes 1.5 s).
+    await untilDone(
+      async () => receiver.byPath('/deliveries').length,
+      (n) => n >= 10,
+      { what: 'the first POSTs', stallMs: STALL_MS },
+    );
+    await crashAndRestart();
+
+    const settled = await untilDone(
+      async () => {
+        const records = await recordsOf(webhookId);
+        const seen = seenIds('/deliveries');
+        const recorded = new Set(records.map((r) => r.deliveryId));
+        return {
+          records,
+          seen,
+          done: recorded.size >= DELIVERIES && [...seen.keys()].every((id) => recorded.has(id)),
+        };
+      },
+      (s) => s.done,
+      {
+        progress: (s) => [s.records.length, s.seen.size],
+        what: 'the deliveries after the crash',
+        stallMs: STALL_MS,
+      },
+    );
+    const { records, seen } = settled;
+    // One record per webhook-id, and the receiver saw every one of them.
+    expect(records.map((r) => r.deliveryId).sort()).toEqual([...seen.keys()].sort());
+    expect(records).toHaveLength(DELIVERIES);
+    expect(records.every((r) => r.statusCode === 200)).toBe(true);
+    // A webhook-id POSTed twice (killed mid-POST, then redelivered) says so in its record.
+    const twice = [...seen].filter(([, n]) => n > 1).map(([id]) => id);
+    expect(twice.length).toBeGreaterThan(0);
+    const flagged = new Set(records.filter((r) => r.possiblyDeliveredBefore).map((r) => r.deliveryId));
+    for (const id of twice) expect(flagged, id).toContain(id);
+  }, 300_000);
+
+  it('mid-recovery: no re-send is lost, each recorded once and counted by the job', async () => {
+    // Deliveries that fail twice (the whole schedule) and are dead-lettered: what a recover re-sends.
+    let answer: 'fail' | 'slow' = 'fail';
+    const slow = slowly();
+    receiver.on('/resends', (req, body, res) => {
+      if (answer === 'slow') return slow(req, body, res);
+      res.writeHead(500).end('down');
+      return 500;
+    });
+    const since = new Date().toISOString();
+    const webhookId = await globalHook('resends', 'modelDeleted');
+    await publish('modelDeleted', RESENDS);
+    await untilDone(
+      async () => (await recordsOf(webhookId)).length,
+      (n) => n >= 2 * RESENDS,
+      { what: 'the failed deliveries', stallMs: STALL_MS },
+    );
+    const failedIds = new Set((await recordsOf(webhookId)).map((r) => r.deliveryId));
+    expect(failedIds.size).toBe(RESENDS);
+
+    answer = 'slow';
+    const before = receiver.byPath('/resends').length;
+    const jobStart = new Date().toISOString();
+    const started = await call('POST', `/webhooks/${webhookId}/recover`, { since });
+    expect(started.status, started.text).toBe(202);
+    const jobId = started.body.jobId as string;
+    // The kill comes while re-sends are being POSTed (each takes 1.5 s).
+    await untilDone(
+      async () => receiver.byPath('/resends').length - before,
+      (n) => n >= 20,
+      { what: 'the first re-sends', stallMs: STALL_MS },
+    );
+    await crashAndRestart();
+
+    // Re-sends the dead cloud held come back once their lease has run out.
+    const job = await untilDone(
+      async () => (await call('GET', `/webhooks/${webhookId}/recover/${jobId}`)).body,
+      (j) => j.status === 'completed' && j.resent >= j.enqueued,
+      { progress: (j) => [j.status, j.enqueued, j.resent], what: 'the recover job', stallMs: STALL_MS },
+    );
+    expect(job).toMatchObject({ enqueued: RESENDS, resent: RESENDS });
+    const resent = (await recordsOf(webhookId, jobStart)).filter((r) => r.retryOf !== undefined);
+    // Every failed delivery re-sent and recorded once: none lost, none recorded twice.
+    expect(resent.map((r) => r.deliveryId).sort()).toEqual([...failedIds].sort());
+    expect(resent.every((r) => r.statusCode === 200)).toBe(true);
+    // Every webhook-id the receiver saw during the job has its record; one it saw twice is flagged.
+    const seen = seenIds('/resends', before);
+    const recorded = new Set(resent.map((r) => r.deliveryId));
+    for (const id of seen.keys()) expect(recorded, id).toContain(id);
+    const flagged = new Set(resent.filter((r) => r.possiblyDeliveredBefore).map((r) => r.deliveryId));
+    for (const [id, n] of seen) if (n > 1) expect(flagged, id).toContain(id);
+    expect([...seen.values()].some((n) => n > 1)).toBe(true);
+  }, 400_000);
+});
