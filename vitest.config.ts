@@ -29,6 +29,7 @@ const LONGEST_FIRST = [
   'test/browser/webhooks.test.ts',
   'test/browser/accessibility.test.ts',
   'test/hardening/crash-restart.test.ts',
+  'test/hardening/crash-webhooks.test.ts',
   'test/hardening/crash-compensation.test.ts',
   'test/infra/stack.test.ts',
   'test/infra/bundles.test.ts',
