@@ -1,5 +1,5 @@
 /** zod issues as messages that name the field, never the value (it may be a secret). */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { InvalidInputError } from './errors';
 
 /** Names listed in one message: the first few, each shortened, then how many more. */
@@ -28,7 +28,10 @@ function listed(names: readonly string[]): string {
 const unknownFieldHints = new WeakMap<object, Readonly<Record<string, string>>>();
 
 /** Registers what to say when `schema` (a strict object) meets one of these field names. */
-export function withUnknownFieldHints<S extends z.ZodObject>(schema: S, hints: Record<string, string>): S {
+export function withUnknownFieldHints<S extends z.ZodMiniObject>(
+  schema: S,
+  hints: Record<string, string>,
+): S {
   unknownFieldHints.set(schema, hints);
   return schema;
 }
@@ -205,7 +208,7 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[], labels: Issu
  * field. For values that are not request parts (stored records, nested entries checked one by
  * one); request parts are validated by the edge against the route contract.
  */
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what = 'request'): z.output<S> {
+export function parseWith<S extends z.ZodMiniType>(schema: S, value: unknown, what = 'request'): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) {
     throw new InvalidInputError(`invalid ${what}: ${describeIssues(result.error.issues)}`);

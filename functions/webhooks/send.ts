@@ -5,7 +5,7 @@
  * caller).
  */
 import type { Context } from 'aws-lambda';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { NotFoundError } from '../../shared/errors';
 import { NOTIFICATION_NAMES } from '../../shared/notifications/catalogue';
 import type { ResendResult } from '../../shared/webhooks/api/retry';
@@ -13,11 +13,14 @@ import { resendHistoryRecord } from '../../shared/webhooks/pipeline/resend';
 import { sendTest } from '../../shared/webhooks/pipeline/test-send';
 
 const SenderRequestSchema = z.union([
-  z.strictObject({ deliveryId: z.string().min(1).max(200), seq: z.number().int().positive() }),
   z.strictObject({
-    testWebhookId: z.number().int().positive(),
+    deliveryId: z.string().check(z.minLength(1), z.maxLength(200)),
+    seq: z.int().check(z.positive()),
+  }),
+  z.strictObject({
+    testWebhookId: z.int().check(z.positive()),
     notificationType: z.enum(NOTIFICATION_NAMES),
-    caller: z.strictObject({ userId: z.number().int().positive(), name: z.string() }),
+    caller: z.strictObject({ userId: z.int().check(z.positive()), name: z.string() }),
   }),
 ]);
 

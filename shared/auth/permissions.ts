@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 export const APPLICATION_ADMIN = 'APPLICATION_ADMIN';
 
@@ -6,8 +6,8 @@ const PermissionSchema = z.enum([APPLICATION_ADMIN]);
 export type Permission = z.infer<typeof PermissionSchema>;
 
 export const PrincipalSchema = z.object({
-  userId: z.number().int().positive(),
-  name: z.string().min(1).max(200),
+  userId: z.int().check(z.positive()),
+  name: z.string().check(z.minLength(1), z.maxLength(200)),
   permissions: z.array(PermissionSchema),
 });
 export type Principal = z.infer<typeof PrincipalSchema>;

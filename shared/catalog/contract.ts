@@ -8,7 +8,7 @@
  *
  * Types only: every Lambda bundle may import this file.
  */
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 
 /** A request body format: which media types select it and how to parse it. */
 interface BodyFormat {
@@ -21,24 +21,24 @@ interface BodyFormat {
 
 interface ResponseContract {
   description: string;
-  schema?: z.ZodType;
+  schema?: z.ZodMiniType;
   /** Defaults to application/json. */
   contentTypes?: readonly string[];
 }
 
 export interface RouteContract {
   /** Path parameters (strings as they arrive; the schema converts them). */
-  params?: z.ZodObject;
+  params?: z.ZodMiniObject;
   /** Query string parameters (strings as they arrive; the schema converts them). */
-  query?: z.ZodObject;
+  query?: z.ZodMiniObject;
   /** The body the edge validates before the handler runs. */
-  body?: z.ZodType;
+  body?: z.ZodMiniType;
   /**
    * The body as documented, when the route checks part of it itself: POST /webhooks validates
    * the envelope at the edge and each entry on its own, so invalid entries are reported one by
    * one while the valid ones are still created.
    */
-  documentedBody?: z.ZodType;
+  documentedBody?: z.ZodMiniType;
   /** Body formats accepted (default JSON only). Formats are objects so only routes that accept YAML bundle its parser. */
   bodyFormats?: readonly BodyFormat[];
   /** Whether the body must be sent (default true when there is a body schema). */

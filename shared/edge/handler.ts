@@ -15,7 +15,7 @@
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2WithLambdaAuthorizer, Context } from 'aws-lambda';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { type AuthorizerContext, isAdmin, type Principal, principalFromContext } from '../auth/permissions';
 import type { RouteContract } from '../catalog/contract';
 import { findRoute, type RouteDef } from '../catalog/routes';
@@ -29,7 +29,7 @@ import { type ApiResponse, errorBody, jsonResponse, SECURITY_HEADERS } from './r
 
 export type ApiEvent = APIGatewayProxyEventV2WithLambdaAuthorizer<Partial<AuthorizerContext>>;
 
-type Parsed<S, Fallback> = S extends z.ZodType ? z.output<S> : Fallback;
+type Parsed<S, Fallback> = S extends z.ZodMiniType ? z.output<S> : Fallback;
 
 /** What the route's logic receives: the caller and the request, validated against the contract. */
 export interface ApiRequest<C extends RouteContract = RouteContract> {
@@ -40,7 +40,7 @@ export interface ApiRequest<C extends RouteContract = RouteContract> {
   params: Parsed<C['params'], Record<string, string>>;
   query: Parsed<C['query'], Record<string, string>>;
   /** The validated body; undefined when the contract takes none, or it is optional and absent. */
-  body: C['body'] extends z.ZodType
+  body: C['body'] extends z.ZodMiniType
     ? C extends { bodyRequired: false }
       ? z.output<C['body']> | undefined
       : z.output<C['body']>
@@ -124,7 +124,11 @@ function authorize(route: RouteDef, event: ApiEvent): Principal | undefined {
  * Parses one part of the request. Issues name their field: `path.<name>`, `query.<name>`, and
  * body fields by their path inside the body (`config.host`).
  */
-function validated(schema: z.ZodType | undefined, value: unknown, part: 'path' | 'query' | 'body'): unknown {
+function validated(
+  schema: z.ZodMiniType | undefined,
+  value: unknown,
+  part: 'path' | 'query' | 'body',
+): unknown {
   if (!schema) return value;
   const result = schema.safeParse(value);
   if (result.success) return result.data;

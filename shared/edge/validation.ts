@@ -3,11 +3,12 @@
  * the schemas parse them, while the OpenAPI document shows what they carry (an integer with its
  * bounds, a boolean), so typed clients take `{id: 5}` and `includeGlobal: true`.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { withMeta } from '../schema-meta';
 
 /** Documents `schema` as `rendered` (the JSON Schema of the value a caller means). */
-export function documentedAs<T extends z.ZodType>(schema: T, rendered: Record<string, unknown>): T {
-  return schema.meta({
+export function documentedAs<T extends z.ZodMiniType>(schema: T, rendered: Record<string, unknown>): T {
+  return withMeta(schema, {
     override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
       for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
       Object.assign(jsonSchema, rendered);
@@ -22,14 +23,15 @@ export function documentedAs<T extends z.ZodType>(schema: T, rendered: Record<st
  */
 export const idParam = () =>
   documentedAs(
-    z
-      .string()
-      // `abort`: a value that is no integer at all gets one message, not this and the next.
-      .regex(/^[1-9][0-9]{0,15}$/, { message: 'must be a positive integer', abort: true })
-      .refine((v) => Number.isSafeInteger(Number(v)), {
-        message: `must be a positive integer no larger than ${Number.MAX_SAFE_INTEGER}`,
-      })
-      .transform(Number),
+    z.pipe(
+      z.string().check(
+        z.regex(/^[1-9][0-9]{0,15}$/, { message: 'must be a positive integer', abort: true }),
+        z.refine((v) => Number.isSafeInteger(Number(v)), {
+          message: `must be a positive integer no larger than ${Number.MAX_SAFE_INTEGER}`,
+        }),
+      ),
+      z.transform(Number),
+    ),
     { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
   );
 
@@ -37,11 +39,10 @@ export const idParam = () =>
 export const queryInt = (min: number, max: number) => {
   const range = `must be an integer from ${min} to ${max}`;
   return documentedAs(
-    z
-      .string()
-      .regex(/^\d+$/, { message: range, abort: true })
-      .transform(Number)
-      .pipe(z.number().int(range).min(min, range).max(max, range)),
+    z.pipe(
+      z.pipe(z.string().check(z.regex(/^\d+$/, { message: range, abort: true })), z.transform(Number)),
+      z.int(range).check(z.gte(min, range), z.lte(max, range)),
+    ),
     { type: 'integer', minimum: min, maximum: max },
   );
 };
@@ -49,6 +50,9 @@ export const queryInt = (min: number, max: number) => {
 /** A boolean query parameter: `true` or `false`. */
 export const queryBoolean = (options?: { error?: string }) =>
   documentedAs(
-    z.enum(['true', 'false'], options).transform((v) => v === 'true'),
+    z.pipe(
+      z.enum(['true', 'false'], options),
+      z.transform((v) => v === 'true'),
+    ),
     { type: 'boolean' },
   );

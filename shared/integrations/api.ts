@@ -2,7 +2,7 @@
  * The integrations routes' request and response shapes (the handlers validate with the same
  * schemas the OpenAPI document shows). Spread into `contracts` in shared/openapi/contracts.ts.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { RouteContract } from '../catalog/contract';
 import { ErrorBodySchema } from '../edge/error-body';
 import type { ApiResult } from '../edge/handler';
@@ -10,13 +10,15 @@ import { idParam, queryBoolean } from '../edge/validation';
 import { JSON_OR_YAML } from '../edge/yaml-body';
 import { IntegrationPayloadSchema, IntegrationTypeSchema, platforms } from '../platforms';
 import { AssuranceFindingSchema, ValidationResultsSchema } from '../platforms/port';
+import { described, withMeta } from '../schema-meta';
 import { IntegrationStatusSchema } from './lifecycle';
 
 export const IntegrationIdParamsSchema = z.object({ id: idParam() });
 
-const flag = queryBoolean({ error: 'must be true or false' })
-  .optional()
-  .transform((v) => v === true);
+const flag = z.pipe(
+  z.optional(queryBoolean({ error: 'must be true or false' })),
+  z.transform((v) => v === true),
+);
 
 /** A JSON (or YAML) object: PUT and DELETE check it against the stored integration's type in the use case. */
 const ObjectBodySchema = z.record(z.string(), z.unknown(), { error: 'the request body must be an object' });
@@ -24,69 +26,71 @@ const ObjectBodySchema = z.record(z.string(), z.unknown(), { error: 'the request
 const DryRunQuerySchema = z.object({ dryRun: flag });
 const DeleteQuerySchema = z.object({ dryRun: flag, forceDisable: flag });
 
-const IntegrationResponseSchema = z
-  .object({
+const IntegrationResponseSchema = withMeta(
+  z.object({
     id: z.string(),
     status: IntegrationStatusSchema,
     type: IntegrationTypeSchema,
-    autoBootstrap: z.boolean().optional(),
-    config: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .describe('The config in effect, defaults applied, every secret shown as [REDACTED].'),
-    validationResults: ValidationResultsSchema.optional(),
-    statusMessage: z.string().optional().describe('Why the last operation failed.'),
-    lastCheckedAt: z.string().optional().describe('When the last periodic check ran.'),
-    findings: z
-      .array(AssuranceFindingSchema)
-      .optional()
-      .describe(
-        'What the last periodic check found wrong: setup objects and grants missing, grants nobody planned (privilege creep).',
-      ),
+    autoBootstrap: z.optional(z.boolean()),
+    config: described(
+      z.optional(z.record(z.string(), z.unknown())),
+      'The config in effect, defaults applied, every secret shown as [REDACTED].',
+    ),
+    validationResults: z.optional(ValidationResultsSchema),
+    statusMessage: described(z.optional(z.string()), 'Why the last operation failed.'),
+    lastCheckedAt: described(z.optional(z.string()), 'When the last periodic check ran.'),
+    findings: described(
+      z.optional(z.array(AssuranceFindingSchema)),
+      'What the last periodic check found wrong: setup objects and grants missing, grants nobody planned (privilege creep).',
+    ),
     createdAt: z.string(),
     updatedAt: z.string(),
-  })
-  .meta({ id: 'Integration' });
+  }),
+  { id: 'Integration' },
+);
 export type IntegrationResponse = z.infer<typeof IntegrationResponseSchema>;
 
-const AcceptedResponseSchema = z
-  .object({
+const AcceptedResponseSchema = withMeta(
+  z.object({
     id: z.string(),
     status: IntegrationStatusSchema,
     validationResults: ValidationResultsSchema,
-    apiKey: z.string().optional().describe('FederatedSql create only: the cluster API key, shown once.'),
-    configurationSnippet: z
-      .string()
-      .optional()
-      .describe('FederatedSql create only: the access-control plugin configuration, shown once.'),
-  })
-  .meta({ id: 'IntegrationAccepted' });
+    apiKey: described(z.optional(z.string()), 'FederatedSql create only: the cluster API key, shown once.'),
+    configurationSnippet: described(
+      z.optional(z.string()),
+      'FederatedSql create only: the access-control plugin configuration, shown once.',
+    ),
+  }),
+  { id: 'IntegrationAccepted' },
+);
 export type AcceptedResponse = z.infer<typeof AcceptedResponseSchema>;
 
-const DryRunResponseSchema = z
-  .object({ validationResults: ValidationResultsSchema })
-  .meta({ id: 'IntegrationDryRun' });
+const DryRunResponseSchema = withMeta(z.object({ validationResults: ValidationResultsSchema }), {
+  id: 'IntegrationDryRun',
+});
 
-const IntegrationStatusResponseSchema = z
-  .object({ id: z.number().int(), status: IntegrationStatusSchema, statusMessage: z.string().optional() })
-  .meta({ id: 'IntegrationStatus' });
+const IntegrationStatusResponseSchema = withMeta(
+  z.object({ id: z.int(), status: IntegrationStatusSchema, statusMessage: z.optional(z.string()) }),
+  { id: 'IntegrationStatus' },
+);
 export type IntegrationStatusResponse = z.infer<typeof IntegrationStatusResponseSchema>;
 
-const RegenerateResponseSchema = z
-  .object({ id: z.string(), apiKey: z.string(), configurationSnippet: z.string() })
-  .meta({ id: 'FederatedSqlKey' });
+const RegenerateResponseSchema = withMeta(
+  z.object({ id: z.string(), apiKey: z.string(), configurationSnippet: z.string() }),
+  { id: 'FederatedSqlKey' },
+);
 export type RegenerateResponse = z.infer<typeof RegenerateResponseSchema>;
 
 /** 422: a validation test failed; `validationResults` says which and why. */
 const validationFailed = {
   description: 'A validation test failed; the body carries validationResults.',
-  schema: ErrorBodySchema.extend({ validationResults: ValidationResultsSchema }),
+  schema: z.extend(ErrorBodySchema, { validationResults: ValidationResultsSchema }),
 };
 
 /** 409: the integration's state does not allow the operation; `status` is its current status when known. */
 const conflict = (description: string) => ({
   description,
-  schema: ErrorBodySchema.extend({ status: IntegrationStatusSchema.optional() }),
+  schema: z.extend(ErrorBodySchema, { status: z.optional(IntegrationStatusSchema) }),
 });
 
 /** 502: the platform connector could not run the validation tests. */
@@ -136,7 +140,7 @@ export const integrationContracts = {
       400: {
         description:
           'The body does not match the contract, or `attributes` names the non-editable fields that were changed.',
-        schema: ErrorBodySchema.extend({ attributes: z.array(z.string()).optional() }),
+        schema: z.extend(ErrorBodySchema, { attributes: z.optional(z.array(z.string())) }),
       },
       409: conflict('Being modified or deleted, or deleted (re-create with POST).'),
       422: validationFailed,
@@ -149,14 +153,14 @@ export const integrationContracts = {
     // Privileged credentials of the integration's type; only automatic AnalyticsWarehouse,
     // ClusterWarehouse and CloudWarehouse integrations take (and need) them.
     // Which credentials (if any) a DELETE takes depends on the stored integration: the use case checks them.
-    body: ObjectBodySchema.or(z.null()),
+    body: z.union([ObjectBodySchema, z.null()]),
     // Each type's credentials marked with the type (`x-integration-type`) and the fields an
     // automatic integration's DELETE must send (`x-required`), so a client can ask for them by name.
     documentedBody: z.union(
       platforms().flatMap((m) =>
         m.deletion
           ? [
-              m.deletion.schema.meta({
+              withMeta(m.deletion.schema, {
                 'x-integration-type': m.type,
                 ...(m.deletion.requiredWhenAutomatic
                   ? { 'x-required': [...m.deletion.requiredWhenAutomatic] }
@@ -164,7 +168,7 @@ export const integrationContracts = {
               }),
             ]
           : [],
-      ) as [z.ZodType, z.ZodType],
+      ) as [z.ZodMiniType, z.ZodMiniType],
     ),
     bodyRequired: false,
     bodyFormats: JSON_OR_YAML,

@@ -10,7 +10,7 @@
  * sends `healthCheckFailed` and `healthCheckResolved` through the notifications queue.
  */
 import { randomUUID } from 'node:crypto';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { intEnv } from '../config/env';
 import { done, type Next, retryIn } from '../edge/queue/contract';
 import { logger } from '../observability/logger';
@@ -45,12 +45,12 @@ export const CheckMessageSchema = z.discriminatedUnion('kind', [
     kind: z.literal('page'),
     /** When the round started (the schedule's time): every check of the round carries it. */
     round: z.string(),
-    cursor: z.record(z.string(), z.unknown()).optional(),
+    cursor: z.optional(z.record(z.string(), z.unknown())),
   }),
   z.object({
     kind: z.literal('check'),
     round: z.string(),
-    integrationId: z.number().int().positive(),
+    integrationId: z.int().check(z.positive()),
   }),
 ]);
 type CheckMessage = z.infer<typeof CheckMessageSchema>;

@@ -3,7 +3,7 @@
  * admits, and where a workflow outcome moves an integration. The repository turns these into
  * conditional writes; nothing here touches storage.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { OperationSchema } from '../platforms/port';
 
 const INTEGRATION_STATUSES = [

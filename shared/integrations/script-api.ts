@@ -2,22 +2,26 @@
  * The script routes' request and response shapes (the manual setup's scripts). Apart from
  * `./api.ts` so the other integration functions do not bundle them.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { RouteContract } from '../catalog/contract';
 import { JSON_OR_YAML } from '../edge/yaml-body';
+import { described, withMeta } from '../schema-meta';
 import { IntegrationIdParamsSchema } from './api';
 import { SQL_TYPES, scriptBodySchema } from './script-requests';
 
-const ScriptResponseSchema = z
-  .object({
-    script: z
-      .string()
-      .describe('The statements as one script, with comments saying where to run each section.'),
-    statements: z
-      .array(z.string())
-      .describe('The same statements, one per entry, without trailing semicolons.'),
-  })
-  .meta({ id: 'Script' });
+const ScriptResponseSchema = withMeta(
+  z.object({
+    script: described(
+      z.string(),
+      'The statements as one script, with comments saying where to run each section.',
+    ),
+    statements: described(
+      z.array(z.string()),
+      'The same statements, one per entry, without trailing semicolons.',
+    ),
+  }),
+  { id: 'Script' },
+);
 export type ScriptResponse = z.infer<typeof ScriptResponseSchema>;
 
 const SCRIPT_ERRORS = {
@@ -34,17 +38,17 @@ const SCRIPT = {
   schema: ScriptResponseSchema,
   contentTypes: ['application/json', 'text/plain'],
 };
-const ScriptRequestSchema = z
-  .object({
+const ScriptRequestSchema = withMeta(
+  z.object({
     type: z.enum(SQL_TYPES),
-    autoBootstrap: z
-      .boolean()
-      .describe(
-        'false for the setup scripts (initial-create, create); the removal scripts and the edit script follow the mode given (an automatic setup removes no account of the operator).',
-      ),
-    config: z.record(z.string(), z.unknown()).describe("The type's config, as for POST /integrations."),
-  })
-  .meta({ id: 'ScriptRequest' });
+    autoBootstrap: described(
+      z.boolean(),
+      'false for the setup scripts (initial-create, create); the removal scripts and the edit script follow the mode given (an automatic setup removes no account of the operator).',
+    ),
+    config: described(z.record(z.string(), z.unknown()), "The type's config, as for POST /integrations."),
+  }),
+  { id: 'ScriptRequest' },
+);
 const scriptBody = (kind: Parameters<typeof scriptBodySchema>[0]) => ({
   body: scriptBodySchema(kind),
   documentedBody: ScriptRequestSchema,

@@ -9,7 +9,7 @@
  * script follow the body's mode: an automatic setup's removal leaves the operator's own accounts
  * alone, which is what an automatic integration whose setup failed needs.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   type BodyScriptKind,
   INTEGRATION_TYPES,
@@ -33,33 +33,36 @@ export const SQL_TYPES = INTEGRATION_TYPES.filter(isSqlType) as [IntegrationType
 
 /** A script route's body, parsed to the type's payload. */
 export function scriptBodySchema(kind: BodyScriptKind) {
-  return z
-    .looseObject({
+  return z.pipe(
+    z.looseObject({
       type: z.string(),
       autoBootstrap: z.boolean(),
       config: z.record(z.string(), z.unknown()),
-    })
-    .transform((body, ctx): SqlPayload => {
+    }),
+    z.transform((body, ctx): SqlPayload => {
       const accepted = acceptedTypes(kind);
       if (!(accepted as string[]).includes(body.type)) {
-        ctx.addIssue({
+        ctx.issues.push({
           code: 'custom',
+          input: body,
           message: `type ${body.type} is not accepted here; accepted types: ${accepted.join(', ')}`,
         });
         return z.NEVER;
       }
       if (body.autoBootstrap !== false && MANUAL_ONLY.has(kind)) {
-        ctx.addIssue({
+        ctx.issues.push({
           code: 'custom',
+          input: body,
           message: `autoBootstrap must be false: with automatic setup the service runs the ${kind} statements itself`,
         });
         return z.NEVER;
       }
       const parsed = payloadSchemaFor(body).safeParse(body);
       if (!parsed.success) {
-        for (const issue of parsed.error.issues) ctx.addIssue(issue as z.core.$ZodRawIssue);
+        ctx.issues.push(...(parsed.error.issues as z.core.$ZodRawIssue[]));
         return z.NEVER;
       }
       return parsed.data as SqlPayload;
-    });
+    }),
+  );
 }

@@ -3,7 +3,7 @@
  * with the catalogue, not with the webhooks' contracts, so the function behind it bundles the
  * catalogue and none of the webhook model's schemas (`docs/benchmarks.md`, figure 5).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { RouteContract } from '../catalog/contract';
 
 export const notificationContracts = {

@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { NotificationMessageSchema } from './message';
 
 export const SCHEMA_FILE = join(import.meta.dirname, '..', '..', 'docs', 'notification-message.schema.json');

@@ -3,7 +3,8 @@
  * `docs/notification-message.schema.json` is generated from this zod schema (see
  * `json-schema.ts`); a unit test fails when the file is out of date.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { described, withMeta } from '../schema-meta';
 import { NOTIFICATION_NAMES } from './catalogue';
 import { NotificationMetadataSchema, UserId } from './metadata';
 import { notificationName } from './name-schema';
@@ -11,34 +12,38 @@ import { notificationName } from './name-schema';
 const MAX_RECIPIENTS = 1000;
 const MAX_TEXT_LENGTH = 8000;
 
-export const NotificationMessageSchema = z
-  .strictObject({
-    id: z
-      .string()
-      .min(1)
-      .max(200)
-      .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces')
-      .optional()
-      .describe(
-        'producer id for de-duplication: two messages with the same id are one notification (the SQS message id is used when absent)',
+export const NotificationMessageSchema = withMeta(
+  z.strictObject({
+    id: described(
+      z.optional(
+        z
+          .string()
+          .check(
+            z.minLength(1),
+            z.maxLength(200),
+            z.regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces'),
+          ),
       ),
-    notificationType: notificationName(NOTIFICATION_NAMES).describe(
+      'producer id for de-duplication: two messages with the same id are one notification (the SQS message id is used when absent)',
+    ),
+    notificationType: described(
+      notificationName(NOTIFICATION_NAMES),
       'a name from GET /webhooks/actions (not the wildcard)',
     ),
-    text: z.string().min(1).max(MAX_TEXT_LENGTH),
-    metadata: NotificationMetadataSchema.default({}),
-    recipients: z
-      .array(UserId)
-      .max(MAX_RECIPIENTS)
-      .optional()
-      .describe('user ids the notification pertains to; their personal webhooks receive it'),
-    timestamp: z.iso.datetime({ offset: true }).describe('when the event happened (ISO 8601)'),
-  })
-  .meta({
+    text: z.string().check(z.minLength(1), z.maxLength(MAX_TEXT_LENGTH)),
+    metadata: z._default(NotificationMetadataSchema, {}),
+    recipients: described(
+      z.optional(z.array(UserId).check(z.maxLength(MAX_RECIPIENTS))),
+      'user ids the notification pertains to; their personal webhooks receive it',
+    ),
+    timestamp: described(z.iso.datetime({ offset: true }), 'when the event happened (ISO 8601)'),
+  }),
+  {
     id: 'NotificationMessage',
     title: 'Causeway notification message',
     description: 'A message on the notifications queue: one notification to fan out to subscribed webhooks.',
-  });
+  },
+);
 
 export type NotificationMessage = z.output<typeof NotificationMessageSchema>;
 export type NotificationMessageInput = z.input<typeof NotificationMessageSchema>;

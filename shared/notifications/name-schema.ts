@@ -2,7 +2,7 @@
  * The schema of a notification name: one of the catalogue's names, and an unknown one is named
  * (shortened) with the closest valid names and where every valid one is listed, not with all 70+.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { didYouMean } from '../text';
 
 export const notificationName = <const T extends readonly [string, ...string[]]>(names: T) =>

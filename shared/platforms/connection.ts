@@ -8,7 +8,7 @@
  * One rule reads it: a stored secret is reused (for the redaction placeholder) only while the
  * connection identity is unchanged, and ciphertext is bound to it (`shared/integrations/secrets.ts`).
  */
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { getPath, type PlatformModule } from './module';
 
 type Def = { type: string; [key: string]: unknown };
@@ -27,15 +27,15 @@ const INNER: Record<string, string> = {
 };
 
 /** Every leaf path of a config schema (objects walked through unions and wrappers); arrays are leaves. */
-export function leafPaths(schema: z.ZodType, prefix = '', out = new Set<string>()): Set<string> {
+export function leafPaths(schema: z.ZodMiniType, prefix = '', out = new Set<string>()): Set<string> {
   const def = defOf(schema);
   if (def.type === 'object') {
-    for (const [key, field] of Object.entries(def.shape as Record<string, z.ZodType>))
+    for (const [key, field] of Object.entries(def.shape as Record<string, z.ZodMiniType>))
       leafPaths(field, prefix ? `${prefix}.${key}` : key, out);
   } else if (def.type === 'union') {
-    for (const option of def.options as z.ZodType[]) leafPaths(option, prefix, out);
+    for (const option of def.options as z.ZodMiniType[]) leafPaths(option, prefix, out);
   } else if (def.type in INNER) {
-    leafPaths(def[INNER[def.type] as string] as z.ZodType, prefix, out);
+    leafPaths(def[INNER[def.type] as string] as z.ZodMiniType, prefix, out);
   } else if (prefix) {
     out.add(prefix);
   }
@@ -43,8 +43,8 @@ export function leafPaths(schema: z.ZodType, prefix = '', out = new Set<string>(
 }
 
 /** The config schema inside a module's payload schema (undefined for types without a config). */
-export function configSchemaOf(module: PlatformModule): z.ZodType | undefined {
-  const shape = defOf(module.payloadSchema).shape as Record<string, z.ZodType> | undefined;
+export function configSchemaOf(module: PlatformModule): z.ZodMiniType | undefined {
+  const shape = defOf(module.payloadSchema).shape as Record<string, z.ZodMiniType> | undefined;
   return shape?.config;
 }
 

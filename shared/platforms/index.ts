@@ -4,7 +4,8 @@
  * the type enum and the payload union derive from this record. Adding a platform is one folder
  * (`shared/platforms/<type>/`, see `./module.ts` for what it holds) and one line here.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { withMeta } from '../schema-meta';
 import { analyticsWarehouse } from './analytics-warehouse';
 import { cloudWarehouse } from './cloud-warehouse';
 import { clusterWarehouse } from './cluster-warehouse';
@@ -30,8 +31,8 @@ export type IntegrationType = keyof Registry;
 export const INTEGRATION_TYPES = Object.keys(PLATFORMS) as [IntegrationType, ...IntegrationType[]];
 export const IntegrationTypeSchema = z.enum(INTEGRATION_TYPES);
 
-type PayloadOfModule<M> = M extends { payloadSchema: infer S extends z.ZodType } ? z.output<S> : never;
-type InputOfModule<M> = M extends { payloadSchema: infer S extends z.ZodType } ? z.input<S> : never;
+type PayloadOfModule<M> = M extends { payloadSchema: infer S extends z.ZodMiniType } ? z.output<S> : never;
+type InputOfModule<M> = M extends { payloadSchema: infer S extends z.ZodMiniType } ? z.input<S> : never;
 export type IntegrationPayload = { [K in IntegrationType]: PayloadOfModule<Registry[K]> }[IntegrationType];
 export type IntegrationPayloadInput = { [K in IntegrationType]: InputOfModule<Registry[K]> }[IntegrationType];
 type PayloadOf<T extends IntegrationType> = Extract<IntegrationPayload, { type: T }>;
@@ -69,25 +70,26 @@ function documentedFacts(m: PlatformModule): Record<string, unknown> {
 }
 
 /** Strict payload schemas, one per type; an unknown or missing `type` lists the accepted ones. */
-function payloadUnion(modules: readonly PlatformModule[]): z.ZodType {
+function payloadUnion(modules: readonly PlatformModule[]): z.ZodMiniType {
   const types = modules.map((m) => m.type);
-  const schemas = modules.map((m) => m.payloadSchema.meta(documentedFacts(m))) as unknown as [
-    z.ZodObject,
-    ...z.ZodObject[],
+  const schemas = modules.map((m) => withMeta(m.payloadSchema, documentedFacts(m))) as unknown as [
+    z.ZodMiniObject,
+    ...z.ZodMiniObject[],
   ];
-  return z
-    .discriminatedUnion('type', schemas, {
+  return withMeta(
+    z.discriminatedUnion('type', schemas, {
       error: (issue) => (issue.code === 'invalid_union' ? `must be one of ${types.join(', ')}` : undefined),
-    })
-    .meta({
+    }),
+    {
       // One component the create and update bodies (JSON and YAML) refer to, not four copies of it.
       id: 'IntegrationPayload',
       description: 'An integration: its type, whether the service sets the platform up, and its config.',
-    });
+    },
+  );
 }
 
 /** The create/update body as the API documents and checks it (the seven types). */
-export const IntegrationPayloadSchema = payloadUnion(Object.values(PLATFORMS)) as z.ZodType<
+export const IntegrationPayloadSchema = payloadUnion(Object.values(PLATFORMS)) as z.ZodMiniType<
   IntegrationPayload,
   IntegrationPayloadInput
 >;
@@ -145,10 +147,10 @@ export function typesWhere(pick: (module: PlatformModule) => boolean): Integrati
  * The schema a body of `type` is parsed with: its module's, so a run-time registered type is
  * understood; an unknown or missing type gets the union's "must be one of …" answer.
  */
-export function payloadSchemaFor(body: unknown): z.ZodType<IntegrationPayload> {
+export function payloadSchemaFor(body: unknown): z.ZodMiniType<IntegrationPayload> {
   const type = (body as { type?: unknown } | null)?.type;
   const module = typeof type === 'string' ? registered.get(type) : undefined;
-  return (module?.payloadSchema ?? IntegrationPayloadSchema) as z.ZodType<IntegrationPayload>;
+  return (module?.payloadSchema ?? IntegrationPayloadSchema) as z.ZodMiniType<IntegrationPayload>;
 }
 
 /** The remote side of a type, or undefined for types without remote objects. */

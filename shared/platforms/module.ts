@@ -12,7 +12,7 @@
  * - `driver.ts`: the deployed driver (`driver` for SQL types, `connector()` for the others) and,
  *   for types that are not SQL, `sandbox.ts` (`sandboxConnector`); loaded by `./connectors`.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** What a read returns in place of every secret; a PUT that sends it back keeps the stored value. */
 export const REDACTED = '[REDACTED]';
@@ -38,7 +38,7 @@ export function hostClaim(host: string): Claim {
 /** The DELETE body rules of a type whose automatic integrations need privileged credentials. */
 interface DeletionRules {
   /** The privileged credentials (strict). */
-  schema: z.ZodType;
+  schema: z.ZodMiniType;
   /** A body a manual integration may send that carries no credential (it is ignored). */
   ignoredManualBody?(body: Record<string, unknown>): boolean;
   /** Fields the schema leaves optional that an automatic integration's DELETE must send. */
@@ -72,7 +72,7 @@ export type BodyScriptKind = Exclude<ScriptKind, 'delete'>;
 export interface PlatformModule<P extends AnyPayload = AnyPayload> {
   readonly type: P['type'];
   /** The create/update payload: a strict object whose `type` is the type's literal. */
-  readonly payloadSchema: z.ZodType<P> & z.ZodObject;
+  readonly payloadSchema: z.ZodMiniType<P> & z.ZodMiniObject;
   /**
    * Dotted paths inside `config`: encrypted at rest and read back as the redaction placeholder
    * (credential usernames are listed too: the contract hides them in returned configs; scripts
@@ -134,7 +134,7 @@ export function folderOf(type: string): string {
 }
 
 /** The payload envelope of a type: `type`, `autoBootstrap` and the type's config. */
-export function configPayload<T extends string, C extends z.ZodType>(type: T, config: C) {
+export function configPayload<T extends string, C extends z.ZodMiniType>(type: T, config: C) {
   return z.strictObject({ type: z.literal(type), autoBootstrap: z.boolean(), config });
 }
 
@@ -146,12 +146,16 @@ export const EVEN_WITH_OTHER_ISSUES = {
   when: (payload: { value: unknown }) => payload.value !== null && typeof payload.value === 'object',
 };
 
-export function addIssue(ctx: z.RefinementCtx, path: (string | number)[], message: string): void {
+export function addIssue(ctx: z.core.$RefinementCtx, path: (string | number)[], message: string): void {
   ctx.addIssue({ code: 'custom', path, message });
 }
 
 /** Refuses an automatic setup that lacks one of `paths` (config paths the module declares). */
-export function requireWhenAutomatic(payload: unknown, ctx: z.RefinementCtx, paths: readonly string[]): void {
+export function requireWhenAutomatic(
+  payload: unknown,
+  ctx: z.core.$RefinementCtx,
+  paths: readonly string[],
+): void {
   if (getPath(payload, 'autoBootstrap') !== true) return;
   for (const path of paths) {
     if (!getPath(payload, `config.${path}`))

@@ -5,7 +5,7 @@
  * stages) — selected by PLATFORM_MODE. Configs passed here are decrypted; connector code must
  * never log them or put them in error messages.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { RemotePayload, RemoteType } from '.';
 
 const ValidationStatusSchema = z.enum(['passed', 'failed', 'warning', 'skipped']);
@@ -14,8 +14,8 @@ export type ValidationStatus = z.infer<typeof ValidationStatusSchema>;
 const ValidationTestSchema = z.object({
   name: z.string(),
   status: ValidationStatusSchema,
-  message: z.string().optional(),
-  result: z.array(z.unknown()).optional(),
+  message: z.optional(z.string()),
+  result: z.optional(z.array(z.unknown())),
 });
 export type ValidationTest = z.infer<typeof ValidationTestSchema>;
 
@@ -115,7 +115,7 @@ export interface AssureRequest {
 export const AssuranceFindingSchema = z.object({
   kind: z.enum(['missing', 'unplanned']),
   /** The setup step that makes it (missing objects and grants). */
-  step: z.string().optional(),
+  step: z.optional(z.string()),
   object: z.string(),
   expected: z.string(),
   found: z.string(),

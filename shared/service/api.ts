@@ -1,7 +1,7 @@
 /**
  * Contracts of the service's own routes: health, the OpenAPI document and the caller's identity.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { PrincipalSchema } from '../auth/permissions';
 import type { RouteContract } from '../catalog/contract';
 

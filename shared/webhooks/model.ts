@@ -5,11 +5,12 @@
  * Over 400 lines: the webhook's and the history record's schemas side by side, since the views,
  * the stored items and the queries share their fields.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { documentedAs, idParam, queryBoolean, queryInt } from '../edge/validation';
 import { NOTIFICATION_NAMES, SUBSCRIBABLE_NAMES } from '../notifications/catalogue';
 import { NotificationMetadataSchema } from '../notifications/metadata';
 import { notificationName } from '../notifications/name-schema';
+import { described, withMeta } from '../schema-meta';
 import { withUnknownFieldHints } from '../validation';
 import { DELIVERY_ID } from './delivery-id';
 import { filter } from './fields';
@@ -40,45 +41,42 @@ export const CONTROL_CHARACTERS =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: it lists the control characters a name must not hold
   /^[^\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]*$/;
 
-const maxDeliveriesPerSecond = z
-  .number()
-  .min(MIN_DELIVERIES_PER_SECOND)
-  .max(MAX_DELIVERIES_PER_SECOND)
-  .describe(
-    'deliveries per second this webhook receives at most (0.01, one per 100 s, to 1000); more are delayed (never failed or dropped). Absent: no limit',
-  );
+const maxDeliveriesPerSecond = described(
+  z.number().check(z.gte(MIN_DELIVERIES_PER_SECOND), z.lte(MAX_DELIVERIES_PER_SECOND)),
+  'deliveries per second this webhook receives at most (0.01, one per 100 s, to 1000); more are delayed (never failed or dropped). Absent: no limit',
+);
 
 const WebhookFields = {
-  url: z
-    .url({ protocol: /^https?$/, error: (issue) => urlMessage(issue.input) })
-    .max(2048)
-    .describe('http(s) URL the notifications are POSTed to'),
+  url: described(
+    z.url({ protocol: /^https?$/, error: (issue) => urlMessage(issue.input) }).check(z.maxLength(2048)),
+    'http(s) URL the notifications are POSTed to',
+  ),
   name: z
     .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .regex(
-      CONTROL_CHARACTERS,
-      'must not contain control characters (such as NUL, CR, LF) or bidirectional controls',
+    .check(
+      z.trim(),
+      z.minLength(1),
+      z.maxLength(200),
+      z.regex(
+        CONTROL_CHARACTERS,
+        'must not contain control characters (such as NUL, CR, LF) or bidirectional controls',
+      ),
     ),
-  global: z.boolean().describe('true: receives every subscribed notification (admins only)'),
-  notificationType: z.array(notificationName(SUBSCRIBABLE_NAMES)).min(1).max(SUBSCRIBABLE_NAMES.length),
+  global: described(z.boolean(), 'true: receives every subscribed notification (admins only)'),
+  notificationType: z
+    .array(notificationName(SUBSCRIBABLE_NAMES))
+    .check(z.minLength(1), z.maxLength(SUBSCRIBABLE_NAMES.length)),
   actionType: ActionTypeSchema,
-  secret: z
-    .string()
-    .min(1)
-    .max(1024)
-    .optional()
-    .describe(
-      'write-only signing secret: `whsec_<base64 of a 16–64 byte key>` (what the svix and standardwebhooks verifiers take as it is; POST /webhooks/{id}/secret/rotate generates one), or any string of at least 16 characters, whose UTF-8 bytes are the key (those verifiers need it as bytes with `{format: "raw"}`)',
-    ),
+  secret: described(
+    z.optional(z.string().check(z.minLength(1), z.maxLength(1024))),
+    'write-only signing secret: `whsec_<base64 of a 16–64 byte key>` (what the svix and standardwebhooks verifiers take as it is; POST /webhooks/{id}/secret/rotate generates one), or any string of at least 16 characters, whose UTF-8 bytes are the key (those verifiers need it as bytes with `{format: "raw"}`)',
+  ),
 };
 
 export const WebhookInputSchema = z.strictObject({
   ...WebhookFields,
-  maxDeliveriesPerSecond: maxDeliveriesPerSecond.optional(),
-  filter: filter.optional(),
+  maxDeliveriesPerSecond: z.optional(maxDeliveriesPerSecond),
+  filter: z.optional(filter),
 });
 export type WebhookInput = z.output<typeof WebhookInputSchema>;
 
@@ -90,18 +88,20 @@ export type WebhookInput = z.output<typeof WebhookInputSchema>;
 export const WebhookPatchSchema = withUnknownFieldHints(
   z
     .strictObject({
-      url: WebhookFields.url.optional(),
-      name: WebhookFields.name.optional(),
-      global: WebhookFields.global.optional(),
-      notificationType: WebhookFields.notificationType.optional(),
-      actionType: WebhookFields.actionType.optional(),
-      maxDeliveriesPerSecond: maxDeliveriesPerSecond.nullable().optional(),
-      filter: filter.nullable().optional(),
+      url: z.optional(WebhookFields.url),
+      name: z.optional(WebhookFields.name),
+      global: z.optional(WebhookFields.global),
+      notificationType: z.optional(WebhookFields.notificationType),
+      actionType: z.optional(WebhookFields.actionType),
+      maxDeliveriesPerSecond: z.optional(z.nullable(maxDeliveriesPerSecond)),
+      filter: z.optional(z.nullable(filter)),
     })
-    .refine((patch) => Object.keys(patch).length > 0, {
-      message:
-        'send at least one of url, name, global, notificationType, actionType, maxDeliveriesPerSecond, filter',
-    }),
+    .check(
+      z.refine((patch) => Object.keys(patch).length > 0, {
+        message:
+          'send at least one of url, name, global, notificationType, actionType, maxDeliveriesPerSecond, filter',
+      }),
+    ),
   { secret: 'a secret is changed with POST /webhooks/{id}/secret/rotate, not with PATCH' },
 );
 export type WebhookPatch = z.output<typeof WebhookPatchSchema>;
@@ -110,15 +110,14 @@ export type WebhookPatch = z.output<typeof WebhookPatchSchema>;
 const DISABLE_CAUSES = ['owner', 'admin', 'keysRevoked', 'gone', 'failing'] as const;
 export type DisableCause = (typeof DISABLE_CAUSES)[number];
 
-const WebhookStatusSchema = z
-  .enum(['enabled', 'disabled', 'autoDisabled'])
-  .describe(
-    '`enabled` receives deliveries; `disabled` was paused by its owner or an admin (or when its owner’s keys were revoked); `autoDisabled` was stopped by the service (a 410 answer, or failing continuously)',
-  );
+const WebhookStatusSchema = described(
+  z.enum(['enabled', 'disabled', 'autoDisabled']),
+  '`enabled` receives deliveries; `disabled` was paused by its owner or an admin (or when its owner’s keys were revoked); `autoDisabled` was stopped by the service (a 410 answer, or failing continuously)',
+);
 export type WebhookStatus = z.infer<typeof WebhookStatusSchema>;
 
 export const CreateWebhooksBodySchema = z.strictObject({
-  webhooks: z.array(z.unknown()).min(1).max(MAX_WEBHOOKS_PER_REQUEST),
+  webhooks: z.array(z.unknown()).check(z.minLength(1), z.maxLength(MAX_WEBHOOKS_PER_REQUEST)),
 });
 
 /**
@@ -156,80 +155,78 @@ export interface WebhookItem {
   updatedAt: string;
 }
 
-const WebhookLatencySchema = z
-  .object({
-    p50Ms: z.number().int().describe('median duration of an attempt (ms), nearest rank'),
-    p95Ms: z.number().int().describe('95th percentile (ms), nearest rank'),
-    samples: z.number().int().describe('attempts the percentiles are taken over (at most 200)'),
-  })
-  .meta({
+const WebhookLatencySchema = withMeta(
+  z.object({
+    p50Ms: described(z.int(), 'median duration of an attempt (ms), nearest rank'),
+    p95Ms: described(z.int(), '95th percentile (ms), nearest rank'),
+    samples: described(z.int(), 'attempts the percentiles are taken over (at most 200)'),
+  }),
+  {
     id: 'WebhookLatency',
     description:
       "Receiver latency from the webhook's own history: each attempt's duration (sending the request until the answer, or the failure), skipped attempts left out.",
-  });
+  },
+);
 export type WebhookLatency = z.infer<typeof WebhookLatencySchema>;
 
-const WebhookHealthSchema = z
-  .object({
-    lastAttemptAt: z.string().optional().describe('the newest attempt in the history'),
-    lastSuccessAt: z.string().optional().describe('the newest 2xx answer in the history'),
-    consecutiveFailures: z
-      .number()
-      .int()
-      .describe('failed attempts after the newest 2xx answer (counted up to 1,000)'),
-    successRate24h: z
-      .number()
-      .nullable()
-      .describe(
-        'share of 2xx answers among the attempts of the current hour and the 23 before it; null without any',
-      ),
-    attempts24h: z.number().int().describe('attempts the rate is taken over'),
-    latency24h: WebhookLatencySchema.nullable()
-      .optional()
-      .describe(
-        'only on `GET /webhooks/{id}`: how long the receiver took to answer, over the newest attempts (up to 200) of the same 24 hours that made a request; null without any',
-      ),
-    filterErrors: z
-      .number()
-      .int()
-      .describe(
-        'notifications whose filter evaluation failed (a run-time error, or past the cost bound) in the current hour and the 23 before it; each counted as no match',
-      ),
-  })
-  .meta({
+const WebhookHealthSchema = withMeta(
+  z.object({
+    lastAttemptAt: described(z.optional(z.string()), 'the newest attempt in the history'),
+    lastSuccessAt: described(z.optional(z.string()), 'the newest 2xx answer in the history'),
+    consecutiveFailures: described(
+      z.number().check(z.int()),
+      'failed attempts after the newest 2xx answer (counted up to 1,000)',
+    ),
+    successRate24h: described(
+      z.nullable(z.number()),
+      'share of 2xx answers among the attempts of the current hour and the 23 before it; null without any',
+    ),
+    attempts24h: described(z.int(), 'attempts the rate is taken over'),
+    latency24h: described(
+      z.optional(z.nullable(WebhookLatencySchema)),
+      'only on `GET /webhooks/{id}`: how long the receiver took to answer, over the newest attempts (up to 200) of the same 24 hours that made a request; null without any',
+    ),
+    filterErrors: described(
+      z.number().check(z.int()),
+      'notifications whose filter evaluation failed (a run-time error, or past the cost bound) in the current hour and the 23 before it; each counted as no match',
+    ),
+  }),
+  {
     id: 'WebhookHealth',
     description:
       "The webhook's recent delivery health, from counters the history stream keeps (a few seconds behind the history).",
-  });
+  },
+);
 export type WebhookHealth = z.infer<typeof WebhookHealthSchema>;
 
-export const WebhookViewSchema = z
-  .object({
-    id: z.number().int(),
+export const WebhookViewSchema = withMeta(
+  z.object({
+    id: z.int(),
     name: z.string(),
     url: z.string(),
     global: z.boolean(),
     notificationType: z.array(z.string()),
-    actionType: ActionTypeSchema.nullable(),
-    createdBy: z.number().int(),
+    actionType: z.nullable(ActionTypeSchema),
+    createdBy: z.int(),
     createdAt: z.string(),
     updatedAt: z.string(),
     status: WebhookStatusSchema,
-    disabledAt: z.string().optional().describe('when it was disabled (absent while enabled)'),
-    disabledReason: z.string().optional().describe('why it was disabled (absent while enabled)'),
-    maxDeliveriesPerSecond: z.number().optional().describe('the delivery rate limit, when one is set'),
-    filter: filter.optional().describe('the payload filter, when one is set (docs/webhooks.md)'),
-    previousSecretExpiresAt: z
-      .string()
-      .optional()
-      .describe('during a secret rotation’s overlap window: until when the previous secret still signs'),
-    failingSince: z
-      .string()
-      .optional()
-      .describe('since when every attempt has failed (absent while the latest attempt succeeded)'),
-    health: WebhookHealthSchema.optional(),
-  })
-  .meta({ id: 'Webhook', description: 'A webhook; the secret is write-only and never returned.' });
+    disabledAt: described(z.optional(z.string()), 'when it was disabled (absent while enabled)'),
+    disabledReason: described(z.optional(z.string()), 'why it was disabled (absent while enabled)'),
+    maxDeliveriesPerSecond: described(z.optional(z.number()), 'the delivery rate limit, when one is set'),
+    filter: described(z.optional(filter), 'the payload filter, when one is set (docs/webhooks.md)'),
+    previousSecretExpiresAt: described(
+      z.optional(z.string()),
+      'during a secret rotation’s overlap window: until when the previous secret still signs',
+    ),
+    failingSince: described(
+      z.optional(z.string()),
+      'since when every attempt has failed (absent while the latest attempt succeeded)',
+    ),
+    health: z.optional(WebhookHealthSchema),
+  }),
+  { id: 'Webhook', description: 'A webhook; the secret is write-only and never returned.' },
+);
 export type WebhookView = z.infer<typeof WebhookViewSchema>;
 
 export function webhookView(item: WebhookItem): WebhookView {
@@ -263,10 +260,10 @@ export function webhookView(item: WebhookItem): WebhookView {
 }
 
 const WebhookErrorSchema = z.object({
-  index: z.number().int().describe('position of the rejected webhook in the request'),
-  name: z.string().optional(),
-  url: z.string().optional(),
-  message: z.string().describe('why it was rejected'),
+  index: described(z.int(), 'position of the rejected webhook in the request'),
+  name: z.optional(z.string()),
+  url: z.optional(z.string()),
+  message: described(z.string(), 'why it was rejected'),
 });
 export type WebhookError = z.infer<typeof WebhookErrorSchema>;
 
@@ -300,88 +297,90 @@ export const encodePageKey = (key: Record<string, unknown>): string =>
  * every visible webhook; with one, it is a page `{webhooks, nextToken?}`.
  */
 export const WebhookListQuerySchema = z.strictObject({
-  pageSize: queryInt(1, MAX_WEBHOOK_PAGE_SIZE)
-    .optional()
-    .describe(`webhooks per page (default ${MAX_WEBHOOK_PAGE_SIZE}); sending it selects the paged answer`),
-  nextToken: documentedAs(
-    z
-      .string()
-      .max(2048)
-      .transform((token, ctx) => {
-        const key = decodePageKey(token);
-        if (!key) ctx.addIssue({ code: 'custom', message: NOT_A_TOKEN });
-        return key ?? {};
-      }),
-    { type: 'string', maxLength: 2048, description: 'the previous page’s nextToken' },
-  ).optional(),
+  pageSize: described(
+    z.optional(queryInt(1, MAX_WEBHOOK_PAGE_SIZE)),
+    `webhooks per page (default ${MAX_WEBHOOK_PAGE_SIZE}); sending it selects the paged answer`,
+  ),
+  nextToken: z.optional(
+    documentedAs(
+      z.pipe(
+        z.string().check(z.maxLength(2048)),
+        z.transform((token, ctx) => {
+          const key = decodePageKey(token);
+          if (!key) ctx.issues.push({ code: 'custom', input: token, message: NOT_A_TOKEN });
+          return key ?? {};
+        }),
+      ),
+      { type: 'string', maxLength: 2048, description: 'the previous page’s nextToken' },
+    ),
+  ),
 });
 export type WebhookListQuery = z.output<typeof WebhookListQuerySchema>;
 
-export const WebhookPageSchema = z
-  .object({
+export const WebhookPageSchema = withMeta(
+  z.object({
     webhooks: z.array(WebhookViewSchema),
-    nextToken: z.string().optional().describe('absent on the last page'),
-  })
-  .meta({ id: 'WebhookPage', description: 'One page of webhooks (sent when pageSize or nextToken is).' });
+    nextToken: described(z.optional(z.string()), 'absent on the last page'),
+  }),
+  { id: 'WebhookPage', description: 'One page of webhooks (sent when pageSize or nextToken is).' },
+);
 export type WebhookPage = z.infer<typeof WebhookPageSchema>;
 
 /** The payload POSTed to a receiver (and stored as the history record's `request`). */
 const DeliveryPayloadSchema = z.object({
   text: z.string(),
   metadata: NotificationMetadataSchema,
-  webhookId: z.number().int(),
+  webhookId: z.int(),
   webhookName: z.string(),
 });
 export type DeliveryPayload = z.infer<typeof DeliveryPayloadSchema>;
 
-export const HistoryRecordSchema = z
-  .object({
-    id: z.number().int(),
+export const HistoryRecordSchema = withMeta(
+  z.object({
+    id: z.int(),
     request: DeliveryPayloadSchema,
     response: z.record(z.string(), z.unknown()),
-    statusCode: z.number().int(),
+    statusCode: z.int(),
     notificationType: z.string(),
-    webhooksActivityId: z.number().int().describe('the notification this delivery belongs to'),
+    webhooksActivityId: described(z.int(), 'the notification this delivery belongs to'),
     createdAt: z.string(),
     updatedAt: z.string(),
-    webhooksId: z.number().int(),
+    webhooksId: z.int(),
     url: z.string(),
     name: z.string(),
-    actionType: ActionTypeSchema.nullable(),
-    createdBy: z.number().int(),
-    deliveryId: z.string().describe('the webhook-id header: the same for every attempt of one delivery'),
-    attempt: z.number().int().describe('1 for the first attempt; manual retries count on'),
-    durationMs: z
-      .number()
-      .int()
-      .optional()
-      .describe('how long the attempt took: sending the request until the answer or the failure (ms)'),
-    retryOf: z
-      .number()
-      .int()
-      .optional()
-      .describe('manual retries and recovered deliveries: the id of the record that was re-sent'),
-    test: z.literal(true).optional().describe('a test send (`POST /webhooks/{id}/test`)'),
-    skipped: z
-      .literal(true)
-      .optional()
-      .describe(
-        'not sent: the webhook was disabled when the attempt was due (statusCode 0); `POST /webhooks/{id}/recover` can send it',
-      ),
-    possiblyDeliveredBefore: z
-      .literal(true)
-      .optional()
-      .describe(
-        'the receiver may have seen this webhook-id already: an earlier try of this attempt (or re-send) ended without a record, as when the service stopped mid-POST; deduplicate on webhook-id',
-      ),
-  })
-  .meta({ id: 'WebhookHistoryRecord', description: 'One delivery attempt.' });
+    actionType: z.nullable(ActionTypeSchema),
+    createdBy: z.int(),
+    deliveryId: described(z.string(), 'the webhook-id header: the same for every attempt of one delivery'),
+    attempt: described(z.int(), '1 for the first attempt; manual retries count on'),
+    durationMs: described(
+      z.optional(z.number().check(z.int())),
+      'how long the attempt took: sending the request until the answer or the failure (ms)',
+    ),
+    retryOf: described(
+      z.optional(z.number().check(z.int())),
+      'manual retries and recovered deliveries: the id of the record that was re-sent',
+    ),
+    test: described(z.optional(z.literal(true)), 'a test send (`POST /webhooks/{id}/test`)'),
+    skipped: described(
+      z.optional(z.literal(true)),
+      'not sent: the webhook was disabled when the attempt was due (statusCode 0); `POST /webhooks/{id}/recover` can send it',
+    ),
+    possiblyDeliveredBefore: described(
+      z.optional(z.literal(true)),
+      'the receiver may have seen this webhook-id already: an earlier try of this attempt (or re-send) ended without a record, as when the service stopped mid-POST; deduplicate on webhook-id',
+    ),
+  }),
+  { id: 'WebhookHistoryRecord', description: 'One delivery attempt.' },
+);
 export type HistoryRecord = z.infer<typeof HistoryRecordSchema>;
 
 /** An ISO 8601 instant with offset, parsed to epoch milliseconds. */
 export const instant = (description: string) =>
   documentedAs(
-    z.iso.datetime({ offset: true }).transform((v) => Date.parse(v)),
+    z.pipe(
+      z.iso.datetime({ offset: true }),
+      z.transform((v) => Date.parse(v)),
+    ),
     {
       type: 'string',
       format: 'date-time',
@@ -391,48 +390,65 @@ export const instant = (description: string) =>
 
 export const HistoryQuerySchema = z
   .strictObject({
-    offset: queryInt(0, MAX_HISTORY_OFFSET).default(0),
-    pageSize: queryInt(1, MAX_HISTORY_PAGE_SIZE).default(20),
-    sortField: z.enum(['createdAt', 'updatedAt', 'id']).default('createdAt'),
-    sortOrder: documentedAs(
-      z
-        .string()
-        .transform((v) => v.toLowerCase())
-        .pipe(z.enum(['asc', 'desc'])),
-      {
-        type: 'string',
-        enum: ['asc', 'desc'],
-        description: 'Case-insensitive.',
-      },
-    ).default('desc'),
-    notificationType: notificationName(NOTIFICATION_NAMES).optional(),
-    includeGlobal: queryBoolean().default(false),
-    includeUser: queryBoolean().default(true),
-    successOrFailure: z.enum(['success', 'failure']).optional(),
-    webhookId: documentedAs(
-      z
-        .string()
-        .regex(/^[1-9][0-9]{0,15}$/, 'must be a positive integer')
-        .transform(Number)
-        .pipe(z.number().int().max(Number.MAX_SAFE_INTEGER)),
-      { type: 'integer', minimum: 1, description: "only this webhook's records (served by its own index)" },
-    ).optional(),
-    deliveryId: z
-      .string()
-      .regex(DELIVERY_ID, 'must be a webhook-id header value (msg_<32 hex digits>_<webhook id>)')
-      .optional()
-      .describe("only this delivery's records (the `webhook-id` header a receiver saw)"),
-    since: instant('records created at or after this time (ISO 8601 with offset)').optional(),
-    until: instant('records created at or before this time (ISO 8601 with offset)').optional(),
+    offset: z._default(queryInt(0, MAX_HISTORY_OFFSET), 0),
+    pageSize: z._default(queryInt(1, MAX_HISTORY_PAGE_SIZE), 20),
+    sortField: z._default(z.enum(['createdAt', 'updatedAt', 'id']), 'createdAt'),
+    sortOrder: z._default(
+      documentedAs(
+        z.pipe(
+          z.pipe(
+            z.string(),
+            z.transform((v) => v.toLowerCase()),
+          ),
+          z.enum(['asc', 'desc']),
+        ),
+        {
+          type: 'string',
+          enum: ['asc', 'desc'],
+          description: 'Case-insensitive.',
+        },
+      ),
+      'desc',
+    ),
+    notificationType: z.optional(notificationName(NOTIFICATION_NAMES)),
+    includeGlobal: z._default(queryBoolean(), false),
+    includeUser: z._default(queryBoolean(), true),
+    successOrFailure: z.optional(z.enum(['success', 'failure'])),
+    webhookId: z.optional(
+      documentedAs(
+        z.pipe(
+          z.pipe(
+            z.string().check(z.regex(/^[1-9][0-9]{0,15}$/, 'must be a positive integer')),
+            z.transform(Number),
+          ),
+          z.int().check(z.lte(Number.MAX_SAFE_INTEGER)),
+        ),
+        { type: 'integer', minimum: 1, description: "only this webhook's records (served by its own index)" },
+      ),
+    ),
+    deliveryId: described(
+      z.optional(
+        z
+          .string()
+          .check(
+            z.regex(DELIVERY_ID, 'must be a webhook-id header value (msg_<32 hex digits>_<webhook id>)'),
+          ),
+      ),
+      "only this delivery's records (the `webhook-id` header a receiver saw)",
+    ),
+    since: z.optional(instant('records created at or after this time (ISO 8601 with offset)')),
+    until: z.optional(instant('records created at or before this time (ISO 8601 with offset)')),
   })
-  .refine((q) => q.since === undefined || q.until === undefined || q.until >= q.since, {
-    message: 'must not be before since',
-    path: ['until'],
-  });
+  .check(
+    z.refine((q) => q.since === undefined || q.until === undefined || q.until >= q.since, {
+      message: 'must not be before since',
+      path: ['until'],
+    }),
+  );
 export type HistoryQuery = z.output<typeof HistoryQuerySchema>;
 
 export const HistoryPageSchema = z.object({
-  count: z.number().int().describe('records matching the filters (all pages)'),
+  count: described(z.int(), 'records matching the filters (all pages)'),
   records: z.array(HistoryRecordSchema),
 });
 export type HistoryPage = z.infer<typeof HistoryPageSchema>;

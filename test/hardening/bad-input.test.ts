@@ -16,7 +16,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { type RouteDef, routeKey, routes } from '../../shared/catalog/routes';
 import { contracts } from '../../shared/openapi/contracts';
 import { IntegrationPayloadSchema } from '../../shared/platforms';
@@ -40,7 +40,7 @@ interface BodyRoute {
   yaml: boolean;
 }
 
-const ok = (schema: z.ZodType, body: Json) => schema.safeParse(body).success;
+const ok = (schema: z.ZodMiniType, body: Json) => schema.safeParse(body).success;
 const SQL_TYPES = ['AnalyticsWarehouse', 'ClusterWarehouse', 'CloudWarehouse', 'Lakehouse'];
 const manual = () =>
   Object.values(payloads(uid()))

@@ -6,7 +6,7 @@
  * message on the way in.
  */
 import type { Context, SQSRecord } from 'aws-lambda';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { QueueName } from '../../catalog/queues';
 import { logger } from '../../observability/logger';
 import { changeVisibility, sendDelayed, sendToDeadLetter } from '../../store/queues';
@@ -83,8 +83,8 @@ export function nextStep(
 
 /** The queue's message schema, or one chosen by the body's shape; `what` names it in reasons. */
 export type MessageSpec<T> =
-  | { schema: z.ZodType<T>; what: string }
-  | ((json: unknown) => { schema: z.ZodType<T>; what: string });
+  | { schema: z.ZodMiniType<T>; what: string }
+  | ((json: unknown) => { schema: z.ZodMiniType<T>; what: string });
 
 /** Parses the body; a body that is not JSON or not the queue's message is dead-lettered with the reason. */
 export function parsedMessage<T>(

@@ -1,5 +1,5 @@
 /** AnalyticsWarehouse (SQL Server family, T-SQL): a schema and a login; two-step manual setup. */
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { configPayload, definePlatform, hostClaim } from '../module';
 import { AnalyticsWarehouseConfigSchema, AnalyticsWarehouseDeleteSchema } from './schema';
 

@@ -1,47 +1,62 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { described } from '../../schema-meta';
 import { accountPassword, accountUsername, hostname, identifier, port, secret, text } from '../fields';
 
-const MetadataDelimitersSchema = z
-  .strictObject({
-    hashDelimiter: z
-      .string()
-      .min(1)
-      .max(8)
-      .default('|')
-      .describe('separates key-value pairs in stored profile data'),
-    hashKeyDelimiter: z.string().min(1).max(8).default(':').describe('separates a key from its value'),
-    arrayDelimiter: z.string().min(1).max(8).default(',').describe('separates array elements'),
-  })
-  .default({ hashDelimiter: '|', hashKeyDelimiter: ':', arrayDelimiter: ',' });
+const MetadataDelimitersSchema = z._default(
+  z.strictObject({
+    hashDelimiter: described(
+      z._default(z.string().check(z.minLength(1), z.maxLength(8)), '|'),
+      'separates key-value pairs in stored profile data',
+    ),
+    hashKeyDelimiter: described(
+      z._default(z.string().check(z.minLength(1), z.maxLength(8)), ':'),
+      'separates a key from its value',
+    ),
+    arrayDelimiter: described(
+      z._default(z.string().check(z.minLength(1), z.maxLength(8)), ','),
+      'separates array elements',
+    ),
+  }),
+  { hashDelimiter: '|', hashKeyDelimiter: ':', arrayDelimiter: ',' },
+);
 
 export const AnalyticsWarehouseConfigSchema = z.strictObject({
-  host: hostname().describe('hostname of the server (no scheme, port or path)'),
-  database: identifier(128).describe(
+  host: described(hostname(), 'hostname of the server (no scheme, port or path)'),
+  database: described(
+    identifier(128),
     'existing database where the service account stores every schema and view it generates',
   ),
-  schema: identifier(128).describe('service-managed schema where the secure views are created'),
+  schema: described(identifier(128), 'service-managed schema where the secure views are created'),
   username: accountUsername(128),
   password: accountPassword(),
-  metadataDelimiters: MetadataDelimitersSchema.describe('delimiters used to store profile data'),
-  port: port(1433).describe('TCP port of the server'),
-  impersonation: z
-    .strictObject({
-      enabled: z.boolean().default(false).describe('true: the service creates the impersonation role'),
-      role: identifier(128).default('SERVICE_IMPERSONATION').describe('name of the impersonation role'),
-    })
-    .default({ enabled: false, role: 'SERVICE_IMPERSONATION' })
-    .describe('a role the service creates to run queries on behalf of users'),
-  connectArgs: z
-    .string()
-    .max(2048)
-    .optional()
-    .describe('connection-string arguments passed to the database driver for the service account'),
+  metadataDelimiters: described(MetadataDelimitersSchema, 'delimiters used to store profile data'),
+  port: described(port(1433), 'TCP port of the server'),
+  impersonation: described(
+    z._default(
+      z.strictObject({
+        enabled: described(
+          z._default(z.boolean(), false),
+          'true: the service creates the impersonation role',
+        ),
+        role: described(
+          z._default(identifier(128), 'SERVICE_IMPERSONATION'),
+          'name of the impersonation role',
+        ),
+      }),
+      { enabled: false, role: 'SERVICE_IMPERSONATION' },
+    ),
+    'a role the service creates to run queries on behalf of users',
+  ),
+  connectArgs: described(
+    z.optional(z.string().check(z.maxLength(2048))),
+    'connection-string arguments passed to the database driver for the service account',
+  ),
 });
 export type AnalyticsWarehouseConfig = z.infer<typeof AnalyticsWarehouseConfigSchema>;
 
 /** DELETE body: credentials only when the integration was bootstrapped automatically. */
 export const AnalyticsWarehouseDeleteSchema = z.strictObject({
   authenticationType: z.literal('userPassword'),
-  username: text(128).optional(),
-  password: secret(1024).optional(),
+  username: z.optional(text(128)),
+  password: z.optional(secret(1024)),
 });

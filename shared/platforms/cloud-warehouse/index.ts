@@ -1,5 +1,5 @@
 /** CloudWarehouse (Snowflake-like): a role, a database and schemas; key-pair or OAuth logins. */
-import type * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   addIssue,
   configPayload,
@@ -14,8 +14,8 @@ import { CloudWarehouseConfigSchema, CloudWarehouseDeleteSchema } from './schema
 /** An automatic setup acts as `role` (a manual one is set up by the operator). */
 const AUTOMATIC_NEEDS = ['role'] as const;
 
-const CloudWarehousePayloadSchema = configPayload('CloudWarehouse', CloudWarehouseConfigSchema).superRefine(
-  (p, ctx) => {
+const CloudWarehousePayloadSchema = configPayload('CloudWarehouse', CloudWarehouseConfigSchema).check(
+  z.superRefine((p, ctx) => {
     if (p.autoBootstrap === true) {
       requireWhenAutomatic(p, ctx, AUTOMATIC_NEEDS);
       if (getPath(p, 'config.authenticationType') === 'oAuth')
@@ -23,8 +23,7 @@ const CloudWarehousePayloadSchema = configPayload('CloudWarehouse', CloudWarehou
     } else if (p.autoBootstrap === false && getPath(p, 'config.privilegedConnectArgs') !== undefined) {
       addIssue(ctx, ['config', 'privilegedConnectArgs'], 'is only used when autoBootstrap is true');
     }
-  },
-  EVEN_WITH_OTHER_ISSUES,
+  }, EVEN_WITH_OTHER_ISSUES),
 );
 export type CloudWarehousePayload = z.output<typeof CloudWarehousePayloadSchema>;
 

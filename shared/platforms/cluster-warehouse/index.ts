@@ -1,5 +1,5 @@
 /** ClusterWarehouse (PostgreSQL/Redshift family): a database, groups and schemas; IAM or IdP logins. */
-import type * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   configPayload,
   definePlatform,
@@ -12,10 +12,9 @@ import { ClusterWarehouseConfigSchema, ClusterWarehouseDeleteSchema } from './sc
 /** An automatic setup first connects to `initialDatabase` (a manual one never does). */
 const AUTOMATIC_NEEDS = ['initialDatabase'] as const;
 
-const ClusterWarehousePayloadSchema = configPayload(
-  'ClusterWarehouse',
-  ClusterWarehouseConfigSchema,
-).superRefine((p, ctx) => requireWhenAutomatic(p, ctx, AUTOMATIC_NEEDS), EVEN_WITH_OTHER_ISSUES);
+const ClusterWarehousePayloadSchema = configPayload('ClusterWarehouse', ClusterWarehouseConfigSchema).check(
+  z.superRefine((p, ctx) => requireWhenAutomatic(p, ctx, AUTOMATIC_NEEDS), EVEN_WITH_OTHER_ISSUES),
+);
 export type ClusterWarehousePayload = z.output<typeof ClusterWarehousePayloadSchema>;
 
 export const clusterWarehouse = definePlatform<ClusterWarehousePayload>()({

@@ -1,31 +1,43 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { described } from '../../schema-meta';
 import { accountPassword, accountUsername, hostname, identifier, port, secret, text } from '../fields';
 
 const ClusterIdpSchema = z.strictObject({
-  username: text(128).describe('identity provider user (write-only)'),
-  password: secret(1024).describe('identity provider password (write-only)'),
-  appId: text(255).describe('application id at the identity provider'),
-  idpHost: hostname().describe('hostname of the identity provider'),
-  role: text(2048).describe('ARN of the role the identity provider grants'),
+  username: described(text(128), 'identity provider user (write-only)'),
+  password: described(secret(1024), 'identity provider password (write-only)'),
+  appId: described(text(255), 'application id at the identity provider'),
+  idpHost: described(hostname(), 'hostname of the identity provider'),
+  role: described(text(2048), 'ARN of the role the identity provider grants'),
 });
 
 const base = {
-  host: hostname().describe('hostname of the cluster endpoint (no scheme, port or path)'),
-  database: identifier(127).describe('new, empty database the service account manages'),
-  initialDatabase: identifier(127)
-    .optional()
-    .describe(
-      'existing database an automatic setup first connects to, to create the managed database (required with automatic setup)',
+  host: described(hostname(), 'hostname of the cluster endpoint (no scheme, port or path)'),
+  database: described(identifier(127), 'new, empty database the service account manages'),
+  initialDatabase: described(
+    z.optional(identifier(127)),
+    'existing database an automatic setup first connects to, to create the managed database (required with automatic setup)',
+  ),
+  port: described(port(5439), 'TCP port of the cluster'),
+  impersonation: described(
+    z._default(
+      z.strictObject({
+        enabled: described(
+          z._default(z.boolean(), false),
+          'true: the service creates the impersonation role',
+        ),
+        role: described(
+          z._default(identifier(127), 'service_impersonation'),
+          'name of the impersonation role',
+        ),
+      }),
+      { enabled: false, role: 'service_impersonation' },
     ),
-  port: port(5439).describe('TCP port of the cluster'),
-  impersonation: z
-    .strictObject({
-      enabled: z.boolean().default(false).describe('true: the service creates the impersonation role'),
-      role: identifier(127).default('service_impersonation').describe('name of the impersonation role'),
-    })
-    .default({ enabled: false, role: 'service_impersonation' })
-    .describe('a role the service creates to run queries on behalf of users'),
-  connectArgs: z.string().max(2048).optional().describe('driver connection-string arguments'),
+    'a role the service creates to run queries on behalf of users',
+  ),
+  connectArgs: described(
+    z.optional(z.string().check(z.maxLength(2048))),
+    'driver connection-string arguments',
+  ),
 };
 
 const userPassword = {
@@ -35,14 +47,14 @@ const userPassword = {
 };
 const accessKey = {
   authenticationType: z.literal('accessKey'),
-  databaseUser: text(128).describe('database user the access key signs in as'),
-  accessKeyId: text(128).describe('access key id of the cloud identity'),
-  secretKey: secret(1024).describe('secret access key of that identity (write-only)'),
-  sessionToken: secret(4096).optional().describe('session token, for temporary credentials (write-only)'),
+  databaseUser: described(text(128), 'database user the access key signs in as'),
+  accessKeyId: described(text(128), 'access key id of the cloud identity'),
+  secretKey: described(secret(1024), 'secret access key of that identity (write-only)'),
+  sessionToken: described(z.optional(secret(4096)), 'session token, for temporary credentials (write-only)'),
 };
 const idp = {
   authenticationType: z.literal('idp'),
-  idp: ClusterIdpSchema.describe('sign-in through an identity provider'),
+  idp: described(ClusterIdpSchema, 'sign-in through an identity provider'),
 };
 
 export const ClusterWarehouseConfigSchema = z.discriminatedUnion('authenticationType', [

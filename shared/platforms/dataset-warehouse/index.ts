@@ -1,14 +1,13 @@
 /** DatasetWarehouse (BigQuery-like): a metadata dataset in the service account's project. */
-import type * as z from 'zod';
+import * as z from 'zod/mini';
 import { addIssue, configPayload, definePlatform, EVEN_WITH_OTHER_ISSUES } from '../module';
 import { DatasetWarehouseConfigSchema, parseServiceAccount } from './schema';
 
-const DatasetWarehousePayloadSchema = configPayload(
-  'DatasetWarehouse',
-  DatasetWarehouseConfigSchema,
-).superRefine((p, ctx) => {
-  if (p.autoBootstrap === true) addIssue(ctx, ['autoBootstrap'], 'must be false for DatasetWarehouse');
-}, EVEN_WITH_OTHER_ISSUES);
+const DatasetWarehousePayloadSchema = configPayload('DatasetWarehouse', DatasetWarehouseConfigSchema).check(
+  z.superRefine((p, ctx) => {
+    if (p.autoBootstrap === true) addIssue(ctx, ['autoBootstrap'], 'must be false for DatasetWarehouse');
+  }, EVEN_WITH_OTHER_ISSUES),
+);
 export type DatasetWarehousePayload = z.output<typeof DatasetWarehousePayloadSchema>;
 
 /** The project of the service-account credential: the type's host identity. */

@@ -2,7 +2,7 @@
  * FederatedSql: created with `type` only; the cluster's access-control plugin authenticates with
  * an API key the service issues (shared/integrations/federated-sql.ts). No remote objects.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { definePlatform } from '../module';
 
 const FederatedSqlPayloadSchema = z.strictObject({ type: z.literal('FederatedSql') });

@@ -1,5 +1,5 @@
 /** Lakehouse (Databricks-like): a catalog and schemas owned by the service principal. */
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { configPayload, definePlatform, hostClaim } from '../module';
 import { LakehouseConfigSchema, lakehouseHost } from './schema';
 

@@ -1,13 +1,12 @@
 /** ObjectStore: an access-grants location in the cloud account; no SQL, no automatic setup. */
-import type * as z from 'zod';
+import * as z from 'zod/mini';
 import { addIssue, configPayload, definePlatform, EVEN_WITH_OTHER_ISSUES } from '../module';
 import { ObjectStoreConfigSchema } from './schema';
 
-const ObjectStorePayloadSchema = configPayload('ObjectStore', ObjectStoreConfigSchema).superRefine(
-  (p, ctx) => {
+const ObjectStorePayloadSchema = configPayload('ObjectStore', ObjectStoreConfigSchema).check(
+  z.superRefine((p, ctx) => {
     if (p.autoBootstrap === true) addIssue(ctx, ['autoBootstrap'], 'must be false for ObjectStore');
-  },
-  EVEN_WITH_OTHER_ISSUES,
+  }, EVEN_WITH_OTHER_ISSUES),
 );
 export type ObjectStorePayload = z.output<typeof ObjectStorePayloadSchema>;
 

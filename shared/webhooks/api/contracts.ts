@@ -2,11 +2,12 @@
  * The webhooks routes' request and response contracts (the handlers validate with the same
  * schemas). Spread into `contracts` in shared/openapi/contracts.ts.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { RouteContract } from '../../catalog/contract';
 import { ErrorBodySchema } from '../../edge/error-body';
 import { idParam, queryBoolean } from '../../edge/validation';
 import { NOTIFICATION_NAMES } from '../../notifications/catalogue';
+import { described, withMeta } from '../../schema-meta';
 import {
   CONTROL_CHARACTERS,
   CreateWebhooksBodySchema,
@@ -39,123 +40,133 @@ const PATCH_REFUSED = [
 ];
 
 /** The PATCH body as documented (the edge validates `WebhookPatchSchema`). */
-const WebhookPatchDocumented = z
-  .strictObject({
+const WebhookPatchDocumented = withMeta(
+  z.strictObject({
     ...WebhookPatchSchema.shape,
-    ...Object.fromEntries(PATCH_REFUSED.map((field) => [field, z.never().optional()])),
-  })
-  .meta({
+    ...Object.fromEntries(PATCH_REFUSED.map((field) => [field, z.optional(z.never())])),
+  }),
+  {
     id: 'WebhookPatch',
     description: `The fields to change (JSON merge patch), at least one. Never accepted here: ${PATCH_REFUSED.map((f) => `\`${f}\``).join(', ')} (the secret changes through POST /webhooks/{id}/secret/rotate; the others are read-only).`,
-  });
+  },
+);
 const tooMany = {
   description:
     "The caller's manual sends (retries and test sends) in the current window reached the stage's limit (or the sender is at its concurrency limit); the Retry-After header gives the seconds to wait.",
   schema: ErrorBodySchema,
 };
 
-const DisableBodySchema = z
-  .strictObject({
-    reason: z
-      .string()
-      .trim()
-      .min(1)
-      .max(500)
-      .regex(CONTROL_CHARACTERS, 'must not contain control characters or bidirectional controls')
-      .optional()
-      .describe('why (shown in `disabledReason`)'),
-  })
-  .meta({ id: 'WebhookDisable' });
+const DisableBodySchema = withMeta(
+  z.strictObject({
+    reason: described(
+      z.optional(
+        z
+          .string()
+          .check(
+            z.trim(),
+            z.minLength(1),
+            z.maxLength(500),
+            z.regex(CONTROL_CHARACTERS, 'must not contain control characters or bidirectional controls'),
+          ),
+      ),
+      'why (shown in `disabledReason`)',
+    ),
+  }),
+  { id: 'WebhookDisable' },
+);
 
-const RotateBodySchema = z
-  .strictObject({
-    secret: WebhookInputSchema.shape.secret.describe(
+const RotateBodySchema = withMeta(
+  z.strictObject({
+    secret: described(
+      WebhookInputSchema.shape.secret,
       'the new secret; absent: one is generated and answered once',
     ),
-  })
-  .meta({ id: 'WebhookSecretRotation' });
+  }),
+  { id: 'WebhookSecretRotation' },
+);
 
-const RotatedSchema = z
-  .object({
+const RotatedSchema = withMeta(
+  z.object({
     webhook: WebhookViewSchema,
-    secret: z.string().optional().describe('the generated secret (only when none was sent): shown this once'),
-  })
-  .meta({ id: 'WebhookSecretRotated' });
+    secret: described(
+      z.optional(z.string()),
+      'the generated secret (only when none was sent): shown this once',
+    ),
+  }),
+  { id: 'WebhookSecretRotated' },
+);
 
-const RecoverBodySchema = z
-  .strictObject({
+const RecoverBodySchema = withMeta(
+  z.strictObject({
     since: instant('re-send deliveries with a record at or after this time (within the history retention)'),
-    until: instant('… and at or before this time (default: now)').optional(),
-    onlyFailed: z
-      .boolean()
-      .default(true)
-      .describe(
-        'true: only deliveries whose latest attempt failed (a delivery that later succeeded is not re-sent)',
-      ),
-  })
-  .meta({ id: 'WebhookRecover' });
+    until: z.optional(instant('… and at or before this time (default: now)')),
+    onlyFailed: described(
+      z._default(z.boolean(), true),
+      'true: only deliveries whose latest attempt failed (a delivery that later succeeded is not re-sent)',
+    ),
+  }),
+  { id: 'WebhookRecover' },
+);
 
 const RecoverQuerySchema = z.strictObject({
-  dryRun: queryBoolean().default(false).describe('true: answer the count and send nothing'),
+  dryRun: described(z._default(queryBoolean(), false), 'true: answer the count and send nothing'),
 });
 
-const RecoverJobSchema = z
-  .object({
+const RecoverJobSchema = withMeta(
+  z.object({
     jobId: z.string(),
-    webhookId: z.number().int(),
+    webhookId: z.int(),
     status: z.enum(['running', 'completed']),
     since: z.string(),
     until: z.string(),
     onlyFailed: z.boolean(),
-    scanned: z.number().int().describe('history index entries read in the window'),
-    deliveries: z.number().int().describe('deliveries with a record in the window (each once)'),
-    alreadyDelivered: z.number().int().describe('of those, whose latest attempt succeeded'),
-    enqueued: z.number().int().describe('re-sends queued'),
-    resent: z.number().int().describe('re-sends made and recorded so far'),
+    scanned: described(z.int(), 'history index entries read in the window'),
+    deliveries: described(z.int(), 'deliveries with a record in the window (each once)'),
+    alreadyDelivered: described(z.int(), 'of those, whose latest attempt succeeded'),
+    enqueued: described(z.int(), 're-sends queued'),
+    resent: described(z.int(), 're-sends made and recorded so far'),
     startedAt: z.string(),
     updatedAt: z.string(),
-    finishedAt: z.string().optional().describe('when the job had queued every re-send'),
-    allowance: z
-      .number()
-      .int()
-      .optional()
-      .describe(
-        're-sends this job makes at most: what the window held to re-send when it started, bounded by the stage’s cap per job and the caller’s hourly budget (which it was charged to)',
-      ),
-    capped: z
-      .boolean()
-      .optional()
-      .describe(
-        'true: the window held more deliveries to re-send than the allowance; recover again later for the rest (with onlyFailed, what this job re-sent successfully is not sent again)',
-      ),
-  })
-  .meta({ id: 'WebhookRecoverJob', description: 'A recover job and its progress.' });
+    finishedAt: described(z.optional(z.string()), 'when the job had queued every re-send'),
+    allowance: described(
+      z.optional(z.number().check(z.int())),
+      're-sends this job makes at most: what the window held to re-send when it started, bounded by the stage’s cap per job and the caller’s hourly budget (which it was charged to)',
+    ),
+    capped: described(
+      z.optional(z.boolean()),
+      'true: the window held more deliveries to re-send than the allowance; recover again later for the rest (with onlyFailed, what this job re-sent successfully is not sent again)',
+    ),
+  }),
+  { id: 'WebhookRecoverJob', description: 'A recover job and its progress.' },
+);
 export type RecoverJobView = z.infer<typeof RecoverJobSchema>;
 
-const RecoverDryRunSchema = z
-  .object({
+const RecoverDryRunSchema = withMeta(
+  z.object({
     dryRun: z.literal(true),
-    deliveries: z.number().int().describe('deliveries a recover with these settings would re-send now'),
+    deliveries: described(z.int(), 'deliveries a recover with these settings would re-send now'),
     since: z.string(),
     until: z.string(),
     onlyFailed: z.boolean(),
-  })
-  .meta({ id: 'WebhookRecoverDryRun' });
+  }),
+  { id: 'WebhookRecoverDryRun' },
+);
 
-const TestBodySchema = z
-  .strictObject({
-    notificationType: z
-      .enum(NOTIFICATION_NAMES)
-      .optional()
-      .describe('a type the webhook subscribes to (default: the first it names)'),
-  })
-  .meta({ id: 'WebhookTest' });
+const TestBodySchema = withMeta(
+  z.strictObject({
+    notificationType: described(
+      z.optional(z.enum(NOTIFICATION_NAMES)),
+      'a type the webhook subscribes to (default: the first it names)',
+    ),
+  }),
+  { id: 'WebhookTest' },
+);
 
 export const webhookContracts = {
   'POST /webhooks': {
     body: CreateWebhooksBodySchema,
-    documentedBody: CreateWebhooksBodySchema.extend({
-      webhooks: z.array(WebhookInputSchema).min(1).max(MAX_WEBHOOKS_PER_REQUEST),
+    documentedBody: z.extend(CreateWebhooksBodySchema, {
+      webhooks: z.array(WebhookInputSchema).check(z.minLength(1), z.maxLength(MAX_WEBHOOKS_PER_REQUEST)),
     }),
     responses: {
       201: {
@@ -165,7 +176,7 @@ export const webhookContracts = {
       },
       422: {
         description: 'No webhook was created; `errors` says why for each entry.',
-        schema: ErrorBodySchema.extend(CreateWebhooksResponseSchema.shape),
+        schema: z.extend(ErrorBodySchema, CreateWebhooksResponseSchema.shape),
       },
     },
   },
@@ -254,7 +265,7 @@ export const webhookContracts = {
     responses: {
       201: {
         description: 'The history record of the test send (`test: true`).',
-        schema: HistoryRecordSchema.extend({ test: z.literal(true) }),
+        schema: z.extend(HistoryRecordSchema, { test: z.literal(true) }),
       },
       404: notFound,
       429: tooMany,
@@ -283,7 +294,10 @@ export const webhookContracts = {
     },
   },
   'GET /webhooks/{id}/recover/{jobId}': {
-    params: z.object({ id: idParam(), jobId: z.string().regex(/^rj_[0-9a-f]{32}$/, 'not a recover job id') }),
+    params: z.object({
+      id: idParam(),
+      jobId: z.string().check(z.regex(/^rj_[0-9a-f]{32}$/, 'not a recover job id')),
+    }),
     responses: {
       200: {
         description: 'The job: progress while running, final counts once completed.',
@@ -297,7 +311,7 @@ export const webhookContracts = {
     responses: {
       201: {
         description: 'The new history record of the re-sent request.',
-        schema: HistoryRecordSchema.extend({ retryOf: z.number().int() }),
+        schema: z.extend(HistoryRecordSchema, { retryOf: z.int() }),
       },
       404: {
         description: 'No such history record visible to the caller, or its webhook is gone.',

@@ -4,61 +4,63 @@
  * builds only these schemas at init (`docs/benchmarks.md`, figure 5), as `GET /webhooks/actions`
  * does with `shared/notifications/api.ts`. Spread into `contracts` in shared/openapi/contracts.ts.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { RouteContract } from '../../catalog/contract';
 import { NOTIFICATION_NAMES } from '../../notifications/catalogue';
 import { notificationName } from '../../notifications/name-schema';
+import { described, withMeta } from '../../schema-meta';
 import { filter } from '../fields';
 
 const MAX_PREVIEW_LIMIT = 1000;
 
 /** `POST /webhooks/filters/preview`. */
-const FilterPreviewRequestSchema = z
-  .strictObject({
+const FilterPreviewRequestSchema = withMeta(
+  z.strictObject({
     filter,
-    notificationType: notificationName(NOTIFICATION_NAMES)
-      .optional()
-      .describe('only notifications of this type (and the filter is checked against its metadata)'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_PREVIEW_LIMIT)
-      .default(100)
-      .describe(
-        `the newest notifications to evaluate the filter against (default 100, at most ${MAX_PREVIEW_LIMIT})`,
-      ),
-  })
-  .meta({ id: 'WebhookFilterPreviewRequest' });
+    notificationType: described(
+      z.optional(notificationName(NOTIFICATION_NAMES)),
+      'only notifications of this type (and the filter is checked against its metadata)',
+    ),
+    limit: described(
+      z._default(z.number().check(z.int(), z.gte(1), z.lte(MAX_PREVIEW_LIMIT)), 100),
+      `the newest notifications to evaluate the filter against (default 100, at most ${MAX_PREVIEW_LIMIT})`,
+    ),
+  }),
+  { id: 'WebhookFilterPreviewRequest' },
+);
 export type FilterPreviewRequest = z.output<typeof FilterPreviewRequestSchema>;
 
-const FilterPreviewSchema = z
-  .object({
-    evaluated: z.number().int().describe('notifications the filter was evaluated against'),
-    matched: z.number().int().describe('… for which it is true: a webhook with it would receive them'),
-    notMatched: z.number().int().describe('… for which it is not (false, or an error)'),
-    errors: z.number().int().describe('… of those, where the evaluation failed (no match)'),
-    matching: z
-      .array(z.number().int())
-      .describe('the `webhooksActivityId` of each matching notification, newest first'),
-    notMatching: z
-      .array(z.number().int())
-      .describe('the `webhooksActivityId` of each notification not matched, newest first'),
-    failures: z
-      .array(
+const FilterPreviewSchema = withMeta(
+  z.object({
+    evaluated: described(z.int(), 'notifications the filter was evaluated against'),
+    matched: described(z.int(), '… for which it is true: a webhook with it would receive them'),
+    notMatched: described(z.int(), '… for which it is not (false, or an error)'),
+    errors: described(z.int(), '… of those, where the evaluation failed (no match)'),
+    matching: described(
+      z.array(z.int()),
+      'the `webhooksActivityId` of each matching notification, newest first',
+    ),
+    notMatching: described(
+      z.array(z.int()),
+      'the `webhooksActivityId` of each notification not matched, newest first',
+    ),
+    failures: described(
+      z.array(
         z.object({
-          webhooksActivityId: z.number().int(),
+          webhooksActivityId: z.int(),
           notificationType: z.string(),
-          error: z.string().describe('why the evaluation failed, e.g. `No such key: dataSourceId`'),
+          error: described(z.string(), 'why the evaluation failed, e.g. `No such key: dataSourceId`'),
         }),
-      )
-      .describe('the evaluation error of each notification where it failed'),
-  })
-  .meta({
+      ),
+      'the evaluation error of each notification where it failed',
+    ),
+  }),
+  {
     id: 'WebhookFilterPreview',
     description:
       "What the filter matches among the newest notifications the caller may see (from the delivery history's stored requests, each notification once).",
-  });
+  },
+);
 export type FilterPreview = z.infer<typeof FilterPreviewSchema>;
 
 export const filterPreviewContracts = {

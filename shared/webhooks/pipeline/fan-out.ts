@@ -27,7 +27,7 @@
  * the follow-up starts, and the edge sends the follow-up after (ADR 0014): a step redelivered
  * in between finds the mark and sends the follow-up again (that copy finds its own step taken).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { queueDef } from '../../catalog/queues';
 import { done, type MessageContext, type Next, retryIn, sendAgain } from '../../edge/queue/contract';
 import { ALL_NOTIFICATIONS } from '../../notifications/catalogue';
@@ -148,14 +148,14 @@ const FanOutContinuationSchema = z.strictObject({
   v: z.literal(1),
   continuation: z.strictObject({
     notification: NotificationMessageSchema,
-    digest: z.string().regex(/^[0-9a-f]{64}$/),
+    digest: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
     /** Index into the notification's subscription keys, and the last webhook id done under it. */
-    key: z.number().int().nonnegative(),
-    after: z.number().int().positive().optional(),
+    key: z.int().check(z.nonnegative()),
+    after: z.optional(z.int().check(z.positive())),
     /** Deliveries enqueued by the steps before. */
-    sent: z.number().int().nonnegative(),
-    traceparent: z.string().max(55).optional(),
-    notifiedAt: z.number().int().nonnegative().optional(),
+    sent: z.int().check(z.nonnegative()),
+    traceparent: z.optional(z.string().check(z.maxLength(55))),
+    notifiedAt: z.optional(z.int().check(z.nonnegative())),
   }),
 });
 type Continuation = z.infer<typeof FanOutContinuationSchema>['continuation'];
@@ -167,8 +167,8 @@ const isContinuation = (json: unknown): boolean =>
 /** The notifications queue's message: a producer's notification, or a fan-out's follow-up. */
 export const fanOutMessage = (json: unknown) =>
   isContinuation(json)
-    ? { schema: FanOutContinuationSchema as z.ZodType<FanOutMessage>, what: 'fan-out continuation' }
-    : { schema: NotificationMessageSchema as z.ZodType<FanOutMessage>, what: 'notification' };
+    ? { schema: FanOutContinuationSchema as z.ZodMiniType<FanOutMessage>, what: 'fan-out continuation' }
+    : { schema: NotificationMessageSchema as z.ZodMiniType<FanOutMessage>, what: 'notification' };
 
 const stepMarker = (step: Pick<Continuation, 'digest' | 'key' | 'after'>) =>
   `fanout#${step.digest}#${step.key}#${step.after ?? ''}`;

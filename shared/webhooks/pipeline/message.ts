@@ -3,30 +3,32 @@
  * from a notification: fan-out writes it, the delivery consumer reads it.
  */
 import { createHash } from 'node:crypto';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { NOTIFICATION_NAMES } from '../../notifications/catalogue';
 import { NotificationMetadataSchema } from '../../notifications/metadata';
 import { DELIVERY_ID } from '../delivery-id';
 
 const DeliveryMessageSchema = z.strictObject({
   v: z.literal(1),
-  deliveryId: z.string().regex(DELIVERY_ID),
-  webhookId: z.number().int().positive(),
-  activityId: z.number().int().nonnegative(),
+  deliveryId: z.string().check(z.regex(DELIVERY_ID)),
+  webhookId: z.int().check(z.positive()),
+  activityId: z.int().check(z.nonnegative()),
   notificationType: z.enum(NOTIFICATION_NAMES),
   text: z.string(),
   metadata: NotificationMetadataSchema,
   /** W3C trace context of the notification (fan-out); each attempt's `traceparent` is a child of it. */
-  traceparent: z.string().max(55).optional(),
+  traceparent: z.optional(z.string().check(z.maxLength(55))),
   /** When the notification entered its queue (epoch ms), for the time-to-first-attempt metric. */
-  notifiedAt: z.number().int().nonnegative().optional(),
+  notifiedAt: z.optional(z.int().check(z.nonnegative())),
   /**
    * Attempts made before this message was first received: a throttled delivery is sent again
    * as a new message (whose receive count starts over), carrying the attempts it had made.
    */
-  attemptBase: z.number().int().nonnegative().max(100).optional(),
+  attemptBase: z.optional(z.int().check(z.nonnegative(), z.lte(100))),
   /** The throttle slot (epoch ms) this message reserved for attempt `attempt`. */
-  slot: z.strictObject({ attempt: z.number().int().positive(), at: z.number().nonnegative() }).optional(),
+  slot: z.optional(
+    z.strictObject({ attempt: z.int().check(z.positive()), at: z.number().check(z.nonnegative()) }),
+  ),
 });
 export type DeliveryMessage = z.infer<typeof DeliveryMessageSchema>;
 
@@ -37,13 +39,15 @@ export type DeliveryMessage = z.infer<typeof DeliveryMessageSchema>;
  */
 const ResendMessageSchema = z.strictObject({
   v: z.literal(1),
-  webhookId: z.number().int().positive(),
+  webhookId: z.int().check(z.positive()),
   resend: z.strictObject({
-    jobId: z.string().max(100),
-    deliveryId: z.string().regex(DELIVERY_ID),
-    seq: z.number().int().positive(),
+    jobId: z.string().check(z.maxLength(100)),
+    deliveryId: z.string().check(z.regex(DELIVERY_ID)),
+    seq: z.int().check(z.positive()),
   }),
-  slot: z.strictObject({ attempt: z.number().int().positive(), at: z.number().nonnegative() }).optional(),
+  slot: z.optional(
+    z.strictObject({ attempt: z.int().check(z.positive()), at: z.number().check(z.nonnegative()) }),
+  ),
 });
 export type ResendMessage = z.infer<typeof ResendMessageSchema>;
 

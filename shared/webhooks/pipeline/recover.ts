@@ -19,7 +19,7 @@
  * A job enqueues at most its `allowance` of re-sends (what its start charged to the caller's
  * budget, ../api/recover.ts); the rest of the window is counted, not sent.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { done, type MessageContext, type Next } from '../../edge/queue/contract';
 import { logger } from '../../observability/logger';
 import { sendAll } from '../../store/queues';
@@ -161,7 +161,7 @@ export async function countRecoverable(window: RecoverWindow, now = Date.now()):
   return count;
 }
 
-export const RecoverStepSchema = z.strictObject({ jobId: z.string().regex(/^rj_[0-9a-f]{32}$/) });
+export const RecoverStepSchema = z.strictObject({ jobId: z.string().check(z.regex(/^rj_[0-9a-f]{32}$/)) });
 
 /** Sends a job's (next) step. */
 export async function sendStep(jobId: string): Promise<void> {

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ensureTables, localDynamoClient } from '../../../infra/local/dynamodb';
 import { type TableName, tableEnvVar } from '../../../shared/catalog/tables';
 import type { IntegrationRecord } from '../../../shared/integrations/model';
@@ -54,12 +54,13 @@ const ConfigSchema = z.strictObject({
   host: hostname(),
   port: port(6000),
   database: identifier(63),
-  initialDatabase: identifier(63).optional(),
+  initialDatabase: z.optional(identifier(63)),
   username: text(63),
   password: secret(),
-  readers: z
-    .strictObject({ enabled: z.boolean().default(false), role: identifier(63).default('readers') })
-    .default({ enabled: false, role: 'readers' }),
+  readers: z._default(
+    z.strictObject({ enabled: z._default(z.boolean(), false), role: z._default(identifier(63), 'readers') }),
+    { enabled: false, role: 'readers' },
+  ),
 });
 const PayloadSchema = configPayload('ColumnStore', ConfigSchema);
 type Payload = z.output<typeof PayloadSchema>;

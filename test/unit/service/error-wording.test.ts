@@ -6,7 +6,7 @@
  * number to be >0", "Invalid option", "Invalid ISO datetime" …).
  */
 import { describe, expect, it } from 'vitest';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { RouteKey } from '../../../shared/catalog/routes';
 import { NotificationMessageSchema } from '../../../shared/notifications/message';
 import { contracts } from '../../../shared/openapi/contracts';
@@ -33,14 +33,14 @@ const WRONG: readonly unknown[] = [
 ];
 
 type Def = { type: string; [k: string]: unknown };
-const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+const defOf = (schema: z.ZodMiniType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
 /** The schema under optional / nullable / default / pipe / readonly wrappers. */
-function unwrap(schema: z.ZodType): z.ZodType {
+function unwrap(schema: z.ZodMiniType): z.ZodMiniType {
   let current = schema;
   for (let i = 0; i < 20; i++) {
     const def = defOf(current);
-    const inner = (def.innerType ?? (def.type === 'pipe' ? def.in : undefined)) as z.ZodType | undefined;
+    const inner = (def.innerType ?? (def.type === 'pipe' ? def.in : undefined)) as z.ZodMiniType | undefined;
     if (!inner) return current;
     current = inner;
   }
@@ -48,24 +48,24 @@ function unwrap(schema: z.ZodType): z.ZodType {
 }
 
 /** Inputs that are wrong in one place each: every field (recursively) set to each wrong value. */
-function* wrongInputs(schema: z.ZodType, depth = 0): Generator<unknown> {
+function* wrongInputs(schema: z.ZodMiniType, depth = 0): Generator<unknown> {
   for (const value of WRONG) yield value;
   if (depth > 4) return;
   const inner = unwrap(schema);
   const def = defOf(inner);
   if (def.type === 'object') {
-    for (const [key, field] of Object.entries(def.shape as Record<string, z.ZodType>)) {
+    for (const [key, field] of Object.entries(def.shape as Record<string, z.ZodMiniType>)) {
       for (const value of wrongInputs(field, depth + 1)) yield { [key]: value };
     }
   } else if (def.type === 'array') {
-    for (const value of wrongInputs(def.element as z.ZodType, depth + 1)) yield [value];
+    for (const value of wrongInputs(def.element as z.ZodMiniType, depth + 1)) yield [value];
   } else if (def.type === 'union') {
     const discriminator = def.discriminator as string | undefined;
-    for (const option of def.options as z.ZodType[]) {
+    for (const option of def.options as z.ZodMiniType[]) {
       const optionDef = defOf(unwrap(option));
       const tag =
         discriminator && optionDef.type === 'object'
-          ? defOf((optionDef.shape as Record<string, z.ZodType>)[discriminator] as z.ZodType)
+          ? defOf((optionDef.shape as Record<string, z.ZodMiniType>)[discriminator] as z.ZodMiniType)
           : undefined;
       const tagValue = (tag?.values as unknown[] | undefined)?.[0];
       for (const value of wrongInputs(option, depth + 1)) {
@@ -77,13 +77,13 @@ function* wrongInputs(schema: z.ZodType, depth = 0): Generator<unknown> {
   }
 }
 
-function part(key: RouteKey, name: 'body' | 'query' | 'documentedBody'): z.ZodType {
+function part(key: RouteKey, name: 'body' | 'query' | 'documentedBody'): z.ZodMiniType {
   const schema = contracts[key]?.[name];
   if (!schema) throw new Error(`${key} has no ${name}`);
   return schema;
 }
 
-function messagesFor(schema: z.ZodType): string[] {
+function messagesFor(schema: z.ZodMiniType): string[] {
   const messages: string[] = [];
   for (const input of wrongInputs(schema)) {
     const result = schema.safeParse(input);
@@ -93,7 +93,7 @@ function messagesFor(schema: z.ZodType): string[] {
 }
 
 describe('validation messages are worded for people', () => {
-  const parts: [string, z.ZodType][] = [['notification message', NotificationMessageSchema]];
+  const parts: [string, z.ZodMiniType][] = [['notification message', NotificationMessageSchema]];
   for (const [key, contract] of Object.entries(contracts)) {
     for (const part of ['params', 'query', 'body', 'documentedBody'] as const) {
       const schema = contract[part];
@@ -109,7 +109,7 @@ describe('validation messages are worded for people', () => {
 
   it('says what each kind of mistake needs', () => {
     const body = part('POST /integrations', 'body');
-    const said = (schema: z.ZodType, input: unknown) => {
+    const said = (schema: z.ZodMiniType, input: unknown) => {
       const result = schema.safeParse(input);
       return result.success ? '' : describeIssues(result.error.issues);
     };

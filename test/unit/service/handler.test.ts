@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { type RouteDef, routeKey, routes } from '../../../shared/catalog/routes';
 import { apiHandler } from '../../../shared/edge/handler';
 import { InvalidInputError, UnprocessableError } from '../../../shared/errors';
@@ -100,8 +100,10 @@ describe('apiHandler', () => {
     let ran = false;
     const typed = apiHandler(
       {
-        params: z.object({ id: z.string().regex(/^\d+$/, 'must be a number').transform(Number) }),
-        query: z.object({ flag: z.enum(['true', 'false']).optional() }),
+        params: z.object({
+          id: z.pipe(z.string().check(z.regex(/^\d+$/, 'must be a number')), z.transform(Number)),
+        }),
+        query: z.object({ flag: z.optional(z.enum(['true', 'false'])) }),
         body: z.strictObject({ name: z.string() }),
         responses: {},
       },

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   deadLetter,
   done,
@@ -35,8 +35,8 @@ const { queueConsumer } = await import('../../../shared/edge/queue/consumer');
 const lambda = { getRemainingTimeInMillis: () => 30_000 };
 const Message = z.strictObject({
   name: z.string(),
-  answer: z.string().optional(),
-  base: z.number().optional(),
+  answer: z.optional(z.string()),
+  base: z.optional(z.number()),
 });
 type Message = z.infer<typeof Message>;
 
