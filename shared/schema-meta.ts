@@ -4,7 +4,7 @@
  * document and the JSON Schemas read). zod/mini's own `z.describe()` / `z.meta()` are checks
  * instead, and checks travel with every copy of a schema: `z.extend(Record, …)` would carry
  * `Record`'s component id into the extended schema (two components with one id) and refuse to
- * override a key, as it does for refinements. ADR 0015.
+ * override a key, as it does for refinements. ADR 0017.
  */
 import * as z from 'zod/mini';
 

@@ -4,7 +4,7 @@
  * INFO on stdout, WARN and ERROR on stderr, filtered by `POWERTOOLS_LOG_LEVEL` (or `LOG_LEVEL`,
  * or Lambda's `AWS_LAMBDA_LOG_LEVEL`; INFO by default).
  *
- * Why not Powertools Logger, which this replaced (ADR 0015, issue 37): we used three of its
+ * Why not Powertools Logger, which this replaced (ADR 0017, issue 37): we used three of its
  * methods, and importing it loads `node:crypto` (for debug-log sampling) and builds a console
  * on stdout at every function's init, about 9 ms of CPU over a ~25 ms Node start for the
  * functions that build no SDK client; no option avoids the import, and a bundled module's
