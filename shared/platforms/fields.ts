@@ -55,3 +55,22 @@ export const identifier = (max = 255) => z.string().check(z.minLength(1), z.maxL
 export const accountUsername = (max: number) =>
   described(text(max), 'the service account the integration connects as');
 export const accountPassword = () => described(secret(1024), 'password of the service account (write-only)');
+
+/**
+ * The impersonation role the service may create to run queries on behalf of users (off by
+ * default): the role name's length limit and default follow the platform's identifier rules.
+ */
+export const impersonation = (roleMax: number, defaultRole: string) =>
+  described(
+    z._default(
+      z.strictObject({
+        enabled: described(
+          z._default(z.boolean(), false),
+          'true: the service creates the impersonation role',
+        ),
+        role: described(z._default(identifier(roleMax), defaultRole), 'name of the impersonation role'),
+      }),
+      { enabled: false, role: defaultRole },
+    ),
+    'a role the service creates to run queries on behalf of users',
+  );

@@ -1,6 +1,15 @@
 import * as z from 'zod/mini';
 import { described } from '../../schema-meta';
-import { accountPassword, accountUsername, hostname, identifier, port, secret, text } from '../fields';
+import {
+  accountPassword,
+  accountUsername,
+  hostname,
+  identifier,
+  impersonation,
+  port,
+  secret,
+  text,
+} from '../fields';
 
 const MetadataDelimitersSchema = z._default(
   z.strictObject({
@@ -31,22 +40,7 @@ export const AnalyticsWarehouseConfigSchema = z.strictObject({
   password: accountPassword(),
   metadataDelimiters: described(MetadataDelimitersSchema, 'delimiters used to store profile data'),
   port: described(port(1433), 'TCP port of the server'),
-  impersonation: described(
-    z._default(
-      z.strictObject({
-        enabled: described(
-          z._default(z.boolean(), false),
-          'true: the service creates the impersonation role',
-        ),
-        role: described(
-          z._default(identifier(128), 'SERVICE_IMPERSONATION'),
-          'name of the impersonation role',
-        ),
-      }),
-      { enabled: false, role: 'SERVICE_IMPERSONATION' },
-    ),
-    'a role the service creates to run queries on behalf of users',
-  ),
+  impersonation: impersonation(128, 'SERVICE_IMPERSONATION'),
   connectArgs: described(
     z.optional(z.string().check(z.maxLength(2048))),
     'connection-string arguments passed to the database driver for the service account',

@@ -6,6 +6,7 @@ import {
   enabledFlag,
   hostname,
   identifier,
+  impersonation,
   port,
   regexSource,
   secret,
@@ -118,22 +119,7 @@ const base = {
   ),
   port: described(port(443), 'TCP port of the account endpoint'),
   audit: described(enabledFlag(), 'audit log ingestion (enabled: true or false)'),
-  impersonation: described(
-    z._default(
-      z.strictObject({
-        enabled: described(
-          z._default(z.boolean(), false),
-          'true: the service creates the impersonation role',
-        ),
-        role: described(
-          z._default(identifier(255), 'SERVICE_IMPERSONATION'),
-          'name of the impersonation role',
-        ),
-      }),
-      { enabled: false, role: 'SERVICE_IMPERSONATION' },
-    ),
-    'a role the service creates to run queries on behalf of users',
-  ),
+  impersonation: impersonation(255, 'SERVICE_IMPERSONATION'),
   userRolePattern: described(
     z._default(
       z.strictObject({

@@ -1,6 +1,15 @@
 import * as z from 'zod/mini';
 import { described } from '../../schema-meta';
-import { accountPassword, accountUsername, hostname, identifier, port, secret, text } from '../fields';
+import {
+  accountPassword,
+  accountUsername,
+  hostname,
+  identifier,
+  impersonation,
+  port,
+  secret,
+  text,
+} from '../fields';
 
 const ClusterIdpSchema = z.strictObject({
   username: described(text(128), 'identity provider user (write-only)'),
@@ -18,22 +27,7 @@ const base = {
     'existing database an automatic setup first connects to, to create the managed database (required with automatic setup)',
   ),
   port: described(port(5439), 'TCP port of the cluster'),
-  impersonation: described(
-    z._default(
-      z.strictObject({
-        enabled: described(
-          z._default(z.boolean(), false),
-          'true: the service creates the impersonation role',
-        ),
-        role: described(
-          z._default(identifier(127), 'service_impersonation'),
-          'name of the impersonation role',
-        ),
-      }),
-      { enabled: false, role: 'service_impersonation' },
-    ),
-    'a role the service creates to run queries on behalf of users',
-  ),
+  impersonation: impersonation(127, 'service_impersonation'),
   connectArgs: described(
     z.optional(z.string().check(z.maxLength(2048))),
     'driver connection-string arguments',
