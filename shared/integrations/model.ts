@@ -60,8 +60,6 @@ export interface IntegrationRecord {
   updatedAt: string;
 }
 
-export type { WorkflowInput } from './workflow-events';
-
 /** The payload of a stored integration with one of its configs (secrets as stored: encrypted). */
 export function payloadOf(
   record: IntegrationRecord,

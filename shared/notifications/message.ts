@@ -4,7 +4,7 @@
  * `json-schema.ts`); a unit test fails when the file is out of date.
  */
 import * as z from 'zod';
-import { NOTIFICATION_NAMES } from './catalogue';
+import { NOTIFICATION_NAMES } from './catalog';
 import { NotificationMetadataSchema, UserId } from './metadata';
 import { notificationName } from './name-schema';
 
