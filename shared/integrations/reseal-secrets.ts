@@ -6,7 +6,7 @@
  * `npm run cli -- secrets reseal` and by the local cloud at start.
  */
 import type { IntegrationRecord, StoredConfig } from './model';
-import { integrationOwner, resealLegacySecrets } from './secrets';
+import { integrationOwner, secretsOf } from './secrets';
 import { getIntegration, listIntegrations, updateIntegration } from './store/integrations';
 
 export interface ResealReport {
@@ -26,9 +26,9 @@ async function resealed(record: IntegrationRecord) {
   for (const attribute of CONFIGS) {
     const config = record[attribute];
     if (!config) continue;
-    const next = await resealLegacySecrets(record.type, config, integrationOwner(record.id));
+    const next = await secretsOf({ type: record.type, config }).resealLegacy(integrationOwner(record.id));
     if (next.resealed === 0) continue;
-    set[attribute] = next.config;
+    set[attribute] = next.config as StoredConfig;
     values += next.resealed;
   }
   return { set, values };

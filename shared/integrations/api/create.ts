@@ -7,16 +7,10 @@ import { ConflictError } from '../../errors';
 import { type IntegrationPayload, isRemotePayload, platformOf, uniquenessClaims } from '../../platforms';
 import { nextId } from '../../store/counters';
 import type { IntegrationRecord } from '../model';
-import {
-  encryptedPayload,
-  encryptSecrets,
-  integrationOwner,
-  plaintextSecretsOf,
-  requestOwner,
-} from '../secrets';
+import { encryptedPayload, integrationOwner, requestOwner, secretsOf } from '../secrets';
 import { ClaimTakenError, insertWithClaims } from '../store/integrations';
 import { configurationSnippet, issueClusterKey } from './cluster-key';
-import { type Accepted, acceptOperation, assertClaimsFree, type DryRunResult, now } from './operation';
+import { type Accepted, acceptOperation, assertClaimsFree, type DryRunResult } from './operation';
 import { assertNoPlaceholders } from './rules';
 
 export async function createIntegration(
@@ -24,38 +18,35 @@ export async function createIntegration(
   options: { dryRun: boolean; serviceUrl: string },
 ): Promise<DryRunResult | Accepted> {
   assertNoPlaceholders(payload);
-  await assertClaimsFree(payload);
+  // Claims another integration holds: checked first, and again to name a racing request's winner.
+  const claimsConflict = () => assertClaimsFree(payload);
+  await claimsConflict();
   const remote = isRemotePayload(payload) ? payload : undefined;
+  const secrets = remote && secretsOf(remote);
   // Sealed for this request while it validates; for the integration once it has an id.
   const owner = requestOwner();
-  const sealed = remote && (await encryptedPayload(remote, owner));
+  const sealed = remote && secrets && (await encryptedPayload(remote, owner, secrets));
   const key = platformOf(payload.type).issuesApiKey ? issueClusterKey() : undefined;
   const accepted = await acceptOperation({
     operation: 'create',
     dryRun: options.dryRun,
     validation: sealed && { operation: 'create', payload: sealed, sealedFor: owner },
-    secrets: remote ? plaintextSecretsOf(remote.type, remote.config) : [],
+    secrets: secrets?.plaintext() ?? [],
     // A racing request may create the host's objects while this one validates: the conflict wins.
-    beforeFailing: () => assertClaimsFree(payload),
-    async write(requestId, validationResults) {
+    beforeFailing: claimsConflict,
+    async write(move, validationResults) {
       const id = await nextId('integrations');
-      const config = remote && (await encryptSecrets(remote.type, remote.config, integrationOwner(id)));
-      const at = now();
+      const config = await secrets?.seal(integrationOwner(id));
       const record: IntegrationRecord = {
+        ...move,
         id,
         type: payload.type,
         ...(remote && config ? { autoBootstrap: remote.autoBootstrap, config } : {}),
-        status: 'creating',
         version: 1,
         claims: uniquenessClaims(payload).map((c) => c.claim),
         validationResults,
-        operation: 'create',
-        requestId,
-        inFlightStatus: 'creating',
-        operationStartedAt: at,
-        ...(key ? { apiKeyHash: key.apiKeyHash, apiKeyIssuedAt: at } : {}),
-        createdAt: at,
-        updatedAt: at,
+        ...(key ? { apiKeyHash: key.apiKeyHash, apiKeyIssuedAt: move.updatedAt } : {}),
+        createdAt: move.updatedAt,
       };
       try {
         await insertWithClaims(record);
@@ -66,7 +57,7 @@ export async function createIntegration(
       }
     },
     async lost() {
-      await assertClaimsFree(payload); // throws the 400/409 naming the winner
+      await claimsConflict(); // throws the 400/409 naming the winner
       throw new ConflictError('an integration for the same host was created concurrently; retry');
     },
   });

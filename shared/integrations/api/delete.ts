@@ -8,9 +8,8 @@ import { intEnv } from '../../config/env';
 import { isRemoteType } from '../../platforms';
 import { summarize } from '../../platforms/port';
 import { payloadOf } from '../model';
-import { integrationOwner, sealCredentials, storedSecretsOf, stringValues } from '../secrets';
+import { integrationOwner, secretsOf, stringValues } from '../secrets';
 import { updateIntegration as writeIntegration } from '../store/integrations';
-import { PROGRESS_ATTRIBUTES } from '../store/progress';
 import { putTransientSecret } from '../store/transient-secrets';
 import {
   type Accepted,
@@ -18,6 +17,7 @@ import {
   assertUnchanged,
   type DryRunResult,
   lostRace,
+  moveInFlight,
   now,
   refuse,
 } from './operation';
@@ -40,8 +40,9 @@ export async function deleteIntegration(
 
   const credentialsRefOf = (requestId: string) => (credentials ? `${id}-${requestId}` : undefined);
   const owner = integrationOwner(id);
+  const secrets = secretsOf(record);
   // Read first: a stored secret that no longer opens is a clear 409 before any remote work.
-  const storedSecrets = await storedSecretsOf(record.type, record.config, owner);
+  const storedSecrets = await secrets.openAll(owner);
   const accepted = await acceptOperation({
     operation: 'delete',
     dryRun: options.dryRun,
@@ -52,36 +53,16 @@ export async function deleteIntegration(
           payload: payloadOf(record),
           integrationId: id,
           sealedFor: owner,
-          ...(credentials ? { sealedCredentials: await sealCredentials(credentials, record) } : {}),
+          ...(credentials ? { sealedCredentials: await secrets.sealCredentials(credentials, id) } : {}),
         },
     secrets: [...storedSecrets, ...stringValues(credentials)],
     beforeFailing: () => assertUnchanged(record, 'delete'),
-    async write(requestId, validationResults) {
-      const credentialsRef = credentialsRefOf(requestId);
-      const at = now();
-      const won = await writeIntegration(
-        id,
-        { version: record.version, status: record.status },
-        {
-          set: {
-            status: 'deleting',
-            inFlightStatus: 'deleting',
-            operation: 'delete',
-            requestId,
-            operationStartedAt: at,
-            updatedAt: at,
-            validationResults,
-            ...(credentialsRef ? { credentialsRef } : {}),
-          },
-          remove: [
-            'statusMessage',
-            'pendingConfig',
-            ...PROGRESS_ATTRIBUTES,
-            ...(credentialsRef ? [] : (['credentialsRef'] as const)),
-          ],
-        },
-      );
-      return won ? id : undefined;
+    write(move, validationResults) {
+      const credentialsRef = credentialsRefOf(move.requestId);
+      return moveInFlight(record, move, {
+        set: { validationResults, ...(credentialsRef ? { credentialsRef } : {}) },
+        remove: ['pendingConfig', ...(credentialsRef ? [] : (['credentialsRef'] as const))],
+      });
     },
     lost: () => lostRace(id, 'delete'),
     // Only the winner stores credentials: they are sealed, short-lived and passed by reference.
@@ -90,7 +71,7 @@ export async function deleteIntegration(
       if (!credentials || !credentialsRef) return {};
       await putTransientSecret(
         credentialsRef,
-        await sealCredentials(credentials, record),
+        await secrets.sealCredentials(credentials, id),
         id,
         CREDENTIALS_TTL_SECONDS(),
       );

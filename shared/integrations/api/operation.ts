@@ -21,10 +21,17 @@ import {
   type SealedValidateRequest,
   validateRemotely,
 } from '../../platforms/remote';
-import { type LifecycleOperation, refusalMessage } from '../lifecycle';
+import { IN_FLIGHT_OF, type InFlightStatus, type LifecycleOperation, refusalMessage } from '../lifecycle';
 import type { IntegrationRecord } from '../model';
 import { scrubSecrets } from '../secrets';
-import { claimHolder, getIntegration, releaseStaleClaim } from '../store/integrations';
+import {
+  claimHolder,
+  getIntegration,
+  type IntegrationChange,
+  releaseStaleClaim,
+  updateIntegration,
+} from '../store/integrations';
+import { PROGRESS_ATTRIBUTES } from '../store/progress';
 import { startLifecycle } from '../workflow/executions';
 import { recordOutcome } from '../workflow/outcome';
 import type { AcceptedResponse } from './contracts';
@@ -113,6 +120,47 @@ async function runValidation(
   return results;
 }
 
+/**
+ * What every accepted request writes on its integration: the operation's in-flight status (also
+ * the reconciler's sparse index key) and the request it belongs to.
+ */
+export interface InFlightMove {
+  status: InFlightStatus;
+  inFlightStatus: InFlightStatus;
+  operation: LifecycleOperation;
+  requestId: string;
+  operationStartedAt: string;
+  updatedAt: string;
+}
+
+function inFlightMove(operation: LifecycleOperation, requestId: string): InFlightMove {
+  const at = now();
+  const status = IN_FLIGHT_OF[operation];
+  return { status, inFlightStatus: status, operation, requestId, operationStartedAt: at, updatedAt: at };
+}
+
+/**
+ * The accepting write of a stored integration (update, delete, repair): `move` plus the request's
+ * own attributes, conditional on the integration being as the request read it; the last
+ * operation's message and remote progress are cleared. The integration's id, or undefined when
+ * another request won.
+ */
+export async function moveInFlight(
+  record: IntegrationRecord,
+  move: InFlightMove,
+  change: Pick<IntegrationChange, 'set' | 'remove'> = {},
+): Promise<number | undefined> {
+  const won = await updateIntegration(
+    record.id,
+    { version: record.version, status: record.status },
+    {
+      set: { ...move, ...change.set },
+      remove: ['statusMessage', ...PROGRESS_ATTRIBUTES, ...(change.remove ?? [])],
+    },
+  );
+  return won ? record.id : undefined;
+}
+
 export interface Operation {
   operation: LifecycleOperation;
   dryRun: boolean;
@@ -123,10 +171,10 @@ export interface Operation {
   /** Before a failed validation is reported: throws the conflict another request caused meanwhile. */
   beforeFailing(): Promise<void>;
   /**
-   * The one conditional write that accepts the request: the integration's id, or undefined when
-   * another request won.
+   * The one conditional write that accepts the request, carrying `move`: the integration's id, or
+   * undefined when another request won.
    */
-  write(requestId: string, validationResults: ValidationResults): Promise<number | undefined>;
+  write(move: InFlightMove, validationResults: ValidationResults): Promise<number | undefined>;
   /** After a lost write: throws the answer describing the winner. */
   lost(): Promise<never>;
   /** After the write, before the workflow starts: what the execution is handed by reference. */
@@ -142,7 +190,8 @@ export async function acceptOperation(op: Operation): Promise<Acceptance> {
   const validationResults = await runValidation(op.validation, op.secrets, () => op.beforeFailing());
   if (op.dryRun) return { dryRun: true, validationResults };
   const requestId = randomUUID();
-  const integrationId = (await op.write(requestId, validationResults)) ?? (await op.lost());
+  const integrationId =
+    (await op.write(inFlightMove(op.operation, requestId), validationResults)) ?? (await op.lost());
   const { credentialsRef } = (await op.prepare?.(requestId)) ?? {};
   await start(integrationId, op.operation, requestId, credentialsRef);
   return { dryRun: false, integrationId, requestId, validationResults };

@@ -5,7 +5,7 @@
  */
 
 import type { IntegrationRecord } from '../model';
-import { redactSecrets } from '../secrets';
+import { secretsOf } from '../secrets';
 import type { IntegrationResponse, IntegrationStatusResponse } from './contracts';
 
 export async function presentIntegration(record: IntegrationRecord): Promise<IntegrationResponse> {
@@ -14,7 +14,7 @@ export async function presentIntegration(record: IntegrationRecord): Promise<Int
     status: record.status,
     type: record.type,
     ...(record.autoBootstrap === undefined ? {} : { autoBootstrap: record.autoBootstrap }),
-    ...(record.config ? { config: await redactSecrets(record.type, record.config) } : {}),
+    ...(record.config ? { config: await secretsOf(record).redact() } : {}),
     ...(record.validationResults ? { validationResults: record.validationResults } : {}),
     ...(record.statusMessage ? { statusMessage: record.statusMessage } : {}),
     ...(record.lastCheckedAt ? { lastCheckedAt: record.lastCheckedAt } : {}),

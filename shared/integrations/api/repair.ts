@@ -6,9 +6,7 @@
  */
 import { ConflictError, InvalidInputError } from '../../errors';
 import { missingStepsOf } from '../model';
-import { updateIntegration as writeIntegration } from '../store/integrations';
-import { PROGRESS_ATTRIBUTES } from '../store/progress';
-import { type Accepted, acceptOperation, lostRace, now, refuse } from './operation';
+import { type Accepted, acceptOperation, lostRace, moveInFlight, refuse } from './operation';
 import { loadIntegration } from './queries';
 
 export async function repairIntegration(id: number): Promise<Accepted> {
@@ -29,25 +27,7 @@ export async function repairIntegration(id: number): Promise<Accepted> {
     validation: undefined,
     secrets: [],
     beforeFailing: async () => undefined,
-    async write(requestId) {
-      const at = now();
-      const won = await writeIntegration(
-        id,
-        { version: record.version, status: record.status },
-        {
-          set: {
-            status: 'editing',
-            inFlightStatus: 'editing',
-            operation: 'repair',
-            requestId,
-            operationStartedAt: at,
-            updatedAt: at,
-          },
-          remove: ['statusMessage', ...PROGRESS_ATTRIBUTES],
-        },
-      );
-      return won ? id : undefined;
-    },
+    write: (move) => moveInFlight(record, move),
     lost: () => lostRace(id, 'repair'),
   });
   if (accepted.dryRun) throw new Error('a repair has no dry run');

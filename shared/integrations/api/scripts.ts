@@ -22,13 +22,7 @@ import { withArticle } from '../../text';
 import { describeIssues } from '../../validation';
 import { refusalMessage } from '../lifecycle';
 import { leftoverSteps, missingStepsOf, type StoredConfig } from '../model';
-import {
-  decryptSecrets,
-  integrationOwner,
-  restorePlaceholders,
-  scrubSecrets,
-  storedSecretsOf,
-} from '../secrets';
+import { type ConfigSecrets, integrationOwner, scrubSecrets, secretsOf } from '../secrets';
 import { getIntegration } from '../store/integrations';
 import { assertSecretsResent } from './rules';
 import type { ScriptResponse } from './script-contracts';
@@ -73,13 +67,9 @@ async function storedIntegration(id: number) {
 async function storedPayload(
   record: { id: number; type: IntegrationType; config?: StoredConfig },
   autoBootstrap: boolean,
+  secrets: ConfigSecrets = secretsOf(record),
 ) {
-  const { type } = record;
-  const body = {
-    type,
-    autoBootstrap,
-    config: await decryptSecrets(type, record.config, integrationOwner(record.id)),
-  };
+  const body = { type: record.type, autoBootstrap, config: await secrets.open(integrationOwner(record.id)) };
   const parsed = payloadSchemaFor(body).safeParse(body);
   if (!parsed.success) throw new Error('the stored configuration is not valid');
   return parsed.data as SqlPayload;
@@ -98,12 +88,10 @@ export async function editScript(id: number, body: SqlPayload): Promise<Script> 
     throw new InvalidInputError(
       `autoBootstrap cannot change: integration ${id} was set up manually (autoBootstrap false)`,
     );
-  const previous = await storedPayload(record, auto);
-  const sent = body.config as StoredConfig;
-  const { config, restored } = await restorePlaceholders(
-    record.type,
-    sent,
-    record.config,
+  const secrets = secretsOf(record);
+  const previous = await storedPayload(record, auto, secrets);
+  const { config, restored } = await secrets.restore(
+    body.config as StoredConfig,
     integrationOwner(record.id),
   );
   const parsed = scriptBodySchema('edit').safeParse({ ...body, config });
@@ -186,9 +174,10 @@ export async function repairScript(id: number): Promise<Script> {
   const record = await storedIntegration(id);
   const refused = refusalMessage(id, record.status, 'repair');
   if (refused) throw new ConflictError(refused, { status: record.status });
-  const payload = await storedPayload(record, record.autoBootstrap ?? false);
+  const stored = secretsOf(record);
+  const payload = await storedPayload(record, record.autoBootstrap ?? false, stored);
   const script = await repairScriptFor(payload, missingStepsOf(record));
-  const secrets = await storedSecretsOf(record.type, record.config, integrationOwner(record.id));
+  const secrets = await stored.openAll(integrationOwner(record.id));
   const sections = script.sections.map((section) => {
     const statements = section.statements.map((s) => scrubLiterals(s, secrets));
     const redacted = statements.some((s, i) => s !== section.statements[i]);

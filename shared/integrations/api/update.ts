@@ -9,22 +9,14 @@ import { isRemotePayload, payloadSchemaFor, platformOf, uniquenessClaims } from 
 import { parseWith } from '../../validation';
 import { IN_FLIGHT_OF, type LifecycleOperation, updateOperation } from '../lifecycle';
 import { type IntegrationRecord, leftoverSteps, payloadOf, type StoredConfig } from '../model';
-import {
-  encryptedPayload,
-  integrationOwner,
-  plaintextSecretsOf,
-  restorePlaceholders,
-  storedSecretsOf,
-} from '../secrets';
-import { updateIntegration as writeIntegration } from '../store/integrations';
-import { PROGRESS_ATTRIBUTES } from '../store/progress';
+import { encryptedPayload, integrationOwner, secretsOf } from '../secrets';
 import {
   type Accepted,
   acceptOperation,
   assertUnchanged,
   type DryRunResult,
   lostRace,
-  now,
+  moveInFlight,
   refuse,
 } from './operation';
 import { loadIntegration } from './queries';
@@ -59,9 +51,10 @@ export async function updateIntegration(
   }
   // Put stored secrets back where the caller sent the placeholder, then validate as usual; the
   // stored secrets count only while the connection is unchanged.
+  const stored = secretsOf(record);
   const { config, restored } =
     body.config !== null && typeof body.config === 'object'
-      ? await restorePlaceholders(record.type, body.config as StoredConfig, record.config, owner)
+      ? await stored.restore(body.config as StoredConfig, owner)
       : { config: body.config, restored: [] };
   const restoredBody = { ...body, config };
   const payload = parseWith(payloadSchemaFor(restoredBody), restoredBody, 'integration');
@@ -78,8 +71,8 @@ export async function updateIntegration(
     throw new InvalidInputError(`${payload.type} integrations have no configuration to update`);
   }
 
-  const sealed = await encryptedPayload(payload, owner);
-  const status = IN_FLIGHT_OF[operation];
+  const secrets = secretsOf(payload);
+  const sealed = await encryptedPayload(payload, owner, secrets);
   const accepted = await acceptOperation({
     operation,
     dryRun: options.dryRun,
@@ -93,39 +86,23 @@ export async function updateIntegration(
           sealedFor: owner,
         },
     // A stored secret that no longer opens is being replaced: it cannot be in any message.
-    secrets: [
-      ...plaintextSecretsOf(payload.type, payload.config),
-      ...(await storedSecretsOf(record.type, record.config, owner, { skipUnreadable: true })),
-    ],
+    secrets: [...secrets.plaintext(), ...(await stored.openAll(owner, { skipUnreadable: true }))],
     beforeFailing: () => assertUnchanged(record, 'update'),
-    async write(requestId, validationResults) {
-      const at = now();
-      const common = {
-        status,
-        inFlightStatus: status,
-        operation,
-        requestId,
-        operationStartedAt: at,
-        updatedAt: at,
-        validationResults,
-      };
-      const won = await writeIntegration(
-        id,
-        { version: record.version, status: record.status },
-        {
-          set: creationRetry
-            ? { ...common, config: sealed.config as StoredConfig, autoBootstrap: sealed.autoBootstrap }
-            : { ...common, pendingConfig: sealed.config as StoredConfig },
-          remove: ['statusMessage', ...PROGRESS_ATTRIBUTES],
-        },
-      );
-      return won ? id : undefined;
-    },
+    write: (move, validationResults) =>
+      moveInFlight(record, move, {
+        set: creationRetry
+          ? { validationResults, config: sealed.config as StoredConfig, autoBootstrap: sealed.autoBootstrap }
+          : { validationResults, pendingConfig: sealed.config as StoredConfig },
+      }),
     lost: () => lostRace(id, 'update'),
   });
   if (accepted.dryRun) return accepted;
   return {
     dryRun: false,
-    response: { id: String(id), status, validationResults: accepted.validationResults },
+    response: {
+      id: String(id),
+      status: IN_FLIGHT_OF[operation],
+      validationResults: accepted.validationResults,
+    },
   };
 }

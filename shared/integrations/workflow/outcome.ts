@@ -16,7 +16,7 @@ import {
   outcomeStatus,
 } from '../lifecycle';
 import { type IntegrationRecord, leftoverSteps } from '../model';
-import { integrationOwner, scrubSecrets, storedSecretsOf } from '../secrets';
+import { integrationOwner, scrubSecrets, secretsOf } from '../secrets';
 import { getIntegration, type IntegrationChange, updateIntegration } from '../store/integrations';
 import { deleteTransientSecret } from '../store/transient-secrets';
 
@@ -79,8 +79,10 @@ async function failure(record: IntegrationRecord, input: OutcomeInput): Promise<
   // A secret that does not open cannot have reached a connector, so it cannot be in the reason.
   const owner = integrationOwner(record.id);
   const secrets = [
-    ...(await storedSecretsOf(record.type, record.config, owner, { skipUnreadable: true })),
-    ...(await storedSecretsOf(record.type, record.pendingConfig, owner, { skipUnreadable: true })),
+    ...(await secretsOf(record).openAll(owner, { skipUnreadable: true })),
+    ...(await secretsOf({ type: record.type, config: record.pendingConfig }).openAll(owner, {
+      skipUnreadable: true,
+    })),
   ];
   const reason = scrubSecrets(input.reason ?? failureReason(input.error), secrets);
   const ran = record.appliedSteps ?? [];

@@ -9,11 +9,23 @@
 import { describeError, logger } from '../../observability/logger';
 import { isRemoteType } from '../../platforms';
 import { connectorFor } from '../../platforms/connectors';
-import { PlatformOperationError, type StepProgress, TransientPlatformError } from '../../platforms/port';
+import {
+  type PlatformConnector,
+  PlatformOperationError,
+  type PlatformPayload,
+  type StepProgress,
+  TransientPlatformError,
+} from '../../platforms/port';
 import { recordCheck } from '../assurance/check';
 import { isCurrentRequest } from '../lifecycle';
-import { type IntegrationRecord, missingStepsOf, payloadOf } from '../model';
-import { decryptedPayload, integrationOwner, openCredentials, UnreadableSecretError } from '../secrets';
+import { type IntegrationRecord, missingStepsOf, payloadOf, type StoredConfig } from '../model';
+import {
+  type ConfigSecrets,
+  decryptedPayload,
+  integrationOwner,
+  secretsOf,
+  UnreadableSecretError,
+} from '../secrets';
 import { getIntegration } from '../store/integrations';
 import { recordRemoteFailure, recordStep } from '../store/progress';
 import { getTransientSecret } from '../store/transient-secrets';
@@ -91,13 +103,44 @@ export async function guardTask<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function bootstrapTask(input: WorkflowInput): Promise<TaskResult> {
+/** What a task works with once it is open: its integration, its type's connector, and an opener. */
+interface RemoteTask {
+  record: IntegrationRecord;
+  connector: PlatformConnector;
+  /** The secrets of the config in effect (a delete's credentials are bound to its connection too). */
+  secrets: ConfigSecrets;
+  /** The payload of one of the integration's configs (the one in effect by default), secrets opened. */
+  open(config?: StoredConfig): Promise<PlatformPayload>;
+}
+
+/**
+ * The opening every task shares: the integration, if it still belongs to this execution's request
+ * (else the task is skipped and does nothing); for a type with remote objects, its connector and
+ * its configs' opener (one secrets object per config, each opened when the work needs it). A type
+ * without remote objects (FederatedSql: its cluster is configured with the snippet) has no remote
+ * work: the task ends with `idle`, as it does when skipped.
+ */
+async function remoteTask<R extends object>(
+  input: WorkflowInput,
+  idle: R,
+  work: (task: RemoteTask) => Promise<R>,
+): Promise<TaskResult & R> {
   const record = await current(input);
-  if (!record) return { integrationId: input.integrationId, skipped: true };
-  // Types without remote objects (FederatedSql: its cluster is configured with the snippet) skip this.
-  if (isRemoteType(record.type)) {
-    const connector = await connectorFor(record.type);
-    const payload = await decryptedPayload(payloadOf(record), integrationOwner(record.id));
+  if (!record) return { integrationId: input.integrationId, skipped: true, ...idle };
+  if (!isRemoteType(record.type)) return { integrationId: record.id, skipped: false, ...idle };
+  const connector = await connectorFor(record.type);
+  const owner = integrationOwner(record.id);
+  const secrets = secretsOf(record);
+  const open = (config = record.config) =>
+    decryptedPayload(payloadOf(record, config), owner, config === record.config ? secrets : undefined);
+  return { integrationId: record.id, skipped: false, ...(await work({ record, connector, secrets, open })) };
+}
+
+const NOTHING = {};
+
+export function bootstrapTask(input: WorkflowInput): Promise<TaskResult> {
+  return remoteTask(input, NOTHING, async ({ record, connector, open }) => {
+    const payload = await open();
     await remoteWork(record, () =>
       connector.bootstrap({
         integrationId: record.id,
@@ -105,21 +148,15 @@ export async function bootstrapTask(input: WorkflowInput): Promise<TaskResult> {
         progress: progressOf(record, 'appliedSteps'),
       }),
     );
-  }
-  return { integrationId: record.id, skipped: false };
+    return NOTHING;
+  });
 }
 
-export async function applyEditTask(input: WorkflowInput): Promise<TaskResult> {
-  const record = await current(input);
-  if (!record) return { integrationId: input.integrationId, skipped: true };
-  if (isRemoteType(record.type)) {
+export function applyEditTask(input: WorkflowInput): Promise<TaskResult> {
+  return remoteTask(input, NOTHING, async ({ record, connector, open }) => {
     if (!record.pendingConfig) throw new PlatformOperationError('the edit has no pending configuration');
-    const connector = await connectorFor(record.type);
-    const previous = await decryptedPayload(payloadOf(record), integrationOwner(record.id));
-    const payload = await decryptedPayload(
-      payloadOf(record, record.pendingConfig),
-      integrationOwner(record.id),
-    );
+    const previous = await open();
+    const payload = await open(record.pendingConfig);
     await remoteWork(record, () =>
       connector.applyEdit({
         integrationId: record.id,
@@ -128,14 +165,12 @@ export async function applyEditTask(input: WorkflowInput): Promise<TaskResult> {
         progress: progressOf(record, 'appliedSteps'),
       }),
     );
-  }
-  return { integrationId: record.id, skipped: false };
+    return NOTHING;
+  });
 }
 
-export async function teardownTask(input: WorkflowInput): Promise<TaskResult> {
-  const record = await current(input);
-  if (!record) return { integrationId: input.integrationId, skipped: true };
-  if (isRemoteType(record.type)) {
+export function teardownTask(input: WorkflowInput): Promise<TaskResult> {
+  return remoteTask(input, NOTHING, async ({ record, connector, secrets, open }) => {
     let privilegedCredentials: Record<string, unknown> | undefined;
     if (input.credentialsRef) {
       const sealed = await getTransientSecret(input.credentialsRef);
@@ -144,16 +179,15 @@ export async function teardownTask(input: WorkflowInput): Promise<TaskResult> {
           'the privileged credentials of this delete expired before the teardown ran; send the DELETE again',
         );
       }
-      privilegedCredentials = await openCredentials(sealed, record);
+      privilegedCredentials = await secrets.openCredentials(sealed, record.id);
     }
-    const connector = await connectorFor(record.type);
     await connector.teardown({
       integrationId: record.id,
-      payload: await decryptedPayload(payloadOf(record), integrationOwner(record.id)),
+      payload: await open(),
       ...(privilegedCredentials ? { privilegedCredentials } : {}),
     });
-  }
-  return { integrationId: record.id, skipped: false };
+    return NOTHING;
+  });
 }
 
 /**
@@ -161,54 +195,48 @@ export async function teardownTask(input: WorkflowInput): Promise<TaskResult> {
  * (a re-run resumes after the steps already undone). The integration stays in flight meanwhile,
  * so no PUT or DELETE can start until the failure is recorded.
  */
-export async function compensateTask(input: WorkflowInput): Promise<TaskResult & { undone: number }> {
-  const record = await current(input);
-  if (!record) return { integrationId: input.integrationId, skipped: true, undone: 0 };
-  const operation = input.operation;
-  const applied = record.appliedSteps ?? [];
-  const pending = applied.filter((s) => !(record.undoneSteps ?? []).includes(s));
-  // A teardown is retried by a DELETE, and a repair only re-creates what was missing: neither is undone.
-  if (operation === 'delete' || operation === 'repair' || !isRemoteType(record.type) || pending.length === 0)
-    return { integrationId: record.id, skipped: false, undone: 0 };
-  const connector = await connectorFor(record.type);
-  if (!connector.compensate) return { integrationId: record.id, skipped: false, undone: 0 };
-  const edit = operation === 'edit';
-  await connector.compensate({
-    integrationId: record.id,
-    operation,
-    payload: await decryptedPayload(
-      payloadOf(record, edit ? record.pendingConfig : record.config),
-      integrationOwner(record.id),
-    ),
-    ...(edit ? { previous: await decryptedPayload(payloadOf(record), integrationOwner(record.id)) } : {}),
-    applied,
-    progress: progressOf(record, 'undoneSteps'),
+export function compensateTask(input: WorkflowInput): Promise<TaskResult & { undone: number }> {
+  const none = { undone: 0 };
+  return remoteTask(input, none, async ({ record, connector, open }) => {
+    const operation = input.operation;
+    const applied = record.appliedSteps ?? [];
+    const pending = applied.filter((s) => !(record.undoneSteps ?? []).includes(s));
+    // A teardown is retried by a DELETE, and a repair only re-creates what was missing: neither is undone.
+    if (operation === 'delete' || operation === 'repair' || pending.length === 0 || !connector.compensate)
+      return none;
+    const edit = operation === 'edit';
+    await connector.compensate({
+      integrationId: record.id,
+      operation,
+      payload: await open(edit ? record.pendingConfig : record.config),
+      ...(edit ? { previous: await open() } : {}),
+      applied,
+      progress: progressOf(record, 'undoneSteps'),
+    });
+    return { undone: pending.length };
   });
-  return { integrationId: record.id, skipped: false, undone: pending.length };
 }
 
 /**
  * A repair: re-runs the setup steps the last check found missing, then checks again and records
  * that check. A check that still fails makes the repair fail (`recurringValidationError`).
  */
-export async function repairTask(input: WorkflowInput): Promise<TaskResult> {
-  const record = await current(input);
-  if (!record) return { integrationId: input.integrationId, skipped: true };
-  if (!isRemoteType(record.type)) return { integrationId: record.id, skipped: false };
-  const connector = await connectorFor(record.type);
-  if (!connector.repair || !connector.assure)
-    throw new PlatformOperationError(`${record.type} integrations have no setup plan to repair`);
-  const payload = await decryptedPayload(payloadOf(record), integrationOwner(record.id));
-  await connector.repair({ integrationId: record.id, payload, steps: missingStepsOf(record) });
-  const result = await connector.assure({ integrationId: record.id, payload });
-  await recordCheck(record, payload, result, new Date().toISOString(), {
-    requestId: record.requestId,
-    status: record.status,
+export function repairTask(input: WorkflowInput): Promise<TaskResult> {
+  return remoteTask(input, NOTHING, async ({ record, connector, open }) => {
+    if (!connector.repair || !connector.assure)
+      throw new PlatformOperationError(`${record.type} integrations have no setup plan to repair`);
+    const payload = await open();
+    await connector.repair({ integrationId: record.id, payload, steps: missingStepsOf(record) });
+    const result = await connector.assure({ integrationId: record.id, payload });
+    await recordCheck(record, payload, result, new Date().toISOString(), {
+      requestId: record.requestId,
+      status: record.status,
+    });
+    const failing = result.tests.filter((t) => t.status === 'failed');
+    if (failing.length > 0)
+      throw new PlatformOperationError(
+        `after the repair the check still fails: ${failing.map((t) => `${t.name}${t.message ? ` (${t.message})` : ''}`).join('; ')}`,
+      );
+    return NOTHING;
   });
-  const failing = result.tests.filter((t) => t.status === 'failed');
-  if (failing.length > 0)
-    throw new PlatformOperationError(
-      `after the repair the check still fails: ${failing.map((t) => `${t.name}${t.message ? ` (${t.message})` : ''}`).join('; ')}`,
-    );
-  return { integrationId: record.id, skipped: false };
 }

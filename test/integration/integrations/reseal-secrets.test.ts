@@ -113,9 +113,9 @@ describe('secrets sealed before bindings', () => {
     expect((await placeholders()).status).toBe(200);
     expect(await m.openWebhookSecret(hookId, hookSecret)).toBe(secret);
     await expect(m.openWebhookSecret(hookId + 1, hookSecret)).rejects.toThrow(/does not open/);
-    await expect(m.decryptSecrets('ClusterWarehouse', resealed, m.integrationOwner(id + 1))).rejects.toThrow(
-      /cannot be decrypted/,
-    );
+    await expect(
+      m.secretsOf({ type: 'ClusterWarehouse', config: resealed }).open(m.integrationOwner(id + 1)),
+    ).rejects.toThrow(/cannot be decrypted/);
 
     // A second run finds nothing left to reseal.
     const again = await m.resealSecrets();

@@ -16,7 +16,7 @@ import { type TableName, tableEnvVar } from '../../../shared/catalog/tables';
 import { scriptBodySchema } from '../../../shared/integrations/api/script-requests';
 import { deleteScript, editScript, generateScript } from '../../../shared/integrations/api/scripts';
 import type { IntegrationRecord } from '../../../shared/integrations/model';
-import { encryptedPayload, integrationOwner, sealCredentials } from '../../../shared/integrations/secrets';
+import { encryptedPayload, integrationOwner, secretsOf } from '../../../shared/integrations/secrets';
 import {
   getIntegration,
   insertWithClaims,
@@ -304,7 +304,12 @@ describe('a fake eighth SQL type, through generic code only', () => {
     const third = randomUUID();
     const credentialsRef = `${integrationId}-${third}`;
     const stored = (await getIntegration(integrationId)) as IntegrationRecord;
-    await putTransientSecret(credentialsRef, await sealCredentials(ADMIN, stored), integrationId, 300);
+    await putTransientSecret(
+      credentialsRef,
+      await secretsOf(stored).sealCredentials(ADMIN, stored.id),
+      integrationId,
+      300,
+    );
     expect(
       await updateIntegration(
         integrationId,
