@@ -1,6 +1,6 @@
 /**
  * The stored shape of an integration. Configs are stored with defaults applied and every
- * secret field replaced by its ciphertext (`encryptSecrets`); plaintext secrets never reach
+ * secret field replaced by its ciphertext (`ConfigSecrets.seal`); plaintext secrets never reach
  * the table.
  */
 
