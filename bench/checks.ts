@@ -65,8 +65,8 @@ export async function integrationChecks(options: {
     { decryptedPayload, integrationOwner },
     { connectorFor },
   ] = await Promise.all([
-    import('../shared/integrations/assurance'),
-    import('../shared/integrations/repository'),
+    import('../shared/integrations/assurance/check'),
+    import('../shared/integrations/store/integrations'),
     import('../shared/integrations/model'),
     import('../shared/integrations/secrets'),
     import('../shared/platforms/connectors'),

@@ -1,5 +1,5 @@
 /**
- * Figure 5 — cold start. Every catalogued handler is bundled exactly as CDK deploys it
+ * Figure 5 — cold start. Every cataloged handler is bundled exactly as CDK deploys it
  * (`HandlerBundles`: ESM, minified, `@aws-sdk/*` external; a directory per handler with
  * `index.mjs` and, for handlers that load most of their code on demand, the chunks it imports),
  * next to an empty handler bundled the same way. A bundle's size is what its init reads: the
@@ -15,7 +15,7 @@
  *   packages as the bundle and builds one client of each at module scope, and nothing else. The
  *   SDK stays external in every bundle, so the twin's bundle is exactly those imports and
  *   constructions; the ratio measures our own module-scope work (zod schemas, Powertools, middy,
- *   catalogues) on top of what any function using those clients pays.
+ *   catalogs) on top of what any function using those clients pays.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -27,7 +27,7 @@ import { HandlerBundles, repoRoot } from '../infra/constructs/bundles';
 import { clientEnvironment } from '../infra/local/env';
 import { loadStage, stageEnvironment } from '../infra/stages';
 import { internalFunctions } from '../shared/catalog/functions';
-import { type HandlerKind as CataloguedKind, catalogueHandlers } from '../shared/catalog/handlers';
+import { type HandlerKind as CatalogedKind, catalogHandlers } from '../shared/catalog/handlers';
 import { queues } from '../shared/catalog/queues';
 import { tables } from '../shared/catalog/tables';
 import { workflows } from '../shared/catalog/workflows';
@@ -41,8 +41,8 @@ export const API_BUNDLE_LIMIT_BYTES = 300 * 1024;
 const INIT_RATIO_LIMIT = 2;
 export const SDK_TWIN_RATIO_LIMIT = 1.3;
 
-/** A catalogued handler's kind, or the empty handler every figure is measured against. */
-type HandlerKind = CataloguedKind | 'baseline';
+/** A cataloged handler's kind, or the empty handler every figure is measured against. */
+type HandlerKind = CatalogedKind | 'baseline';
 
 interface ColdStartRow {
   handler: string;
@@ -71,7 +71,7 @@ export interface ColdStartResult {
   node: string;
   baseline: { bundleBytes: number; importMs: number; initMs: number };
   rows: ColdStartRow[];
-  /** Catalogued handler modules that do not exist (cannot be measured; counts as a miss). */
+  /** Cataloged handler modules that do not exist (cannot be measured; counts as a miss). */
   missing: string[];
   maxApiBundleBytes: number;
   maxInitRatio: number;
@@ -161,23 +161,23 @@ interface BundledHandler {
 }
 
 /**
- * Bundles every catalogued handler that exists (and `extra` handlers) with `bundles`, and lists
- * the bundles of the catalogued ones `only` picks, with the catalogued modules that do not exist.
+ * Bundles every cataloged handler that exists (and `extra` handlers) with `bundles`, and lists
+ * the bundles of the cataloged ones `only` picks, with the cataloged modules that do not exist.
  */
 function bundledHandlers(
   bundles: HandlerBundles,
   owner: string,
   options: { only?: readonly string[]; extra?: readonly { handler: string; kind: HandlerKind }[] } = {},
 ): { missing: string[]; files: BundledHandler[] } {
-  const catalogued = catalogueHandlers().filter(
+  const cataloged = catalogHandlers().filter(
     (h) => !options.only || options.only.some((part) => h.handler.includes(part)),
   );
-  const missing = catalogued.filter((h) => !existsSync(join(repoRoot, h.handler))).map((h) => h.handler);
-  const handlers = [...(options.extra ?? []), ...catalogued.filter((h) => !missing.includes(h.handler))];
-  // Every existing catalogued handler is bundled, even when `only` narrows what is probed: a
+  const missing = cataloged.filter((h) => !existsSync(join(repoRoot, h.handler))).map((h) => h.handler);
+  const handlers = [...(options.extra ?? []), ...cataloged.filter((h) => !missing.includes(h.handler))];
+  // Every existing cataloged handler is bundled, even when `only` narrows what is probed: a
   // split handler's chunks depend on which entries share its modules, so only the whole
-  // catalogue gives the layout CDK deploys.
-  const deployable = catalogueHandlers()
+  // catalog gives the layout CDK deploys.
+  const deployable = catalogHandlers()
     .map((h) => h.handler)
     .filter((h) => existsSync(join(repoRoot, h)));
   bundles.prepare([...(options.extra ?? []).map((h) => h.handler), ...deployable], owner);
@@ -215,12 +215,12 @@ async function importError(file: string, env: NodeJS.ProcessEnv): Promise<string
 
 export interface BundleCheck {
   rows: { handler: string; kind: HandlerKind; bundleBytes: number; importError?: string }[];
-  /** Catalogued handler modules that do not exist. */
+  /** Cataloged handler modules that do not exist. */
   missing: string[];
 }
 
 /**
- * Figure 5's bundles without its timings, for the test suite: every catalogued handler bundled as
+ * Figure 5's bundles without its timings, for the test suite: every cataloged handler bundled as
  * CDK deploys it, its init size, and whether it imports in a fresh process of its own. Each
  * import is a process of its own as in figure 5, `concurrency` of them at a time (no time is
  * measured, so they need not run alone).

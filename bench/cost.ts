@@ -69,7 +69,7 @@ export async function fanOutCost(options: { meter: ReadMeter; sqs: SQSClient; qu
   const { documentClient } = await import('../shared/store/clients');
   const { tableName } = await import('../shared/store/tables');
   const { webhookSubscriptionKeys } = await import('../shared/webhooks/store/subscriptions');
-  const { NOTIFICATION_NAMES, ALL_NOTIFICATIONS } = await import('../shared/notifications/catalogue');
+  const { NOTIFICATION_NAMES, ALL_NOTIFICATIONS } = await import('../shared/notifications/catalog');
   const def = queueDef('notifications');
   const { handler } = (await import(`../${def.consumer.handler}`)) as {
     handler: (e: SQSEvent, c: ReturnType<typeof lambdaContext>) => Promise<SQSBatchResponse>;

@@ -1,6 +1,6 @@
 /**
  * Figures 3 and 4 in their own process (`tsx bench/counts.ts <out.json>`, started by
- * `bench/run.ts`): an in-memory DynamoDB Local and an SQS emulator of its own, the catalogued
+ * `bench/run.ts`): an in-memory DynamoDB Local and an SQS emulator of its own, the cataloged
  * tables, this process's shared modules pointed at them, then the fan-out and history counts.
  * A separate process because the shared DynamoDB client is built once, at import, for one
  * endpoint — the other figures use the local cloud's.

@@ -2,7 +2,7 @@
  * Figure 14 — payload filters at fan-out (issue 26, ADR 0010).
  *
  * - Fan-out time per notification: the real `functions/consumers/fan-out.ts` handler (the
- *   notifications queue's consumer in the catalogue) fans one notification out to 1,000 matching
+ *   notifications queue's consumer in the catalog) fans one notification out to 1,000 matching
  *   personal webhooks of one owner without filters, and to 1,000 of another owner with typical
  *   filters (all true for the notification, so both enqueue the same 1,000 deliveries), rounds
  *   interleaved (each round both, alternating which goes first) after warm-up rounds that

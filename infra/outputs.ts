@@ -6,7 +6,7 @@ export function stackName(stage: string): string {
   return `Causeway-${stage}`;
 }
 
-/** Output holding the physical name of a catalogued table, e.g. `TableApiKeys`. */
+/** Output holding the physical name of a cataloged table, e.g. `TableApiKeys`. */
 export function tableOutputName(table: string): string {
   return `Table${table.charAt(0).toUpperCase()}${table.slice(1)}`;
 }

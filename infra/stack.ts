@@ -14,10 +14,10 @@ import {
 } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { Construct, type IConstruct } from 'constructs';
-import { catalogueHandlers } from '../shared/catalog/handlers';
+import { catalogHandlers } from '../shared/catalog/handlers';
 import { Api } from './constructs/api';
 import { HandlerBundles } from './constructs/bundles';
-import type { CatalogueSchedule } from './constructs/catalogue-functions';
+import type { CatalogSchedule } from './constructs/catalog-functions';
 import { ConsoleHosting } from './constructs/console';
 import { Data } from './constructs/data';
 import { type CausewayFunction, StackResources, type StageContext } from './constructs/function';
@@ -80,10 +80,10 @@ export class CausewayStack extends Stack {
   public readonly console: ConsoleHosting;
   public readonly observability: Observability;
   public readonly resources: StackResources;
-  /** Catalogue name → internal function, whichever capability's construct built it. */
+  /** Catalog name → internal function, whichever capability's construct built it. */
   public readonly internalFunctions: ReadonlyMap<string, CausewayFunction>;
-  /** Catalogue name → scheduled function and its rule, whichever construct built it. */
-  public readonly schedules: ReadonlyMap<string, CatalogueSchedule>;
+  /** Catalog name → scheduled function and its rule, whichever construct built it. */
+  public readonly schedules: ReadonlyMap<string, CatalogSchedule>;
   public readonly streams: StreamConsumers;
 
   constructor(scope: Construct, id: string, props: CausewayStackProps) {
@@ -219,8 +219,8 @@ export function createCausewayApp(options: CausewayAppOptions = {}): CausewayApp
       ? undefined
       : new HandlerBundles(options.bundlesDir ? { outDir: options.bundlesDir } : {});
   bundles?.prepare(
-    catalogueHandlers().map((h) => h.handler),
-    'catalogue',
+    catalogHandlers().map((h) => h.handler),
+    'catalog',
   );
   const env =
     process.env.CDK_DEFAULT_ACCOUNT && process.env.CDK_DEFAULT_REGION

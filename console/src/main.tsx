@@ -4,7 +4,7 @@ import { type ApiError, api, asApiError } from './api';
 import { ConfirmHost } from './confirm';
 import { ErrorBanner } from './errors';
 import { Loading } from './loading';
-import { EventCatalogue } from './pages/EventCatalogue';
+import { EventCatalog } from './pages/EventCatalog';
 import { History } from './pages/History';
 import { IntegrationDetail } from './pages/IntegrationDetail';
 import { IntegrationNew } from './pages/IntegrationNew';
@@ -27,7 +27,7 @@ function Page() {
   const webhook = match('/webhooks/:id', path);
   if (webhook) return <WebhookDetail id={Number(webhook.id)} />;
   if (path === '/history') return <History />;
-  if (path === '/catalogue') return <EventCatalogue />;
+  if (path === '/catalogue') return <EventCatalog />;
   return <Webhooks />;
 }
 

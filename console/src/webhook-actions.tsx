@@ -5,7 +5,7 @@
  * count). Pause and rotate ask for confirmation first. Editing is webhook-edit.tsx.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { ALL_NOTIFICATIONS, NOTIFICATION_NAMES } from '../../shared/notifications/catalogue';
+import { ALL_NOTIFICATIONS, NOTIFICATION_NAMES } from '../../shared/notifications/catalog';
 import type { components } from '../../shared/openapi/api-types';
 import { type ApiError, api, asApiError } from './api';
 import { confirmAction } from './confirm';

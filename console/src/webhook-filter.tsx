@@ -6,7 +6,7 @@
  * newest answer is shown; an answer to text typed since is dropped.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ALL_NOTIFICATIONS } from '../../shared/notifications/catalogue';
+import { ALL_NOTIFICATIONS } from '../../shared/notifications/catalog';
 import type { components } from '../../shared/openapi/api-types';
 import { type ApiError, api, asApiError } from './api';
 import { fieldErrors } from './errors';

@@ -1,5 +1,5 @@
 /**
- * The notification-type picker, grouped by the catalogue's classification (system events and the
+ * The notification-type picker, grouped by the catalog's classification (system events and the
  * wildcard for admins only; the API refuses them to others anyway), for creating and editing a
  * webhook.
  */
@@ -7,18 +7,18 @@ import {
   ALL_NOTIFICATIONS,
   NOTIFICATION_NAMES,
   type NotificationName,
-  notificationCatalogue,
+  notificationCatalog,
   requiresAdmin,
-} from '../../shared/notifications/catalogue';
+} from '../../shared/notifications/catalog';
 import { isAdmin } from './session';
 
-/** The names the signed-in user may subscribe to, by group label (the catalogue page's order too). */
+/** The names the signed-in user may subscribe to, by group label (the catalog page's order too). */
 export function subscribableGroups(): [string, NotificationName[]][] {
   const admin = isAdmin();
   const groups = new Map<string, NotificationName[]>();
   for (const name of NOTIFICATION_NAMES) {
     if (!admin && requiresAdmin(name)) continue;
-    const label = notificationCatalogue[name].class === 'system' ? 'System events' : 'Activity';
+    const label = notificationCatalog[name].class === 'system' ? 'System events' : 'Activity';
     groups.set(label, [...(groups.get(label) ?? []), name]);
   }
   return [...groups];
@@ -55,7 +55,7 @@ export function TypePicker({
           <legend>{label}</legend>
           <div class="grid">
             {names.map((name) => (
-              <label class="check" key={name} title={notificationCatalogue[name].trigger}>
+              <label class="check" key={name} title={notificationCatalog[name].trigger}>
                 <input type="checkbox" checked={selected.has(name)} onChange={() => toggle(name)} /> {name}
               </label>
             ))}

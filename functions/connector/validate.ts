@@ -5,7 +5,7 @@
  * validation. Configs and credentials are never logged.
  */
 import type { Context } from 'aws-lambda';
-import { decryptedPayload, openCredentials, type SecretOwner } from '../../shared/integrations/secrets';
+import { decryptedPayload, type SecretOwner, secretsOf } from '../../shared/integrations/secrets';
 import { describeError, logger } from '../../shared/observability/logger';
 import { connectorFor } from '../../shared/platforms/connectors';
 import type { ValidateRequest } from '../../shared/platforms/port';
@@ -15,17 +15,17 @@ async function validate(event: ConnectorInvocation, context?: Context): Promise<
   if (event?.action !== 'validate') throw new Error('unsupported connector action');
   const sealed = event.request;
   const owner = sealed.sealedFor as SecretOwner;
+  const secrets = secretsOf(sealed.payload);
   const request: ValidateRequest = {
     operation: sealed.operation,
-    payload: await decryptedPayload(sealed.payload, owner),
+    payload: await decryptedPayload(sealed.payload, owner, secrets),
     ...(sealed.previous ? { previous: await decryptedPayload(sealed.previous, owner) } : {}),
     ...(sealed.sealedCredentials && sealed.integrationId !== undefined
       ? {
-          privilegedCredentials: await openCredentials(sealed.sealedCredentials, {
-            id: sealed.integrationId,
-            type: sealed.payload.type,
-            config: sealed.payload.config,
-          }),
+          privilegedCredentials: await secrets.openCredentials(
+            sealed.sealedCredentials,
+            sealed.integrationId,
+          ),
         }
       : {}),
     ...(sealed.integrationId !== undefined ? { integrationId: sealed.integrationId } : {}),

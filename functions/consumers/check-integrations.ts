@@ -1,6 +1,6 @@
-/** Periodic integration checks: see shared/integrations/assurance.ts. */
+/** Periodic integration checks: see shared/integrations/assurance/. */
 import { queueConsumer } from '../../shared/edge/queue/consumer';
-import { CheckMessageSchema, checkMessage } from '../../shared/integrations/assurance';
+import { CheckMessageSchema, checkMessage } from '../../shared/integrations/assurance/rounds';
 
 export const handler = queueConsumer({
   queue: 'integrationChecks',

@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/edge/handler';
-import { integrationContracts, operationResult } from '../../shared/integrations/api';
-import { deleteIntegration } from '../../shared/integrations/delete';
+import { integrationContracts, operationResult } from '../../shared/integrations/api/contracts';
+import { deleteIntegration } from '../../shared/integrations/api/delete';
 
 export const handler = apiHandler(
   integrationContracts['DELETE /integrations/{id}'],

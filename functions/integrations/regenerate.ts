@@ -1,7 +1,7 @@
 import { apiHandler } from '../../shared/edge/handler';
 import { serviceUrl } from '../../shared/edge/request';
-import { integrationContracts } from '../../shared/integrations/api';
-import { regenerateKey } from '../../shared/integrations/regenerate-key';
+import { integrationContracts } from '../../shared/integrations/api/contracts';
+import { regenerateKey } from '../../shared/integrations/api/regenerate-key';
 
 export const handler = apiHandler(
   integrationContracts['POST /integrations/{id}/regenerate'],

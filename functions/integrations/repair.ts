@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/edge/handler';
-import { integrationContracts, operationResult } from '../../shared/integrations/api';
-import { repairIntegration } from '../../shared/integrations/repair';
+import { integrationContracts, operationResult } from '../../shared/integrations/api/contracts';
+import { repairIntegration } from '../../shared/integrations/api/repair';
 
 export const handler = apiHandler(
   integrationContracts['POST /integrations/{id}/repair'],

@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/edge/handler';
-import { integrationContracts } from '../../shared/integrations/api';
-import { getStatus } from '../../shared/integrations/queries';
+import { integrationContracts } from '../../shared/integrations/api/contracts';
+import { getStatus } from '../../shared/integrations/api/queries';
 
 export const handler = apiHandler(
   integrationContracts['GET /integrations/{id}/status'],

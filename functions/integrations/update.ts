@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/edge/handler';
-import { integrationContracts, operationResult } from '../../shared/integrations/api';
-import { updateIntegration } from '../../shared/integrations/update';
+import { integrationContracts, operationResult } from '../../shared/integrations/api/contracts';
+import { updateIntegration } from '../../shared/integrations/api/update';
 
 export const handler = apiHandler(
   integrationContracts['PUT /integrations/{id}'],

@@ -1,4 +1,4 @@
-/** The periodic checks' schedule: starts a round (see shared/integrations/assurance.ts). */
-import { startRound } from '../../shared/integrations/assurance';
+/** The periodic checks' schedule: starts a round (see shared/integrations/assurance/). */
+import { startRound } from '../../shared/integrations/assurance/rounds';
 
 export const handler = async () => ({ round: await startRound() });

@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/edge/handler';
-import { serviceContracts } from '../../shared/service/api';
+import { serviceContracts } from '../../shared/service/contracts';
 import { assertStoreReachable } from '../../shared/store/readiness';
 
 export const handler = apiHandler(serviceContracts['GET /health'], async () => {

@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/edge/handler';
-import { serviceContracts } from '../../shared/service/api';
+import { serviceContracts } from '../../shared/service/contracts';
 
 export const handler = apiHandler(serviceContracts['GET /me'], async ({ principal }) => ({
   body: principal,

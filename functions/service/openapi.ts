@@ -1,10 +1,10 @@
 import { apiHandler } from '../../shared/edge/handler';
 import { serviceUrl } from '../../shared/edge/request';
 import document from '../../shared/openapi/openapi.json' with { type: 'json' };
-import { serviceContracts } from '../../shared/service/api';
+import { serviceContracts } from '../../shared/service/contracts';
 
 // Rendered from the route table and the contracts at build time (npm run openapi -- --write),
-// with one server per catalogued stage; the origin this request reached comes first.
+// with one server per cataloged stage; the origin this request reached comes first.
 export const handler = apiHandler(serviceContracts['GET /openapi.json'], async (req) => ({
   body: {
     ...document,

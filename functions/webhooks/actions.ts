@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/edge/handler';
-import { notificationContracts } from '../../shared/notifications/api';
-import { validActions } from '../../shared/notifications/catalogue';
+import { validActions } from '../../shared/notifications/catalog';
+import { notificationContracts } from '../../shared/notifications/contracts';
 
 export const handler = apiHandler(notificationContracts['GET /webhooks/actions'], async () => ({
   body: validActions(),

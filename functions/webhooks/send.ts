@@ -7,7 +7,7 @@
 import type { Context } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { NotFoundError } from '../../shared/errors';
-import { NOTIFICATION_NAMES } from '../../shared/notifications/catalogue';
+import { NOTIFICATION_NAMES } from '../../shared/notifications/catalog';
 import type { ResendResult } from '../../shared/webhooks/api/retry';
 import { resendHistoryRecord } from '../../shared/webhooks/pipeline/resend';
 import { sendTest } from '../../shared/webhooks/pipeline/test-send';

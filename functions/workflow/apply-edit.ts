@@ -1,6 +1,7 @@
-/** Lifecycle workflow task: see shared/integrations/tasks.ts. */
-import { applyEditTask, guardTask } from '../../shared/integrations/tasks';
-import { WorkflowInputSchema } from '../../shared/integrations/workflow-events';
+/** Lifecycle workflow task: see shared/integrations/workflow/tasks.ts. */
+
+import { WorkflowInputSchema } from '../../shared/integrations/workflow/task-inputs';
+import { applyEditTask, guardTask } from '../../shared/integrations/workflow/tasks';
 
 export const handler = async (event: unknown) =>
   guardTask(() => applyEditTask(WorkflowInputSchema.parse(event)));

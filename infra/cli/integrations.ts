@@ -14,8 +14,8 @@ export async function integrationsCommand(argv: string[]): Promise<unknown> {
   if (!Number.isInteger(id) || id <= 0)
     throw new IntegrationsUsageError('integrations check needs an integration id');
   const [{ requestCheck }, { getIntegration }] = await Promise.all([
-    import('../../shared/integrations/assurance'),
-    import('../../shared/integrations/repository'),
+    import('../../shared/integrations/assurance/rounds'),
+    import('../../shared/integrations/store/integrations'),
   ]);
   const before = await getIntegration(id);
   if (!before) throw new Error(`integration ${id} not found`);

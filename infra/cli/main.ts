@@ -173,7 +173,7 @@ async function main() {
       const [sub, ...flags] = rest;
       if (sub !== 'reseal' || flags.length > 0)
         throw new UsageError(`unknown secrets command "${rest.join(' ')}"`);
-      const { resealSecrets } = await import('../../shared/service/secrets-reseal');
+      const { resealSecrets } = await import('../../shared/service/reseal-secrets');
       return print(await resealSecrets());
     }
     case 'api':

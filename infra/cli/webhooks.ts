@@ -14,7 +14,7 @@
  * The key comes from `--key KEY` or `CAUSEWAY_API_KEY`.
  */
 import { parseArgs } from 'node:util';
-import type { NotificationName } from '../../shared/notifications/catalogue';
+import type { NotificationName } from '../../shared/notifications/catalog';
 import { ApiUsageError, answerOf, targetClient } from './api';
 
 function webhookId(raw: string | undefined, command: string): number {

@@ -3,7 +3,7 @@
  *
  * `NodejsFunction` bundles each function with its own esbuild child process, per stack. With one
  * function per route, consumer, workflow task and internal function, and two stages, that is
- * dozens of cold esbuild runs. This class bundles all catalogued handlers together (esbuild
+ * dozens of cold esbuild runs. This class bundles all cataloged handlers together (esbuild
  * parses each shared module once and uses every core), writes one directory per handler and
  * hands out the same `lambda.Code` asset for a handler to every stack. The output is a real
  * bundle with exactly the options the wrapper documents: ESM, a `createRequire` banner for
@@ -133,7 +133,7 @@ export function handlerEntry(handler: string, owner: string): string {
   const entry = join(repoRoot, handler);
   if (!existsSync(entry)) {
     throw new Error(
-      `${owner}: handler module ${handler} does not exist. Every catalogue entry must name an existing ` +
+      `${owner}: handler module ${handler} does not exist. Every catalog entry must name an existing ` +
         'file under functions/ that exports `handler`.',
     );
   }
@@ -197,7 +197,7 @@ export class HandlerBundles {
   }
 
   /**
-   * Bundles every given handler that is not bundled yet. Call it with the whole catalogue before
+   * Bundles every given handler that is not bundled yet. Call it with the whole catalog before
    * building stacks; `code()` bundles stragglers on demand. A split run over all of them picks
    * the handlers that load most of their code on demand; those are split among themselves, the
    * others bundled as single files (see the module comment).

@@ -1,5 +1,5 @@
 /**
- * Data at rest: one DynamoDB table per entry of the table catalogue, and the KMS key that wraps
+ * Data at rest: one DynamoDB table per entry of the table catalog, and the KMS key that wraps
  * the data keys of the secrets envelope (`shared/crypto/envelope.ts`).
  *
  * Table encryption is the AWS managed key (`aws/dynamodb`): every item is encrypted with KMS
@@ -21,7 +21,7 @@ export interface DataProps {
   readonly resources: StackResources;
   /**
    * The tables to create.
-   * @default every entry of the table catalogue (`shared/catalog/tables.ts`)
+   * @default every entry of the table catalog (`shared/catalog/tables.ts`)
    */
   readonly tables?: readonly TableDef[];
   /**
@@ -48,7 +48,7 @@ function projection(
 }
 
 export class Data extends Construct {
-  /** Catalogue name → table. */
+  /** Catalog name → table. */
   public readonly tables: ReadonlyMap<string, dynamodb.Table>;
   /** Customer managed key (rotation on) for the secrets envelope encryption. */
   public readonly secretsKey: kms.Key;

@@ -1,6 +1,6 @@
 /**
  * The one function wrapper every Causeway Lambda goes through, and the resource directory that
- * turns a catalogue entry's `FunctionAccess` into environment variables and least-privilege
+ * turns a catalog entry's `FunctionAccess` into environment variables and least-privilege
  * grants together.
  *
  * A function never gets an environment variable for a resource it may not touch, nor a grant
@@ -135,7 +135,7 @@ export class StackResources {
 }
 
 function found<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`${what} is not part of this stack (is it in the catalogue?)`);
+  if (value === undefined) throw new Error(`${what} is not part of this stack (is it in the catalog?)`);
   return value;
 }
 

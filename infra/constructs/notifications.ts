@@ -1,6 +1,6 @@
 /**
- * Notifications and their webhook deliveries: every queue of the queue catalogue with its
- * dead-letter queue and Lambda consumer (fan-out, delivery), and the function catalogue's
+ * Notifications and their webhook deliveries: every queue of the queue catalog with its
+ * dead-letter queue and Lambda consumer (fan-out, delivery), and the function catalog's
  * `capability: 'webhooks'` functions (the webhook sender manual retries invoke). The
  * integrations' connector and reconciler are `IntegrationFunctions`.
  *
@@ -16,20 +16,20 @@ import { type QueueDef, queues, visibilityTimeoutSeconds } from '../../shared/ca
 import {
   type CapabilityFunctions,
   type CapabilityFunctionsProps,
-  type CatalogueSchedule,
+  type CatalogSchedule,
   capabilityFunctions,
-} from './catalogue-functions';
+} from './catalog-functions';
 import { CausewayFunction, removalPolicy } from './function';
 
 /** The longest retention SQS allows; DLQ messages wait there for a human. */
 const DLQ_RETENTION = Duration.days(14);
 
 export interface NotificationsProps extends CapabilityFunctionsProps {
-  /** @default every entry of the queue catalogue */
+  /** @default every entry of the queue catalog */
   readonly queues?: readonly QueueDef[];
 }
 
-export interface CatalogueQueue {
+export interface CatalogQueue {
   readonly queue: sqs.Queue;
   readonly deadLetterQueue: sqs.Queue;
   readonly consumer: CausewayFunction;
@@ -38,19 +38,19 @@ export interface CatalogueQueue {
 const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
 export class Notifications extends Construct implements CapabilityFunctions {
-  /** Catalogue name → queue, its DLQ and its consumer. */
-  public readonly queues: ReadonlyMap<string, CatalogueQueue>;
-  /** Catalogue name → internal function. */
+  /** Catalog name → queue, its DLQ and its consumer. */
+  public readonly queues: ReadonlyMap<string, CatalogQueue>;
+  /** Catalog name → internal function. */
   public readonly internalFunctions: ReadonlyMap<string, CausewayFunction>;
-  /** Catalogue name → scheduled function and its rule. */
-  public readonly schedules: ReadonlyMap<string, CatalogueSchedule>;
+  /** Catalog name → scheduled function and its rule. */
+  public readonly schedules: ReadonlyMap<string, CatalogSchedule>;
 
   constructor(scope: Construct, id: string, props: NotificationsProps) {
     super(scope, id);
     const removal = removalPolicy(props.stage);
     const common = { stage: props.stage, resources: props.resources, bundles: props.bundles };
 
-    const createdQueues = new Map<string, CatalogueQueue>();
+    const createdQueues = new Map<string, CatalogQueue>();
     for (const def of props.queues ?? (queues as readonly QueueDef[])) {
       const name = pascal(def.name);
       const deadLetterQueue = new sqs.Queue(this, `${name}Dlq`, {

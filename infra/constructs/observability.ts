@@ -3,7 +3,7 @@
  * with the stage's on-call e-mail subscribed when one is set, and alarms on every DLQ holding
  * a message, API 5xx answers, failed workflow executions, Lambda errors, the webhook delivery
  * failure rate and the age of the oldest message of every queue. And the stage's dashboard,
- * built from the catalogues (routes, queues, workflows, metrics): see docs/operations.md.
+ * built from the catalogs (routes, queues, workflows, metrics): see docs/operations.md.
  */
 import { Duration } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
@@ -25,24 +25,24 @@ import {
   METRICS_SERVICE,
   type MetricName,
 } from '../../shared/catalog/metrics';
-import { type RouteDef, routes as routeCatalogue } from '../../shared/catalog/routes';
+import { type RouteDef, routes as routeCatalog } from '../../shared/catalog/routes';
 import { removalPolicy, type StageContext } from './function';
 
 export interface ObservabilityProps {
   readonly stage: StageContext;
-  /** Catalogue queue name → its dead-letter queue. */
+  /** Catalog queue name → its dead-letter queue. */
   readonly deadLetterQueues: ReadonlyMap<string, sqs.IQueue>;
-  /** Catalogue queue name → the queue (age of the oldest message). */
+  /** Catalog queue name → the queue (age of the oldest message). */
   readonly queues: ReadonlyMap<string, sqs.IQueue>;
   readonly httpApi: apigw.IHttpApi;
   /** The API's stage (route-level metrics are per stage; detailed metrics must be on). */
   readonly httpStage: apigw.IHttpStage;
   /**
    * The routes the dashboard charts per route.
-   * @default the route catalogue
+   * @default the route catalog
    */
   readonly routes?: readonly RouteDef[];
-  /** Catalogue workflow name → state machine. */
+  /** Catalog workflow name → state machine. */
   readonly stateMachines: ReadonlyMap<string, sfn.IStateMachine>;
   /** Construct id → function, for the Lambda error alarms. */
   readonly functions: ReadonlyMap<string, lambda.IFunction>;
@@ -75,7 +75,7 @@ export interface ObservabilityProps {
   readonly oldestMessageAgeSeconds?: number;
 }
 
-/** A catalogued custom metric of this stage, optionally narrowed by more dimensions. */
+/** A cataloged custom metric of this stage, optionally narrowed by more dimensions. */
 function serviceMetric(
   stage: string,
   name: MetricName,
@@ -264,7 +264,7 @@ export class Observability extends Construct {
         ),
       ),
     );
-    const routeList = props.routes ?? (routeCatalogue as readonly RouteDef[]);
+    const routeList = props.routes ?? (routeCatalog as readonly RouteDef[]);
     for (const tag of [...new Set(routeList.map((r) => r.tag))]) {
       const tagged = routeList.filter((r) => r.tag === tag);
       dashboard.addWidgets(
@@ -311,7 +311,7 @@ export class Observability extends Construct {
       ]),
     );
 
-    // Queues: lag and dead letters, per catalogued queue.
+    // Queues: lag and dead letters, per cataloged queue.
     dashboard.addWidgets(
       graph(
         'Age of the oldest message (s)',

@@ -25,7 +25,7 @@ export interface StreamsProps {
   readonly resources: StackResources;
   /** @default - each function bundles itself */
   readonly bundles?: HandlerBundles;
-  /** @default every entry of the stream consumer catalogue */
+  /** @default every entry of the stream consumer catalog */
   readonly consumers?: readonly StreamConsumerDef[];
 }
 
@@ -37,7 +37,7 @@ export interface StreamConsumer {
 const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
 export class StreamConsumers extends Construct {
-  /** Catalogue name → consumer function and its failure queue. */
+  /** Catalog name → consumer function and its failure queue. */
   public readonly consumers: ReadonlyMap<string, StreamConsumer>;
 
   constructor(scope: Construct, id: string, props: StreamsProps) {

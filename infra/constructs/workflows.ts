@@ -1,7 +1,7 @@
 /**
- * Step Functions: one Standard state machine per entry of the workflow catalogue, defined by its
+ * Step Functions: one Standard state machine per entry of the workflow catalog, defined by its
  * ASL file (inlined with `DefinitionBody.fromString`, no S3 asset) with every `${Variable}`
- * substituted by the ARN of the task function the catalogue maps it to.
+ * substituted by the ARN of the task function the catalog maps it to.
  */
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -24,7 +24,7 @@ export interface WorkflowsProps {
   readonly resources: StackResources;
   /** @default - each function bundles itself */
   readonly bundles?: HandlerBundles;
-  /** @default every entry of the workflow catalogue */
+  /** @default every entry of the workflow catalog */
   readonly workflows?: readonly WorkflowDef[];
   /**
    * Log state input and output with every event. Off by default: task results may describe
@@ -34,7 +34,7 @@ export interface WorkflowsProps {
   readonly includeExecutionData?: boolean;
 }
 
-export interface CatalogueWorkflow {
+export interface CatalogWorkflow {
   readonly stateMachine: sfn.StateMachine;
   readonly logGroup: logs.LogGroup;
   /** Substitution variable → task function. */
@@ -44,12 +44,12 @@ export interface CatalogueWorkflow {
 const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
 export class Workflows extends Construct {
-  /** Catalogue name → state machine, its log group and task functions. */
-  public readonly workflows: ReadonlyMap<string, CatalogueWorkflow>;
+  /** Catalog name → state machine, its log group and task functions. */
+  public readonly workflows: ReadonlyMap<string, CatalogWorkflow>;
 
   constructor(scope: Construct, id: string, props: WorkflowsProps) {
     super(scope, id);
-    const created = new Map<string, CatalogueWorkflow>();
+    const created = new Map<string, CatalogWorkflow>();
     for (const def of props.workflows ?? (workflows as readonly WorkflowDef[])) {
       const name = pascal(def.name);
       const text = readDefinitionText(def);

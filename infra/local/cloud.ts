@@ -1,6 +1,6 @@
 /**
  * The local cloud: DynamoDB Local, the SQS emulator, the Step Functions runner, the queue
- * pollers and the HTTP gateway in one process, all built from the same catalogues CDK uses,
+ * pollers and the HTTP gateway in one process, all built from the same catalogs CDK uses,
  * running the very same handlers with real AWS SDK clients pointed at the emulators.
  */
 import { randomBytes } from 'node:crypto';
@@ -154,7 +154,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     Object.assign(process.env, env);
     // State from before ADR 0008 keeps working: its secrets are sealed again, bound, once (before
     // any execution resumes and reads them).
-    const { resealSecrets } = await import('../../shared/service/secrets-reseal');
+    const { resealSecrets } = await import('../../shared/service/reseal-secrets');
     const resealed = await resealSecrets();
     if (resealed.integrations.resealed + resealed.webhooks.resealed > 0)
       log(`secrets sealed again, bound to their records (ADR 0008): ${JSON.stringify(resealed)}`);

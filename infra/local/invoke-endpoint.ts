@@ -1,6 +1,6 @@
 /**
  * A local Lambda Invoke endpoint (`POST /2015-03-31/functions/{name}/invocations`) for the
- * catalogued internal functions, so code that calls `@aws-sdk/client-lambda` InvokeCommand
+ * cataloged internal functions, so code that calls `@aws-sdk/client-lambda` InvokeCommand
  * runs unchanged against the in-process handlers. Handler errors come back the way Lambda
  * reports them: status 200, `X-Amz-Function-Error: Unhandled`, `{errorType, errorMessage}`.
  */

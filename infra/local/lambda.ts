@@ -1,7 +1,7 @@
 /**
  * Running handler modules in-process the way Lambda would: import once (module scope runs
  * once, like a warm container), call with a Lambda-like context, enforce the timeout, and give
- * the call only the resource variables its catalogue access grants (as the CDK function wrapper
+ * the call only the resource variables its catalog access grants (as the CDK function wrapper
  * does in AWS): a handler that touches a table, queue, state machine, function or key it was
  * not granted fails here with "environment variable … is not set", as it would in AWS.
  *
@@ -60,14 +60,14 @@ export function lambdaContext(functionName: string, timeoutMs: number): Context 
   };
 }
 
-/** A catalogued function as the local cloud runs it. */
+/** A cataloged function as the local cloud runs it. */
 export interface LocalFunction {
   /** Handler module, relative to the repository root. */
   readonly handler: string;
   /** The function's (physical) name, for the context and logs. */
   readonly name: string;
   readonly timeoutSeconds: number;
-  /** What the catalogue lets it touch. */
+  /** What the catalog lets it touch. */
   readonly access: FunctionAccess;
   /** The queue it consumes, if it is a queue consumer (it may dead-letter to that queue). */
   readonly consumes?: QueueName;

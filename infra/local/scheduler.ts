@@ -1,5 +1,5 @@
 /**
- * Runs the catalogued schedules on a timer, as EventBridge rules do in AWS (with an
+ * Runs the cataloged schedules on a timer, as EventBridge rules do in AWS (with an
  * EventBridge-shaped scheduled event). A run that is still going when the next is due is
  * skipped rather than overlapped.
  */

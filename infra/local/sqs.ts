@@ -1,6 +1,6 @@
 /**
  * The SQS emulator (npm `fauxqs`, library mode) persisted in the state directory, listening on
- * 127.0.0.1 only, and queue creation from the queue catalogue: each queue gets its DLQ and the
+ * 127.0.0.1 only, and queue creation from the queue catalog: each queue gets its DLQ and the
  * redrive policy, retention and visibility timeout that CDK gives it in AWS.
  */
 import { mkdirSync } from 'node:fs';
@@ -81,8 +81,8 @@ export function localQueueUrl(endpoint: string, queueUrl: string): string {
 }
 
 /**
- * Creates (or finds) every catalogued queue and its DLQ and sets their attributes from the
- * catalogue, so a changed catalogue applies to an existing state directory as a deploy would.
+ * Creates (or finds) every cataloged queue and its DLQ and sets their attributes from the
+ * catalog, so a changed catalog applies to an existing state directory as a deploy would.
  * `visibilitySeconds` lets the local cloud shorten the visibility timeout (for example so that a
  * crash-and-restart test sees in-flight messages return within seconds rather than minutes).
  */

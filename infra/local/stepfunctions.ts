@@ -1,7 +1,7 @@
 /**
  * A local Step Functions endpoint: the AWS JSON protocol subset our functions use
  * (StartExecution, DescribeExecution, ListExecutions), backed by `aws-local-stepfunctions`.
- * Every Task state is mapped to its handler through the workflow catalogue; a definition with a
+ * Every Task state is mapped to its handler through the workflow catalog; a definition with a
  * Task that cannot be mapped is refused at start-up, so nothing ever calls real AWS Lambda.
  *
  * Executions are durable like Standard workflows: each is written to the state directory when

@@ -1,15 +1,11 @@
 /**
  * The table of payload fields per notification type in docs/webhooks.md (Payload filters),
- * generated from the notification catalogue and the metadata schema: `npm run openapi -- --write`
+ * generated from the notification catalog and the metadata schema: `npm run openapi -- --write`
  * rewrites it between its markers, and a unit test fails when it is out of date.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  ALL_NOTIFICATIONS,
-  declaredMetadata,
-  NOTIFICATION_NAMES,
-} from '../../shared/notifications/catalogue';
+import { ALL_NOTIFICATIONS, declaredMetadata, NOTIFICATION_NAMES } from '../../shared/notifications/catalog';
 import { NotificationMetadataSchema } from '../../shared/notifications/metadata';
 
 export const WEBHOOKS_DOC = join(import.meta.dirname, '../../docs/webhooks.md');

@@ -1,5 +1,5 @@
 /**
- * The document's `servers`: one entry per catalogued stage (cdk.json), so a reader sees where
+ * The document's `servers`: one entry per cataloged stage (cdk.json), so a reader sees where
  * each stage answers. A deployed stage's host is known only after deployment (the `ApiUrl`
  * output of its stack), so its entry is a URL template with variables; the served document also
  * puts the origin the request reached first (functions/service/openapi.ts).

@@ -1,5 +1,5 @@
 /**
- * Reads a workflow's ASL file and relates its Task states to the catalogue's substitution
+ * Reads a workflow's ASL file and relates its Task states to the catalog's substitution
  * variables. Shared by the CDK workflows construct, the local runner and the tests.
  */
 import { readFileSync } from 'node:fs';
@@ -59,8 +59,8 @@ export function substitute(text: string, values: Record<string, string>): string
 }
 
 /**
- * Checks that every Task in the definition names a catalogued variable and that every
- * catalogued variable is used; returns the problems found.
+ * Checks that every Task in the definition names a cataloged variable and that every
+ * cataloged variable is used; returns the problems found.
  */
 export function mappingProblems(workflow: WorkflowDef, definition: AslDefinition): string[] {
   const problems: string[] = [];
@@ -69,11 +69,11 @@ export function mappingProblems(workflow: WorkflowDef, definition: AslDefinition
     if (!task.variable)
       problems.push(`Task ${task.state} has a literal Resource ${task.resource}; use a \${Variable}`);
     else if (!(task.variable in workflow.tasks))
-      problems.push(`Task ${task.state} uses \${${task.variable}}, which the catalogue does not map`);
+      problems.push(`Task ${task.state} uses \${${task.variable}}, which the catalog does not map`);
     else used.add(task.variable);
   }
   for (const variable of Object.keys(workflow.tasks)) {
-    if (!used.has(variable)) problems.push(`catalogue variable ${variable} is not used by any Task`);
+    if (!used.has(variable)) problems.push(`catalog variable ${variable} is not used by any Task`);
   }
   return problems;
 }

@@ -1,5 +1,5 @@
 /**
- * What a function may touch. Every catalogue entry that becomes a Lambda function (routes,
+ * What a function may touch. Every catalog entry that becomes a Lambda function (routes,
  * queue consumers, workflow tasks, internal functions, schedules) carries one of these; the
  * CDK function wrapper turns it into environment variables and least-privilege IAM grants
  * together, so a function can never reach a table its env does not name.

@@ -1,9 +1,9 @@
 /**
- * What a function's `FunctionAccess` turns into, as data: one binding per catalogued resource
+ * What a function's `FunctionAccess` turns into, as data: one binding per cataloged resource
  * the function may touch, each with the environment variable(s) that name it. The CDK function
  * wrapper walks these bindings to set the variables and the matching IAM grants; the local cloud
  * walks the same bindings to decide which variables a handler sees on each invocation. One
- * function feeds both, so a grant missing from the catalogue fails locally exactly as it would
+ * function feeds both, so a grant missing from the catalog fails locally exactly as it would
  * in AWS (the variable is "not set"), instead of passing locally because every variable exists.
  */
 import type { FunctionAccess } from './access';

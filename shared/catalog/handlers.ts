@@ -1,5 +1,5 @@
 /**
- * Every Lambda handler module the catalogues name, with the kind of function it becomes: what
+ * Every Lambda handler module the catalogs name, with the kind of function it becomes: what
  * one CDK app bundles, what the cold-start benchmark measures, what the bundle test imports.
  */
 import type { FunctionAccess } from './access';
@@ -23,14 +23,14 @@ export const DEFAULT_ROUTE_HANDLER = 'functions/service/not-found.ts';
 
 export type HandlerKind = 'api' | 'authorizer' | 'consumer' | 'workflow' | 'internal' | 'schedule';
 
-export interface CataloguedHandler {
+export interface CatalogedHandler {
   handler: string;
   kind: HandlerKind;
 }
 
-/** Each handler module once, in catalogue order. */
-export function catalogueHandlers(): CataloguedHandler[] {
-  const list: CataloguedHandler[] = [
+/** Each handler module once, in catalog order. */
+export function catalogHandlers(): CatalogedHandler[] {
+  const list: CatalogedHandler[] = [
     { handler: AUTHORIZER_HANDLER, kind: 'authorizer' },
     { handler: DEFAULT_ROUTE_HANDLER, kind: 'api' },
     ...routes.map((r) => ({ handler: r.handler as string, kind: 'api' as const })),

@@ -1,5 +1,5 @@
 /**
- * The metric catalogue: every custom metric the service emits (CloudWatch embedded metric
+ * The metric catalog: every custom metric the service emits (CloudWatch embedded metric
  * format, through `shared/observability/metrics.ts`), its unit and the dimension sets it is
  * published under. The CDK dashboard and alarms (`infra/constructs/observability.ts`) build
  * their metrics from these same names, and `docs/operations.md` documents each one.

@@ -1,5 +1,5 @@
 /**
- * The queue catalogue: every SQS queue, its dead-letter queue, redrive and the Lambda consumer
+ * The queue catalog: every SQS queue, its dead-letter queue, redrive and the Lambda consumer
  * that drains it. Used by the CDK notifications construct, the local-cloud bootstrap and the
  * local pollers (which mimic the Lambda SQS event source mapping from these same numbers).
  *
@@ -139,11 +139,11 @@ export const queues = [
 
 /**
  * Spelled out (not derived from `queues`) because consumers' `sendsTo` refers to queue names:
- * deriving it would make the catalogue's type circular. The check below keeps the two in step.
+ * deriving it would make the catalog's type circular. The check below keeps the two in step.
  */
 export type QueueName = 'notifications' | 'deliveries' | 'integrationChecks' | 'recoveries';
-type CataloguedQueueName = (typeof queues)[number]['name'];
-const queueNamesInStep: [QueueName, CataloguedQueueName] extends [CataloguedQueueName, QueueName]
+type CatalogedQueueName = (typeof queues)[number]['name'];
+const queueNamesInStep: [QueueName, CatalogedQueueName] extends [CatalogedQueueName, QueueName]
   ? true
   : never = true;
 void queueNamesInStep;
@@ -160,10 +160,10 @@ export function visibilityTimeoutSeconds(def: QueueDef): number {
   return def.consumer.timeoutSeconds * 6;
 }
 
-/** The catalogued queue `name` (every QueueName is catalogued; the check above keeps it so). */
+/** The cataloged queue `name` (every QueueName is cataloged; the check above keeps it so). */
 export function queueDef(name: QueueName): QueueDef {
   const def = queues.find((q) => q.name === name);
-  if (!def) throw new Error(`queue ${name} is not in the catalogue`);
+  if (!def) throw new Error(`queue ${name} is not in the catalog`);
   return def;
 }
 

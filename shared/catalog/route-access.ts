@@ -1,6 +1,6 @@
 /**
  * What each route's function may touch: the tables (read or read/write), queues, workflow,
- * secrets key and internal functions its catalogue entry grants. The CDK api construct turns a
+ * secrets key and internal functions its catalog entry grants. The CDK api construct turns a
  * route's grants into its function's environment and IAM policy, and the local gateway gives each
  * invocation exactly those variables (./environment.ts), so a grant missing here fails locally as
  * it would in AWS — and `test/integration/webhooks/route-states.test.ts` runs every webhook route
@@ -9,10 +9,10 @@
  * Apart from the route table (./routes.ts), which every API handler bundles to re-check its
  * route's permission, so the grants do not weigh on the handlers (with them the table had brought
  * an integration script handler to the API bundle limit, issue 34); the type makes this table name
- * every catalogued route, and only those.
+ * every cataloged route, and only those.
  */
 import type { FunctionAccess } from './access';
-import { type CataloguedRouteKey, type RouteDef, routeKey } from './routes';
+import { type CatalogedRouteKey, type RouteDef, routeKey } from './routes';
 
 const routeGrants = {
   'GET /health': {
@@ -197,9 +197,9 @@ const routeGrants = {
     ],
     invokes: ['webhookSender'],
   },
-} as const satisfies Record<CataloguedRouteKey, FunctionAccess>;
+} as const satisfies Record<CatalogedRouteKey, FunctionAccess>;
 
-/** What a catalogued route's function may touch. */
+/** What a cataloged route's function may touch. */
 export function routeAccess(route: Pick<RouteDef, 'method' | 'path'>): FunctionAccess {
   const access = (routeGrants as Record<string, FunctionAccess>)[routeKey(route)];
   if (access === undefined) throw new Error(`no grants for route ${routeKey(route)}`);

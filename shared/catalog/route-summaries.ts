@@ -2,9 +2,9 @@
  * Each route's one-line summary: the OpenAPI operation summary and the function's description.
  * Apart from the route table (./routes.ts), which every API handler bundles to re-check its
  * route's permission, so the documentation does not weigh on the handlers; the type makes this
- * table name every catalogued route, and only those.
+ * table name every cataloged route, and only those.
  */
-import { type CataloguedRouteKey, type RouteDef, routeKey } from './routes';
+import { type CatalogedRouteKey, type RouteDef, routeKey } from './routes';
 
 const routeSummaries = {
   'GET /health': 'Liveness and readiness: 200 with JSON once the service can reach its tables.',
@@ -65,9 +65,9 @@ const routeSummaries = {
     'Evaluate a payload filter against the newest notifications the caller may see (up to 1,000): counts, matching and non-matching ids, errors.',
   'POST /webhooks/history/retry/{id}':
     "Re-send a history record's request to its webhook now; returns the new history record.",
-} as const satisfies Record<CataloguedRouteKey, string>;
+} as const satisfies Record<CatalogedRouteKey, string>;
 
-/** The summary of a catalogued route. */
+/** The summary of a cataloged route. */
 export function routeSummary(route: Pick<RouteDef, 'method' | 'path'>): string {
   const summary = (routeSummaries as Record<string, string>)[routeKey(route)];
   if (summary === undefined) throw new Error(`no summary for route ${routeKey(route)}`);

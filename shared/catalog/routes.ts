@@ -289,8 +289,8 @@ export type RouteKey = `${HttpMethod} ${string}`;
 type KeyOf<R> = R extends { readonly method: infer M extends string; readonly path: infer P extends string }
   ? `${M} ${P}`
   : never;
-/** The key of every catalogued route (the tables keyed by route name each one, and only those). */
-export type CataloguedRouteKey = KeyOf<(typeof routes)[number]>;
+/** The key of every cataloged route (the tables keyed by route name each one, and only those). */
+export type CatalogedRouteKey = KeyOf<(typeof routes)[number]>;
 
 export function routeKey(route: Pick<RouteDef, 'method' | 'path'>): RouteKey {
   return `${route.method} ${route.path}`;

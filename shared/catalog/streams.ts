@@ -1,9 +1,9 @@
 /**
- * The stream consumer catalogue: every DynamoDB stream a Lambda function reads (the table's
+ * The stream consumer catalog: every DynamoDB stream a Lambda function reads (the table's
  * `stream` in `tables.ts`). The CDK stream construct builds the event source mapping from it;
  * the local cloud's stream pollers (`infra/local/streams.ts`) behave the same with these numbers.
  *
- * Keep this file free of runtime imports: Lambda bundles import the catalogues.
+ * Keep this file free of runtime imports: Lambda bundles import the catalogs.
  */
 import type { FunctionAccess } from './access';
 import type { TableName } from './tables';

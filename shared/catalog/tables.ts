@@ -1,5 +1,5 @@
 /**
- * The table catalogue: the one place that says which DynamoDB tables exist, their keys,
+ * The table catalog: the one place that says which DynamoDB tables exist, their keys,
  * indexes and TTL attribute. The CDK data construct, the local-cloud bootstrap and the store
  * layer (`shared/store/tables.ts`, env var names) all derive from this list.
  *

@@ -1,5 +1,5 @@
 /**
- * The workflow catalogue: each state machine's ASL file and, for every `${Variable}` used as a
+ * The workflow catalog: each state machine's ASL file and, for every `${Variable}` used as a
  * Task `Resource` in it, the handler module that serves it. CDK makes one function per
  * variable and substitutes its ARN; the local runner maps each Task state to the same handler
  * (and refuses to run a definition with a Task it cannot map).

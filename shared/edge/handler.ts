@@ -22,8 +22,8 @@ import { findRoute, type RouteDef } from '../catalog/routes';
 import { InvalidInputError, NotAuthenticatedError, NotFoundError, NotPermittedError } from '../errors';
 import { describeError, logger } from '../observability/logger';
 import { describeIssues } from '../validation';
-import { preferredMediaType } from './accept';
 import { decodeBody, JSON_BODY } from './body';
+import { preferredMediaType } from './content-negotiation';
 import { errorHeaders, knownErrorBody } from './errors';
 import { type ApiResponse, errorBody, jsonResponse, SECURITY_HEADERS } from './response';
 
@@ -146,7 +146,7 @@ function definedValues(record: Record<string, string | undefined> | undefined): 
 }
 
 export type ApiHandler<C extends RouteContract> = middy.MiddyfiedHandler<ApiEvent, ApiResponse> & {
-  /** The contract this handler validates against (a test checks it is the route's catalogued one). */
+  /** The contract this handler validates against (a test checks it is the route's cataloged one). */
   readonly contract: C;
 };
 

@@ -1,6 +1,6 @@
 /**
  * The stored shape of an integration. Configs are stored with defaults applied and every
- * secret field replaced by its ciphertext (`encryptSecrets`); plaintext secrets never reach
+ * secret field replaced by its ciphertext (`ConfigSecrets.seal`); plaintext secrets never reach
  * the table.
  */
 
@@ -59,8 +59,6 @@ export interface IntegrationRecord {
   createdAt: string;
   updatedAt: string;
 }
-
-export type { WorkflowInput } from './workflow-events';
 
 /** The payload of a stored integration with one of its configs (secrets as stored: encrypted). */
 export function payloadOf(

@@ -17,7 +17,7 @@ import { getPath, setPath } from '../platforms/module';
 
 /**
  * Config secrets. `enc:v1:` values (sealed under the old purpose, unbound) still open until the
- * one-off reseal (`./reseal.ts`) rewrites them bound; callers can no longer produce them.
+ * one-off reseal (`./reseal-secrets.ts`) rewrites them bound; callers can no longer produce them.
  */
 export const LEGACY_CONFIG_PURPOSE = 'integration-config';
 const box = new SecretBox('integration-secret', undefined, { legacyPurpose: LEGACY_CONFIG_PURPOSE });
@@ -40,10 +40,6 @@ function connectionDigest(type: IntegrationType, config: unknown): string {
   return createHash('sha256')
     .update(connectionIdentity(platformOf(type), config))
     .digest('base64url');
-}
-
-function bindingOf(owner: SecretOwner, field: string, type: IntegrationType, config: unknown): Binding {
-  return { owner, field, connection: connectionDigest(type, config) };
 }
 
 /** A stored secret that does not open here: a clear 409 naming the field, never the value. */
@@ -76,70 +72,6 @@ async function opened<T>(
   }
 }
 
-async function mapSecrets(
-  type: IntegrationType,
-  config: Json | undefined,
-  fn: (value: string, path: string) => string | Promise<string>,
-): Promise<Json | undefined> {
-  if (!config) return config;
-  const copy = structuredClone(config);
-  for (const path of platformOf(type).secretPaths) {
-    const value = getPath(copy, path);
-    if (typeof value === 'string') setPath(copy, path, await fn(value, path));
-  }
-  return copy;
-}
-
-/**
- * Every secret field of a plaintext config sealed for `owner` (for DynamoDB and for in-flight
- * payloads). Values that look like ciphertext are sealed too: they are whatever the caller sent.
- */
-export function encryptSecrets(
-  type: IntegrationType,
-  config: Json | undefined,
-  owner: SecretOwner,
-): Promise<Json | undefined> {
-  return mapSecrets(type, config, (value, path) => box.encrypt(value, bindingOf(owner, path, type, config)));
-}
-
-/** Every secret field of a config sealed for `owner` opened (connectors and scripts only; never log it). */
-export function decryptSecrets(
-  type: IntegrationType,
-  config: Json | undefined,
-  owner: SecretOwner,
-): Promise<Json | undefined> {
-  return mapSecrets(type, config, (value, path) =>
-    opened(owner, `config.${path}`, () => box.decrypt(value, bindingOf(owner, path, type, config))),
-  );
-}
-
-/** A payload whose config's secrets are sealed for `owner` (to store it, or send it to the connector function). */
-export async function encryptedPayload<P extends { type: IntegrationType; config?: unknown }>(
-  payload: P,
-  owner: SecretOwner,
-): Promise<P> {
-  return {
-    ...payload,
-    config: await encryptSecrets(payload.type, payload.config as Json | undefined, owner),
-  };
-}
-
-/** A payload whose config's secrets (sealed for `owner`) are decrypted (connectors and scripts only; never log it). */
-export async function decryptedPayload<P extends { type: IntegrationType; config?: unknown }>(
-  payload: P,
-  owner: SecretOwner,
-): Promise<P> {
-  return {
-    ...payload,
-    config: await decryptSecrets(payload.type, payload.config as Json | undefined, owner),
-  };
-}
-
-/** Every secret field replaced by the redaction placeholder (for responses). */
-export function redactSecrets(type: IntegrationType, config: Json | undefined): Promise<Json | undefined> {
-  return mapSecrets(type, config, () => REDACTED);
-}
-
 /** A config with the placeholders put back, and the secret paths that were. */
 export interface RestoredConfig {
   config: Json | undefined;
@@ -148,88 +80,164 @@ export interface RestoredConfig {
 }
 
 /**
- * For a PUT (or an edit script): wherever the incoming config holds the placeholder, put back
- * the stored value (decrypted), so callers can send a read config back unchanged. Whether the
- * stored values may be reused is the caller's next check (`assertSecretsResent`, once the body
- * is parsed): never over a changed connection.
+ * The secrets of one config — a request's (plaintext) or a stored one (sealed) — and everything
+ * done with them: sealing, opening, listing, redacting, restoring placeholders, resealing, and
+ * the delete credentials bound to the same connection. Build it once per config and request: the
+ * connection digest every binding carries is computed once, on first use.
  */
-export async function restorePlaceholders(
-  type: IntegrationType,
-  incoming: Json | undefined,
-  stored: Json | undefined,
-  owner: SecretOwner,
-): Promise<RestoredConfig> {
-  if (!incoming) return { config: incoming, restored: [] };
-  const copy = structuredClone(incoming);
-  const restored: string[] = [];
-  for (const path of platformOf(type).secretPaths) {
-    if (getPath(copy, path) !== REDACTED) continue;
-    const previous = stored ? getPath(stored, path) : undefined;
-    if (typeof previous !== 'string') continue;
-    const binding = bindingOf(owner, path, type, stored);
-    setPath(copy, path, await opened(owner, `config.${path}`, () => box.decrypt(previous, binding)));
-    restored.push(path);
+export class ConfigSecrets {
+  #connection: string | undefined;
+
+  constructor(
+    readonly type: IntegrationType,
+    readonly config: Json | undefined,
+  ) {}
+
+  private binding(owner: SecretOwner, field: string): Binding {
+    this.#connection ??= connectionDigest(this.type, this.config);
+    return { owner, field, connection: this.#connection };
   }
-  return { config: copy, restored };
-}
 
-/** The integration a delete's credentials are sealed for (as stored: its config's secrets sealed). */
-export interface CredentialsScope {
-  id: number;
-  type: IntegrationType;
-  config?: unknown;
-}
+  private get paths(): readonly string[] {
+    return platformOf(this.type).secretPaths;
+  }
 
-function credentialsBinding(scope: CredentialsScope): Binding {
-  return bindingOf(integrationOwner(scope.id), 'deleteCredentials', scope.type, scope.config);
-}
-
-/** Encrypts a delete's privileged credentials as one opaque string, for this integration only. */
-export function sealCredentials(credentials: Json, scope: CredentialsScope): Promise<string> {
-  return credentialsBox.encrypt(JSON.stringify(credentials), credentialsBinding(scope));
-}
-
-export async function openCredentials(sealed: string, scope: CredentialsScope): Promise<Json> {
-  const owner = integrationOwner(scope.id);
-  const text = await opened(
-    owner,
-    'delete credentials',
-    () => credentialsBox.decrypt(sealed, credentialsBinding(scope)),
-    'they were sealed for another integration or connection, or before this release: send the DELETE again',
-  );
-  return JSON.parse(text) as Json;
-}
-
-/** The values of every secret field of a request's plaintext config (nothing is decrypted). */
-export function plaintextSecretsOf(type: IntegrationType, config: Json | undefined): string[] {
-  return platformOf(type)
-    .secretPaths.map((path) => getPath(config, path))
-    .filter((value): value is string => typeof value === 'string');
-}
-
-/**
- * The plaintext of every secret field of a stored config (sealed for `owner`). `skipUnreadable`
- * leaves out values that do not open (for scrubbing a message: a secret nobody could decrypt
- * cannot be in it); otherwise they are an `UnreadableSecretError`.
- */
-export async function storedSecretsOf(
-  type: IntegrationType,
-  config: Json | undefined,
-  owner: SecretOwner,
-  options: { skipUnreadable?: boolean } = {},
-): Promise<string[]> {
-  const values: string[] = [];
-  for (const [path, value] of platformOf(type).secretPaths.map((p) => [p, getPath(config, p)] as const)) {
-    if (typeof value !== 'string') continue;
-    try {
-      values.push(
-        await opened(owner, `config.${path}`, () => box.decrypt(value, bindingOf(owner, path, type, config))),
-      );
-    } catch (error) {
-      if (!(options.skipUnreadable && error instanceof UnreadableSecretError)) throw error;
+  private async map(
+    fn: (value: string, path: string) => string | Promise<string>,
+  ): Promise<Json | undefined> {
+    if (!this.config) return this.config;
+    const copy = structuredClone(this.config);
+    for (const path of this.paths) {
+      const value = getPath(copy, path);
+      if (typeof value === 'string') setPath(copy, path, await fn(value, path));
     }
+    return copy;
   }
-  return values;
+
+  private openValue(value: string, path: string, owner: SecretOwner): Promise<string> {
+    return opened(owner, `config.${path}`, () => box.decrypt(value, this.binding(owner, path)));
+  }
+
+  /**
+   * Every secret field sealed for `owner` (for DynamoDB and for in-flight payloads). Values that
+   * look like ciphertext are sealed too: they are whatever the caller sent.
+   */
+  seal(owner: SecretOwner): Promise<Json | undefined> {
+    return this.map((value, path) => box.encrypt(value, this.binding(owner, path)));
+  }
+
+  /** Every secret field (sealed for `owner`) opened (connectors and scripts only; never log it). */
+  open(owner: SecretOwner): Promise<Json | undefined> {
+    return this.map((value, path) => this.openValue(value, path, owner));
+  }
+
+  /** Every secret field replaced by the redaction placeholder (for responses). */
+  redact(): Promise<Json | undefined> {
+    return this.map(() => REDACTED);
+  }
+
+  /** The values of every secret field of a request's plaintext config (nothing is decrypted). */
+  plaintext(): string[] {
+    return this.paths
+      .map((path) => getPath(this.config, path))
+      .filter((value): value is string => typeof value === 'string');
+  }
+
+  /**
+   * The plaintext of every secret field of a stored config (sealed for `owner`). `skipUnreadable`
+   * leaves out values that do not open (for scrubbing a message: a secret nobody could decrypt
+   * cannot be in it); otherwise they are an `UnreadableSecretError`.
+   */
+  async openAll(owner: SecretOwner, options: { skipUnreadable?: boolean } = {}): Promise<string[]> {
+    const values: string[] = [];
+    for (const path of this.paths) {
+      const value = getPath(this.config, path);
+      if (typeof value !== 'string') continue;
+      try {
+        values.push(await this.openValue(value, path, owner));
+      } catch (error) {
+        if (!(options.skipUnreadable && error instanceof UnreadableSecretError)) throw error;
+      }
+    }
+    return values;
+  }
+
+  /**
+   * For a PUT (or an edit script), with this object holding the stored config: wherever the
+   * incoming config holds the placeholder, put back the stored value (decrypted), so callers can
+   * send a read config back unchanged. Whether the stored values may be reused is the caller's
+   * next check (`assertSecretsResent`, once the body is parsed): never over a changed connection.
+   */
+  async restore(incoming: Json | undefined, owner: SecretOwner): Promise<RestoredConfig> {
+    if (!incoming) return { config: incoming, restored: [] };
+    const copy = structuredClone(incoming);
+    const restored: string[] = [];
+    for (const path of this.paths) {
+      if (getPath(copy, path) !== REDACTED) continue;
+      const previous = this.config ? getPath(this.config, path) : undefined;
+      if (typeof previous !== 'string') continue;
+      setPath(copy, path, await this.openValue(previous, path, owner));
+      restored.push(path);
+    }
+    return { config: copy, restored };
+  }
+
+  /**
+   * The config with every `enc:v1:` secret (sealed before bindings) opened and sealed again for
+   * `owner`, its field and the config's connection; `resealed` counts them (0: unchanged).
+   */
+  async resealLegacy(owner: SecretOwner): Promise<{ config: Json | undefined; resealed: number }> {
+    let resealed = 0;
+    const next = await this.map(async (value, path) => {
+      if (!SecretBox.isLegacy(value)) return value;
+      const binding = this.binding(owner, path);
+      const plaintext = await opened(owner, `config.${path}`, () => box.decrypt(value, binding));
+      resealed++;
+      return box.encrypt(plaintext, binding);
+    });
+    return { config: resealed > 0 ? next : this.config, resealed };
+  }
+
+  /** A delete's privileged credentials as one opaque string, for integration `id` (this config's) only. */
+  sealCredentials(credentials: Json, id: number): Promise<string> {
+    return credentialsBox.encrypt(
+      JSON.stringify(credentials),
+      this.binding(integrationOwner(id), 'deleteCredentials'),
+    );
+  }
+
+  async openCredentials(sealed: string, id: number): Promise<Json> {
+    const owner = integrationOwner(id);
+    const text = await opened(
+      owner,
+      'delete credentials',
+      () => credentialsBox.decrypt(sealed, this.binding(owner, 'deleteCredentials')),
+      'they were sealed for another integration or connection, or before this release: send the DELETE again',
+    );
+    return JSON.parse(text) as Json;
+  }
+}
+
+/** The secrets of a payload's (or a stored integration's) config. */
+export const secretsOf = (payload: { type: IntegrationType; config?: unknown }): ConfigSecrets =>
+  new ConfigSecrets(payload.type, payload.config as Json | undefined);
+
+/** A payload whose config's secrets are sealed for `owner` (to store it, or send it to the connector function). */
+export async function encryptedPayload<P extends { type: IntegrationType; config?: unknown }>(
+  payload: P,
+  owner: SecretOwner,
+  secrets = secretsOf(payload),
+): Promise<P> {
+  return { ...payload, config: await secrets.seal(owner) };
+}
+
+/** A payload whose config's secrets (sealed for `owner`) are opened (connectors and scripts only; never log it). */
+export async function decryptedPayload<P extends { type: IntegrationType; config?: unknown }>(
+  payload: P,
+  owner: SecretOwner,
+  secrets = secretsOf(payload),
+): Promise<P> {
+  return { ...payload, config: await secrets.open(owner) };
 }
 
 /** Every string inside an arbitrary credential object (delete payloads). */
@@ -274,24 +282,4 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
     });
   // One pass, longest value first, so a replacement is never searched again.
   return patterns.length === 0 ? text : text.replace(new RegExp(patterns.join('|'), 'gu'), REDACTED);
-}
-
-/**
- * A stored config with every `enc:v1:` secret (sealed before bindings) opened and sealed again
- * for `owner`, its field and the config's connection; `resealed` counts them (0: unchanged).
- */
-export async function resealLegacySecrets(
-  type: IntegrationType,
-  config: Json,
-  owner: SecretOwner,
-): Promise<{ config: Json; resealed: number }> {
-  let resealed = 0;
-  const next = (await mapSecrets(type, config, async (value, path) => {
-    if (!SecretBox.isLegacy(value)) return value;
-    const binding = bindingOf(owner, path, type, config);
-    const plaintext = await opened(owner, `config.${path}`, () => box.decrypt(value, binding));
-    resealed++;
-    return box.encrypt(plaintext, binding);
-  })) as Json;
-  return { config: resealed > 0 ? next : config, resealed };
 }

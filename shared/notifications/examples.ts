@@ -1,8 +1,8 @@
 /**
  * An example of each notification as a receiver gets it: the delivery body
  * (`{text, metadata, webhookId, webhookName}`, `metadata.notificationType` filled in as the
- * delivery consumer does) with example values. Built from the catalogue alone, so the console's
- * event catalogue shows every name it holds and nothing else. Pure: no I/O, no Node modules (the
+ * delivery consumer does) with example values. Built from the catalog alone, so the console's
+ * event catalog shows every name it holds and nothing else. Pure: no I/O, no Node modules (the
  * console bundles it).
  *
  * The specification leaves payload contents per type "not shown" (docs/webhooks.md): producers
@@ -10,7 +10,7 @@
  * about (data source, project, group), the actor and the user it pertains to; the service's own
  * notifications carry the fields their producers set.
  */
-import { type NotificationName, notificationCatalogue } from './catalogue';
+import { type NotificationName, notificationCatalog } from './catalog';
 
 export interface ExamplePayload {
   text: string;
@@ -54,7 +54,7 @@ export function examplePayload(
   name: NotificationName,
   webhook: { id: number; name: string } = EXAMPLE_WEBHOOK,
 ): ExamplePayload {
-  const entry = notificationCatalogue[name] as { trigger: string; origin?: 'service' };
+  const entry = notificationCatalog[name] as { trigger: string; origin?: 'service' };
   const operational = OPERATIONAL[name];
   const trigger = entry.trigger.charAt(0).toUpperCase() + entry.trigger.slice(1);
   const metadata = operational

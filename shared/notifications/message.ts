@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { described, withMeta } from '../schema-meta';
-import { NOTIFICATION_NAMES } from './catalogue';
+import { NOTIFICATION_NAMES } from './catalog';
 import { NotificationMetadataSchema, UserId } from './metadata';
 import { notificationName } from './name-schema';
 

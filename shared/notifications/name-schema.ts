@@ -1,5 +1,5 @@
 /**
- * The schema of a notification name: one of the catalogue's names, and an unknown one is named
+ * The schema of a notification name: one of the catalog's names, and an unknown one is named
  * (shortened) with the closest valid names and where every valid one is listed, not with all 70+.
  */
 import * as z from 'zod/mini';

@@ -1,5 +1,5 @@
 /**
- * Emitting the catalogued metrics (`shared/catalog/metrics.ts`) with Powertools Metrics: each
+ * Emitting the cataloged metrics (`shared/catalog/metrics.ts`) with Powertools Metrics: each
  * call writes one CloudWatch embedded-metric-format line to stdout, which CloudWatch Logs turns
  * into metrics (no PutMetricData call, no extra latency or permission; ADR 0011). Locally the
  * same lines are in the local cloud's output.
@@ -10,7 +10,7 @@
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import {
   type AuthDenialReason,
-  metrics as catalogue,
+  metrics as catalog,
   type DeliveryOutcome,
   type LifecycleOutcome,
   METRICS_NAMESPACE,
@@ -32,16 +32,16 @@ function emitter(): Metrics {
 }
 
 /**
- * One EMF document: the given metrics under their catalogued dimension sets. Every metric of a
+ * One EMF document: the given metrics under their cataloged dimension sets. Every metric of a
  * call must have the same dimension sets (they share the document's `Dimensions`).
  */
 function publish(values: Partial<Record<MetricName, number>>, dimensions: Record<string, string> = {}): void {
   const names = Object.keys(values) as MetricName[];
   const first = names[0];
   if (!first) return;
-  const sets = catalogue[first].dimensionSets;
+  const sets = catalog[first].dimensionSets;
   for (const name of names) {
-    if (JSON.stringify(catalogue[name].dimensionSets) !== JSON.stringify(sets))
+    if (JSON.stringify(catalog[name].dimensionSets) !== JSON.stringify(sets))
       throw new Error(`metrics ${first} and ${name} have different dimension sets; publish them apart`);
   }
   const m = emitter();
@@ -49,7 +49,7 @@ function publish(values: Partial<Record<MetricName, number>>, dimensions: Record
   // defaults alone only when nothing else is added.
   for (const set of sets)
     m.addDimensions(Object.fromEntries(set.map((k) => [k, dimensionValue(dimensions, k)])));
-  for (const name of names) m.addMetric(name, catalogue[name].unit, values[name] ?? 0);
+  for (const name of names) m.addMetric(name, catalog[name].unit, values[name] ?? 0);
   m.publishStoredMetrics();
 }
 

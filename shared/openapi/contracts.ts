@@ -5,10 +5,10 @@
  */
 import type { RouteContract } from '../catalog/contract';
 import type { RouteKey } from '../catalog/routes';
-import { integrationContracts } from '../integrations/api';
-import { scriptContracts } from '../integrations/script-api';
-import { notificationContracts } from '../notifications/api';
-import { serviceContracts } from '../service/api';
+import { integrationContracts } from '../integrations/api/contracts';
+import { scriptContracts } from '../integrations/api/script-contracts';
+import { notificationContracts } from '../notifications/contracts';
+import { serviceContracts } from '../service/contracts';
 import { webhookContracts } from '../webhooks/api/contracts';
 import { filterPreviewContracts } from '../webhooks/api/filter-preview-contract';
 

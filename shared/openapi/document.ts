@@ -173,7 +173,7 @@ function neverAsFalse(node: unknown): unknown {
 
 export const OPENAPI_FILE = join(import.meta.dirname, 'openapi.json');
 
-/** The document as the served file holds it (`servers`: one per catalogued stage). */
+/** The document as the served file holds it (`servers`: one per cataloged stage). */
 export function renderOpenApiDocument(servers: readonly ServerEntry[]): string {
   return `${JSON.stringify(neverAsFalse(buildOpenApiDocument(servers)), null, 2)}\n`;
 }

@@ -2,9 +2,8 @@
  * Calling the platform connector function from API functions. Validation needs the platform
  * drivers, which are too heavy for API bundles, so API functions invoke the `platformConnector`
  * internal function synchronously (Lambda Invoke; the local cloud serves the same API).
- * Payloads travel with their secrets encrypted (`encryptSecrets`, `sealCredentials`), sealed for
- * their owner and connection; only the
- * connector function decrypts them.
+ * Payloads travel with their secrets encrypted (`ConfigSecrets.seal`, `.sealCredentials`),
+ * sealed for their owner and connection; only the connector function decrypts them.
  */
 import { InternalInvocationError, invokeInternal } from '../store/internal-functions';
 import type { ValidateRequest, ValidationTest } from './port';

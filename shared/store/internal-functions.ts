@@ -1,5 +1,5 @@
 /**
- * Synchronous calls to the catalogued internal functions (Lambda Invoke; the local cloud
+ * Synchronous calls to the cataloged internal functions (Lambda Invoke; the local cloud
  * serves the same API). Used where a dependency is too heavy for an API bundle or needs
  * permissions an API function should not hold: the platform connector (database drivers)
  * and the webhook sender (HTTP client, webhook secrets).

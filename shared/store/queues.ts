@@ -18,7 +18,7 @@ import { requireEnv } from '../config/env';
 import { sleep } from './read';
 
 // Its own module, not clients.ts: functions that only read DynamoDB do not load the SQS client.
-// Queue URLs come from the catalogue env; the client's own endpoint is authoritative.
+// Queue URLs come from the catalog env; the client's own endpoint is authoritative.
 const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
 
 /** SendMessageBatch's maximum entries per call. */

@@ -20,7 +20,7 @@ import {
 } from '@marcbachmann/cel-js';
 import { lineAndColumn } from '../edge/body';
 import { InvalidInputError } from '../errors';
-import { ALL_NOTIFICATIONS, declaredMetadata, type NotificationName } from '../notifications/catalogue';
+import { ALL_NOTIFICATIONS, declaredMetadata, type NotificationName } from '../notifications/catalog';
 import { NotificationMetadataSchema } from '../notifications/metadata';
 import { withArticle } from '../text';
 import type { DeliveryPayload } from './model';
@@ -106,7 +106,7 @@ function pathOf(node: ASTNode): string[] | undefined {
  * The metadata keys the payload of these subscribed types can have: undefined (any key) when
  * one of them is open (the specification's types, whose producers may add keys) or is the
  * wildcard `ALL_NOTIFICATIONS` (the union of every type's metadata, hence open); otherwise the
- * union of the keys the catalogue declares for them (the service's own notifications).
+ * union of the keys the catalog declares for them (the service's own notifications).
  */
 function metadataKeysOf(types: readonly string[] | undefined): ReadonlySet<string> | undefined {
   if (types === undefined || types.includes(ALL_NOTIFICATIONS)) return undefined;

@@ -7,7 +7,7 @@
  */
 import * as z from 'zod/mini';
 import { documentedAs, idParam, queryBoolean, queryInt } from '../edge/validation';
-import { NOTIFICATION_NAMES, SUBSCRIBABLE_NAMES } from '../notifications/catalogue';
+import { NOTIFICATION_NAMES, SUBSCRIBABLE_NAMES } from '../notifications/catalog';
 import { NotificationMetadataSchema } from '../notifications/metadata';
 import { notificationName } from '../notifications/name-schema';
 import { described, withMeta } from '../schema-meta';

@@ -1,7 +1,7 @@
 /**
  * Operating webhooks from the console, in real Chromium against the tier's local cloud: each
  * action end to end through the detail page (edit, pause/resume, rotate, test send, recover),
- * the health figures against the webhook's own history, the list, the event catalogue, the
+ * the health figures against the webhook's own history, the list, the event catalog, the
  * History page's outcome column and chart, and what a non-admin is shown and refused. Deliveries
  * go to a loopback receiver this file runs; every check that something did not happen is paired
  * with a control webhook that shows the notification did go out.
@@ -449,10 +449,10 @@ describe('operating a webhook from the console', () => {
   });
 });
 
-describe('the event catalogue and the History page', () => {
-  it('the catalogue: every subscribable type, grouped, with its description and example payload', async () => {
-    const { notificationCatalogue, NOTIFICATION_NAMES, requiresAdmin } = await import(
-      '../../shared/notifications/catalogue'
+describe('the event catalog and the History page', () => {
+  it('the catalog: every subscribable type, grouped, with its description and example payload', async () => {
+    const { notificationCatalog, NOTIFICATION_NAMES, requiresAdmin } = await import(
+      '../../shared/notifications/catalog'
     );
     const { adminKey } = await import('../support/api');
     const admin = await signedIn(adminKey());
@@ -461,7 +461,7 @@ describe('the event catalogue and the History page', () => {
     expect(await admin.locator('details.event').count()).toBe(NOTIFICATION_NAMES.length);
     const event = admin.locator('#event-modelAccessRequested');
     expect(await event.locator('summary').textContent()).toContain(
-      notificationCatalogue.modelAccessRequested.trigger,
+      notificationCatalog.modelAccessRequested.trigger,
     );
     await event.locator('summary').click();
     const example = JSON.parse((await event.locator('pre').textContent()) ?? '{}');

@@ -190,8 +190,9 @@ describe('periodic checks on their schedule', () => {
     const first = await createEnabled(cloud, 'ClusterWarehouse');
     useCloud(cloud);
     const { seedIntegrationFleet } = await import('../support/integration-fleet');
-    const { getIntegration } = await import('../../shared/integrations/repository');
-    const { startRound, checkTimeoutSeconds } = await import('../../shared/integrations/assurance');
+    const { getIntegration } = await import('../../shared/integrations/store/integrations');
+    const { checkTimeoutSeconds } = await import('../../shared/integrations/assurance/check');
+    const { startRound } = await import('../../shared/integrations/assurance/rounds');
     const seeded = await seedIntegrationFleet(first.id, 1000);
     const round = await startRound();
     const all = [first.id, ...seeded];

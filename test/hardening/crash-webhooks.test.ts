@@ -9,7 +9,7 @@
  */
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { NotificationName } from '../../shared/notifications/catalogue';
+import type { NotificationName } from '../../shared/notifications/catalog';
 import { buildNotification } from '../../shared/notifications/publisher';
 import { type Receiver, startReceiver } from '../integration/webhooks/receiver';
 import { untilDone } from '../support/api';

@@ -1,5 +1,5 @@
 /**
- * Every catalogued handler, bundled exactly as it is deployed, loads in a fresh Node process
+ * Every cataloged handler, bundled exactly as it is deployed, loads in a fresh Node process
  * and exports `handler` (a bundle that leaves out a module or crashes at module scope fails
  * here instead of in Lambda), and API bundles stay small. Each handler's directory is a whole
  * Lambda asset: it holds exactly the files its entry reaches (chunks loaded statically and on
@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BUNDLE_LIMIT_BYTES, type BundleCheck, checkBundles, coldStartEnv } from '../../bench/cold-start';
 import { HandlerBundles, type HandlerLayout, repoRoot } from '../../infra/constructs/bundles';
-import { catalogueHandlers } from '../../shared/catalog/handlers';
+import { catalogHandlers } from '../../shared/catalog/handlers';
 
 const run = promisify(execFile);
 
@@ -35,7 +35,7 @@ beforeAll(async () => {
   const cache = join(repoRoot, 'node_modules', '.cache');
   mkdirSync(cache, { recursive: true });
   bundles = new HandlerBundles({ outDir: mkdtempSync(join(cache, 'causeway-test-bundles-')) });
-  handlers = [...catalogueHandlers().map((h) => h.handler), ...FIXTURES];
+  handlers = [...catalogHandlers().map((h) => h.handler), ...FIXTURES];
   bundles.prepare(handlers, 'test');
   // Each bundle imported in a fresh process of its own, as figure 5 does, a few at a time: this
   // checks that they load, not how fast (figure 5 times them, alone, in `npm run bench`).
@@ -84,7 +84,7 @@ const bytesOf = (layout: HandlerLayout, files: readonly string[]) =>
   files.reduce((n, f) => n + statSync(join(layout.dir, f)).size, 0);
 
 describe('Lambda bundles', () => {
-  it('exist for every catalogued handler', () => {
+  it('exist for every cataloged handler', () => {
     expect(result.missing).toEqual([]);
     expect(result.rows.length).toBeGreaterThan(30);
   });

@@ -1,6 +1,6 @@
 /**
  * Template assertions on the synthesized stacks. Every expectation is derived from the
- * catalogues, so adding a route, table, queue, workflow task or function keeps this file right.
+ * catalogs, so adding a route, table, queue, workflow task or function keeps this file right.
  * Over 400 lines: one synthesis per stage shared by every assertion (synthesis is the slow part),
  * the cdk-nag checks (nag-checks.ts) included.
  */
@@ -26,7 +26,7 @@ import {
 import { AUTHORIZER_ACCESS } from '../../shared/catalog/handlers';
 import {
   AUTH_DENIAL_REASONS,
-  metrics as catalogueMetrics,
+  metrics as catalogMetrics,
   DELIVERY_OUTCOMES,
   METRICS_NAMESPACE,
   METRICS_SERVICE,
@@ -106,7 +106,7 @@ function functionActions(stage: string, fn: CausewayFunction): Set<string> {
   return actions;
 }
 
-/** Env vars and grants both follow the catalogue entry's access, and nothing more. */
+/** Env vars and grants both follow the catalog entry's access, and nothing more. */
 function expectAccess(
   stage: string,
   fn: CausewayFunction,
@@ -174,7 +174,7 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
     }
   });
 
-  it('turns every catalogue entry’s access into matching env vars and grants', () => {
+  it('turns every catalog entry’s access into matching env vars and grants', () => {
     const stack = synth.stack(stage);
     expectAccess(stage, stack.api.authorizerFunction, AUTHORIZER_ACCESS);
     expectAccess(stage, stack.api.notFoundFunction, {});
@@ -392,7 +392,7 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
     );
   });
 
-  it('reserves the concurrency the function catalogue declares (the webhook sender: issue 24, finding 6)', () => {
+  it('reserves the concurrency the function catalog declares (the webhook sender: issue 24, finding 6)', () => {
     const stack = synth.stack(stage);
     const declared = internalList.filter((d) => d.reservedConcurrency !== undefined);
     expect(declared.map((d) => d.name)).toContain('webhookSender');
@@ -488,7 +488,7 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
     expect(ageAlarms).toHaveLength(queueList.length);
   });
 
-  it('builds the stage dashboard from the route, queue, workflow and metric catalogues', () => {
+  it('builds the stage dashboard from the route, queue, workflow and metric catalogs', () => {
     const template = synth.template(stage);
     template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: `causeway-${stage}` });
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
@@ -511,7 +511,7 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
           `${name} ${routeKey(route)}`,
         ).toBe(true);
     }
-    for (const name of Object.keys(catalogueMetrics))
+    for (const name of Object.keys(catalogMetrics))
       expect(has(METRICS_NAMESPACE, name, { service: METRICS_SERVICE, stage }), name).toBe(true);
     for (const outcome of DELIVERY_OUTCOMES)
       expect(has(METRICS_NAMESPACE, 'DeliveryAttempts', { outcome }), outcome).toBe(true);

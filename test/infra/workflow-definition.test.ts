@@ -1,5 +1,5 @@
 /**
- * The lifecycle ASL passes asl-validator, and every Task in it is mapped to a catalogued
+ * The lifecycle ASL passes asl-validator, and every Task in it is mapped to a cataloged
  * handler — the local runner refuses a definition with an unmapped Task instead of letting
  * aws-local-stepfunctions call real AWS Lambda.
  */
@@ -72,7 +72,7 @@ describe.each(workflowList.map((w) => [w.name, w] as const))('workflow %s', (_na
     expect(text).not.toMatch(/"QueryLanguage"\s*:\s*"JSONata"|"Assign"\s*:/);
   });
 
-  it('maps every Task to a catalogued handler and uses every catalogued task', () => {
+  it('maps every Task to a cataloged handler and uses every cataloged task', () => {
     expect(taskStates(definition).length).toBeGreaterThan(0);
     expect(mappingProblems(def, definition)).toEqual([]);
   });

@@ -9,8 +9,8 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { IntegrationRecord } from '../../shared/integrations/model';
 import { payloadOf } from '../../shared/integrations/model';
-import { getIntegration } from '../../shared/integrations/repository';
 import { decryptedPayload, encryptedPayload, integrationOwner } from '../../shared/integrations/secrets';
+import { getIntegration } from '../../shared/integrations/store/integrations';
 import { readState, withState } from '../../shared/platforms/sandbox/store';
 import { documentClient } from '../../shared/store/clients';
 import { tableName } from '../../shared/store/tables';

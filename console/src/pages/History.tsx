@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { NOTIFICATION_NAMES } from '../../../shared/notifications/catalogue';
+import { NOTIFICATION_NAMES } from '../../../shared/notifications/catalog';
 import type { paths } from '../../../shared/openapi/api-types';
 import { type ApiError, api, asApiError } from '../api';
 import { DeliveriesChart, type Delivery } from '../chart';

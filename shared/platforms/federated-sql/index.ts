@@ -1,6 +1,6 @@
 /**
  * FederatedSql: created with `type` only; the cluster's access-control plugin authenticates with
- * an API key the service issues (shared/integrations/federated-sql.ts). No remote objects.
+ * an API key the service issues (shared/integrations/api/cluster-key.ts). No remote objects.
  */
 import * as z from 'zod/mini';
 import { definePlatform } from '../module';

@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import type { RouteContract } from '../../catalog/contract';
 import { ErrorBodySchema } from '../../edge/error-body';
 import { idParam, queryBoolean } from '../../edge/validation';
-import { NOTIFICATION_NAMES } from '../../notifications/catalogue';
+import { NOTIFICATION_NAMES } from '../../notifications/catalog';
 import { described, withMeta } from '../../schema-meta';
 import {
   CONTROL_CHARACTERS,

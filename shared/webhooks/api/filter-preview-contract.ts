@@ -2,11 +2,11 @@
  * The contract of `POST /webhooks/filters/preview`. It stands apart from the webhooks' other
  * contracts (`./contracts.ts`, which build the whole webhook model), so the function behind it
  * builds only these schemas at init (`docs/benchmarks.md`, figure 5), as `GET /webhooks/actions`
- * does with `shared/notifications/api.ts`. Spread into `contracts` in shared/openapi/contracts.ts.
+ * does with `shared/notifications/contracts.ts`. Spread into `contracts` in shared/openapi/contracts.ts.
  */
 import * as z from 'zod/mini';
 import type { RouteContract } from '../../catalog/contract';
-import { NOTIFICATION_NAMES } from '../../notifications/catalogue';
+import { NOTIFICATION_NAMES } from '../../notifications/catalog';
 import { notificationName } from '../../notifications/name-schema';
 import { described, withMeta } from '../../schema-meta';
 import { filter } from '../fields';

@@ -8,7 +8,7 @@
  */
 import type { Principal } from '../../auth/permissions';
 import { NotFoundError, RateLimitedError } from '../../errors';
-import type { NotificationName } from '../../notifications/catalogue';
+import type { NotificationName } from '../../notifications/catalog';
 import { countInWindow } from '../../store/counters';
 import { invokeInternal } from '../../store/internal-functions';
 import { manualRetryRate } from '../config';

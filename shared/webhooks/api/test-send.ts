@@ -3,12 +3,12 @@
  * its status, so an endpoint can be checked before it is enabled), records it in the history
  * marked `test: true` and answers with that record. The type is one the webhook subscribes to:
  * the caller's choice, or the first it names (for a wildcard subscription, the first name of the
- * catalogue). Test sends POST to a receiver, so they count against the caller's manual send
+ * catalog). Test sends POST to a receiver, so they count against the caller's manual send
  * limit with manual retries. The sender function makes the POST (./retry.ts says why).
  */
 import type { Principal } from '../../auth/permissions';
 import { InvalidInputError, NotFoundError } from '../../errors';
-import { ALL_NOTIFICATIONS, NOTIFICATION_NAMES, type NotificationName } from '../../notifications/catalogue';
+import { ALL_NOTIFICATIONS, NOTIFICATION_NAMES, type NotificationName } from '../../notifications/catalog';
 import { invokeInternal } from '../../store/internal-functions';
 import type { HistoryRecord, WebhookItem } from '../model';
 import { countManualSend, type ResendResult, type SenderRequest } from './retry';

@@ -16,7 +16,7 @@
 import { APPLICATION_ADMIN, isAdmin, type Principal } from '../../auth/permissions';
 import { getPrincipalItem } from '../../auth/store';
 import { InvalidInputError } from '../../errors';
-import { requiresAdmin, type SubscribableName } from '../../notifications/catalogue';
+import { requiresAdmin, type SubscribableName } from '../../notifications/catalog';
 import { changeWebhook } from '../lifecycle';
 import { type WebhookItem, type WebhookPatch, type WebhookView, webhookView } from '../model';
 import { getWebhookItem, MAX_SUBSCRIPTION_CHANGES, subscriptionChanges } from '../store/webhooks';

@@ -11,7 +11,7 @@
 import { isAdmin, type Principal } from '../../auth/permissions';
 import { ConflictError, InvalidInputError, NotFoundError, UnprocessableError } from '../../errors';
 import { isPublicAddress, literalIp } from '../../net/addresses';
-import { requiresAdmin, type SubscribableName } from '../../notifications/catalogue';
+import { requiresAdmin, type SubscribableName } from '../../notifications/catalog';
 import { nextId } from '../../store/counters';
 import { describeIssues } from '../../validation';
 import { allowPrivateTargets, webhookLimits } from '../config';

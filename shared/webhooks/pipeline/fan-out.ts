@@ -30,7 +30,7 @@
 import * as z from 'zod/mini';
 import { queueDef } from '../../catalog/queues';
 import { done, type MessageContext, type Next, retryIn, sendAgain } from '../../edge/queue/contract';
-import { ALL_NOTIFICATIONS } from '../../notifications/catalogue';
+import { ALL_NOTIFICATIONS } from '../../notifications/catalog';
 import { type NotificationMessage, NotificationMessageSchema, pertainsTo } from '../../notifications/message';
 import { describeError, logger } from '../../observability/logger';
 import { recordFanOut, recordFilterErrors } from '../../observability/metrics';

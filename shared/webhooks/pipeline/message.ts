@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
-import { NOTIFICATION_NAMES } from '../../notifications/catalogue';
+import { NOTIFICATION_NAMES } from '../../notifications/catalog';
 import { NotificationMetadataSchema } from '../../notifications/metadata';
 import { DELIVERY_ID } from '../delivery-id';
 

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { NotFoundError } from '../../errors';
-import type { NotificationName } from '../../notifications/catalogue';
+import type { NotificationName } from '../../notifications/catalog';
 import type { DeliveryPayload, HistoryRecord } from '../model';
 import { historyView } from '../store/history-keys';
 import { getWebhookItem } from '../store/webhooks';

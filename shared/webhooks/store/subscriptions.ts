@@ -5,7 +5,7 @@
  * `ALL_NOTIFICATIONS`, the global key plus one key per user the notification pertains to.
  * Nothing else is ever read — no scan, no filter over unrelated webhooks.
  */
-import { ALL_NOTIFICATIONS, type NotificationName } from '../../notifications/catalogue';
+import { ALL_NOTIFICATIONS, type NotificationName } from '../../notifications/catalog';
 
 function subscriptionKey(
   name: string,

@@ -180,8 +180,10 @@ describe.concurrent.each(['CloudWarehouse', 'ClusterWarehouse'] as const)('assur
 describe('checks and in-flight operations', () => {
   it('a check of an integration in flight is skipped; a check that lost the race records nothing', async () => {
     useLocalCloudEnv();
-    const { checkIntegration, recordCheck } = await import('../../../shared/integrations/assurance');
-    const { getIntegration, updateIntegration } = await import('../../../shared/integrations/repository');
+    const { checkIntegration, recordCheck } = await import('../../../shared/integrations/assurance/check');
+    const { getIntegration, updateIntegration } = await import(
+      '../../../shared/integrations/store/integrations'
+    );
     const { id } = await enabledIntegration('CloudWarehouse');
     const record = await getIntegration(Number(id));
     if (!record) throw new Error('integration not found');

@@ -13,18 +13,18 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import * as z from 'zod/mini';
 import { ensureTables, localDynamoClient } from '../../../infra/local/dynamodb';
 import { type TableName, tableEnvVar } from '../../../shared/catalog/tables';
+import { scriptBodySchema } from '../../../shared/integrations/api/script-requests';
+import { deleteScript, editScript, generateScript } from '../../../shared/integrations/api/scripts';
 import type { IntegrationRecord } from '../../../shared/integrations/model';
-import { recordOutcome } from '../../../shared/integrations/outcome';
+import { encryptedPayload, integrationOwner, secretsOf } from '../../../shared/integrations/secrets';
 import {
   getIntegration,
   insertWithClaims,
-  putTransientSecret,
   updateIntegration,
-} from '../../../shared/integrations/repository';
-import { scriptBodySchema } from '../../../shared/integrations/script-requests';
-import { deleteScript, editScript, generateScript } from '../../../shared/integrations/scripts';
-import { encryptedPayload, integrationOwner, sealCredentials } from '../../../shared/integrations/secrets';
-import { applyEditTask, bootstrapTask, teardownTask } from '../../../shared/integrations/tasks';
+} from '../../../shared/integrations/store/integrations';
+import { putTransientSecret } from '../../../shared/integrations/store/transient-secrets';
+import { recordOutcome } from '../../../shared/integrations/workflow/outcome';
+import { applyEditTask, bootstrapTask, teardownTask } from '../../../shared/integrations/workflow/tasks';
 import {
   type IntegrationType,
   payloadSchemaFor,
@@ -305,7 +305,12 @@ describe('a fake eighth SQL type, through generic code only', () => {
     const third = randomUUID();
     const credentialsRef = `${integrationId}-${third}`;
     const stored = (await getIntegration(integrationId)) as IntegrationRecord;
-    await putTransientSecret(credentialsRef, await sealCredentials(ADMIN, stored), integrationId, 300);
+    await putTransientSecret(
+      credentialsRef,
+      await secretsOf(stored).sealCredentials(ADMIN, stored.id),
+      integrationId,
+      300,
+    );
     expect(
       await updateIntegration(
         integrationId,

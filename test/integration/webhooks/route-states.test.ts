@@ -1,6 +1,6 @@
 /**
  * Every webhook route against a webhook in every state the service has (issue 34, item 1),
- * through the local cloud, which gives each function only the environment its catalogue entry
+ * through the local cloud, which gives each function only the environment its catalog entry
  * grants: a route whose code path for some state needs a table, queue or function its entry does
  * not grant answers 500 here, as it would in AWS. Each route must answer a 2xx or a 4xx its
  * OpenAPI operation lists (`call` checks every answer against the document), both for the

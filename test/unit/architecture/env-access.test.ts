@@ -1,6 +1,6 @@
 /**
  * Functions and shared code read their environment only through shared/config/env.ts. That is
- * what lets the local cloud scope each invocation's resource variables to its catalogue grants
+ * what lets the local cloud scope each invocation's resource variables to its catalog grants
  * (docs/infrastructure.md, "The local cloud grants what AWS grants"): a direct `process.env`
  * read would see every variable of the one local process and hide a missing grant.
  */

@@ -12,7 +12,7 @@ const root = new URL('../../../', import.meta.url);
 describe('route contracts', () => {
   for (const route of routes as readonly RouteDef[]) {
     const key = routeKey(route);
-    it(`${key} validates against its catalogued contract`, async () => {
+    it(`${key} validates against its cataloged contract`, async () => {
       const module = (await import(new URL(route.handler, root).href)) as { handler: { contract?: unknown } };
       expect(module.handler.contract).toBeDefined();
       expect(module.handler.contract).toBe(contracts[key]);

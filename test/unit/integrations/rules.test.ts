@@ -4,7 +4,12 @@ import {
   configurationSnippet,
   hashClusterKey,
   issueClusterKey,
-} from '../../../shared/integrations/federated-sql';
+} from '../../../shared/integrations/api/cluster-key';
+import {
+  assertNoPlaceholders,
+  deleteCredentials,
+  nonEditableChanges,
+} from '../../../shared/integrations/api/rules';
 import {
   canDelete,
   outcomeStatus,
@@ -14,12 +19,7 @@ import {
 } from '../../../shared/integrations/lifecycle';
 import type { IntegrationRecord } from '../../../shared/integrations/model';
 import { executionName } from '../../../shared/integrations/model';
-import { failureReason } from '../../../shared/integrations/outcome';
-import {
-  assertNoPlaceholders,
-  deleteCredentials,
-  nonEditableChanges,
-} from '../../../shared/integrations/rules';
+import { failureReason } from '../../../shared/integrations/workflow/outcome';
 import {
   type IntegrationPayload,
   IntegrationPayloadSchema,

@@ -25,7 +25,9 @@ beforeAll(async () => {
 describe('integration secrets', () => {
   const config = () => structuredClone(payloads('s').ClusterWarehouse?.config) as Record<string, unknown>;
   const stored = (owner = secrets.integrationOwner(1), plain = config()) =>
-    secrets.encryptSecrets('ClusterWarehouse', plain, owner) as Promise<Record<string, unknown>>;
+    secrets.secretsOf({ type: 'ClusterWarehouse', config: plain }).seal(owner) as Promise<
+      Record<string, unknown>
+    >;
   const statusOf = async (promise: Promise<unknown>) =>
     promise.then(
       () => undefined,
@@ -39,9 +41,9 @@ describe('integration secrets', () => {
     expect(String(sealed.username)).toMatch(/^enc:v2:/);
     expect(sealed.host).toBe(plain.host);
     expect(JSON.stringify(sealed)).not.toContain(String(plain.password));
-    expect(await secrets.decryptSecrets('ClusterWarehouse', sealed, secrets.integrationOwner(1))).toEqual(
-      plain,
-    );
+    expect(
+      await secrets.secretsOf({ type: 'ClusterWarehouse', config: sealed }).open(secrets.integrationOwner(1)),
+    ).toEqual(plain);
   });
 
   it('seals a caller value that looks like ciphertext as the string it is, and never opens it', async () => {
@@ -49,16 +51,20 @@ describe('integration secrets', () => {
     const replayed = { ...config(), password: first.password };
     const again = await stored(secrets.integrationOwner(2), replayed);
     expect(again.password).not.toBe(first.password);
-    const opened = await secrets.decryptSecrets('ClusterWarehouse', again, secrets.integrationOwner(2));
+    const opened = await secrets
+      .secretsOf({ type: 'ClusterWarehouse', config: again })
+      .open(secrets.integrationOwner(2));
     expect(opened?.password).toBe(first.password);
-    expect(secrets.plaintextSecretsOf('ClusterWarehouse', replayed)).toContain(first.password);
+    expect(secrets.secretsOf({ type: 'ClusterWarehouse', config: replayed }).plaintext()).toContain(
+      first.password,
+    );
   });
 
   it('binds each value to its owner, field and connection: a moved ciphertext does not open (409)', async () => {
     const owner = secrets.integrationOwner(3);
     const sealed = await stored(owner);
     const decrypt = (c: Record<string, unknown>, o = owner) =>
-      secrets.decryptSecrets('ClusterWarehouse', c, o);
+      secrets.secretsOf({ type: 'ClusterWarehouse', config: c }).open(o);
     const another = await statusOf(decrypt(sealed, secrets.integrationOwner(4)));
     expect(another).toEqual({
       status: 409,
@@ -87,11 +93,9 @@ describe('integration secrets', () => {
     ])
       expect(
         await statusOf(
-          secrets.decryptSecrets(
-            'ClusterWarehouse',
-            { ...sealed, password: bad },
-            secrets.integrationOwner(1),
-          ),
+          secrets
+            .secretsOf({ type: 'ClusterWarehouse', config: { ...sealed, password: bad } })
+            .open(secrets.integrationOwner(1)),
         ),
         bad,
       ).toEqual({ status: 409, message: expect.not.stringContaining(bad.slice(7) || bad) });
@@ -100,25 +104,35 @@ describe('integration secrets', () => {
   it('still opens a value sealed before bindings (enc:v1 under the old purpose), and only that purpose', async () => {
     const v1 = await legacyCiphertext(provider(), secrets.LEGACY_CONFIG_PURPOSE, 'old-password');
     const sealed = { ...(await stored()), password: v1 };
-    const opened = await secrets.decryptSecrets('ClusterWarehouse', sealed, secrets.integrationOwner(1));
+    const opened = await secrets
+      .secretsOf({ type: 'ClusterWarehouse', config: sealed })
+      .open(secrets.integrationOwner(1));
     expect(opened?.password).toBe('old-password');
     const otherPurpose = { ...sealed, password: await legacyCiphertext(provider(), 'webhook-secret', 'x') };
     expect(
-      await statusOf(secrets.decryptSecrets('ClusterWarehouse', otherPurpose, secrets.integrationOwner(1))),
+      await statusOf(
+        secrets
+          .secretsOf({ type: 'ClusterWarehouse', config: otherPurpose })
+          .open(secrets.integrationOwner(1)),
+      ),
     ).toMatchObject({ status: 409 });
   });
 
   it('reads stored secrets strictly, or skipping those that do not open (for scrubbing)', async () => {
     const sealed = { ...(await stored()), password: 'enc:v2:AAAA:AAAA' };
     expect(
-      await statusOf(secrets.storedSecretsOf('ClusterWarehouse', sealed, secrets.integrationOwner(1))),
+      await statusOf(
+        secrets.secretsOf({ type: 'ClusterWarehouse', config: sealed }).openAll(secrets.integrationOwner(1)),
+      ),
     ).toMatchObject({
       status: 409,
     });
     expect(
-      await secrets.storedSecretsOf('ClusterWarehouse', sealed, secrets.integrationOwner(1), {
-        skipUnreadable: true,
-      }),
+      await secrets
+        .secretsOf({ type: 'ClusterWarehouse', config: sealed })
+        .openAll(secrets.integrationOwner(1), {
+          skipUnreadable: true,
+        }),
     ).toEqual([config().username]);
   });
 
@@ -128,7 +142,7 @@ describe('integration secrets', () => {
       authenticationType: 'oAuthM2M',
       oAuthClientConfig: { clientId: 'c', authorityUrl: 'https://x.example.com/t', clientSecret: 'shh' },
     };
-    const redacted = (await secrets.redactSecrets('Lakehouse', lake)) as typeof lake;
+    const redacted = (await secrets.secretsOf({ type: 'Lakehouse', config: lake }).redact()) as typeof lake;
     expect(redacted.oAuthClientConfig.clientSecret).toBe('[REDACTED]');
     expect(redacted.oAuthClientConfig.clientId).toBe('c');
   });
@@ -136,21 +150,22 @@ describe('integration secrets', () => {
   it('restores placeholders from the stored config, leaves new values alone and says which it restored', async () => {
     const owner = secrets.integrationOwner(5);
     const incoming = { ...config(), username: '[REDACTED]', password: 'new-password' };
-    const { config: restored, restored: paths } = await secrets.restorePlaceholders(
-      'ClusterWarehouse',
-      incoming,
-      await stored(owner),
-      owner,
-    );
+    const { config: restored, restored: paths } = await secrets
+      .secretsOf({ type: 'ClusterWarehouse', config: await stored(owner) })
+      .restore(incoming, owner);
     expect(restored?.username).toBe(config().username);
     expect(restored?.password).toBe('new-password');
     expect(paths).toEqual(['username']);
-    const nothingStored = await secrets.restorePlaceholders('ClusterWarehouse', incoming, undefined, owner);
+    const nothingStored = await secrets
+      .secretsOf({ type: 'ClusterWarehouse', config: undefined })
+      .restore(incoming, owner);
     expect(nothingStored.config?.username).toBe('[REDACTED]');
     expect(nothingStored.restored).toEqual([]);
     // Another integration's stored config does not open for this one.
     expect(
-      await statusOf(secrets.restorePlaceholders('ClusterWarehouse', incoming, await stored(), owner)),
+      await statusOf(
+        secrets.secretsOf({ type: 'ClusterWarehouse', config: await stored() }).restore(incoming, owner),
+      ),
     ).toMatchObject({ status: 409 });
   });
 
@@ -161,23 +176,31 @@ describe('integration secrets', () => {
       config: await stored(secrets.integrationOwner(6)),
     };
     const credentials = { username: 'a', password: 'fail-teardown' };
-    const sealed = await secrets.sealCredentials(credentials, record);
+    const sealed = await secrets.secretsOf(record).sealCredentials(credentials, record.id);
     expect(sealed).not.toContain('fail-teardown');
-    expect(await secrets.openCredentials(sealed, record)).toEqual(credentials);
-    expect(await statusOf(secrets.openCredentials(sealed, { ...record, id: 7 }))).toMatchObject({
+    expect(await secrets.secretsOf(record).openCredentials(sealed, record.id)).toEqual(credentials);
+    expect(await statusOf(secrets.secretsOf(record).openCredentials(sealed, 7))).toMatchObject({
       status: 409,
     });
     expect(
-      await statusOf(secrets.openCredentials(sealed, { ...record, config: { ...record.config, port: 1 } })),
+      await statusOf(
+        secrets
+          .secretsOf({ ...record, config: { ...record.config, port: 1 } })
+          .openCredentials(sealed, record.id),
+      ),
     ).toMatchObject({ status: 409 });
     // Not a config secret, and a config secret is not delete credentials.
     const asConfig = { ...record.config, password: sealed };
     expect(
-      await statusOf(secrets.decryptSecrets('ClusterWarehouse', asConfig, secrets.integrationOwner(6))),
+      await statusOf(
+        secrets.secretsOf({ type: 'ClusterWarehouse', config: asConfig }).open(secrets.integrationOwner(6)),
+      ),
     ).toMatchObject({
       status: 409,
     });
-    expect(await statusOf(secrets.openCredentials(String(record.config.password), record))).toMatchObject({
+    expect(
+      await statusOf(secrets.secretsOf(record).openCredentials(String(record.config.password), record.id)),
+    ).toMatchObject({
       status: 409,
     });
   });

@@ -84,7 +84,7 @@ async function run(
 const input = (operation: string) => ({ integrationId: 5, operation, requestId: 'r-1' });
 
 describe('integration lifecycle state machine', () => {
-  it('maps every Task to a catalogued handler', () => {
+  it('maps every Task to a cataloged handler', () => {
     expect(mappingProblems(def, JSON.parse(text) as AslDefinition)).toEqual([]);
     for (const task of Object.values(def.tasks)) expect(task.tables?.length ?? 0).toBeGreaterThan(0);
   });

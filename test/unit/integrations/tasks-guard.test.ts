@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { guardTask, TaskFailedError } from '../../../shared/integrations/tasks';
+import { guardTask, TaskFailedError } from '../../../shared/integrations/workflow/tasks';
 import { PlatformOperationError, TransientPlatformError } from '../../../shared/platforms/port';
 
 describe('guardTask: what a workflow task may put in the execution history', () => {

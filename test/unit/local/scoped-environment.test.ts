@@ -40,7 +40,7 @@ describe('scoped environments', () => {
   });
 });
 
-describe('catalogue access → environment (one function for CDK and the local cloud)', () => {
+describe('catalog access → environment (one function for CDK and the local cloud)', () => {
   it('grants a table, both URLs of a queue, every workflow, the secrets key and invoked functions', () => {
     const granted = grantedVariables(
       { tables: [{ table: 'apiKeys', access: 'read' }], sendsTo: ['deliveries'], usesSecrets: true },
@@ -62,7 +62,7 @@ describe('catalogue access → environment (one function for CDK and the local c
   });
 });
 
-describe('the local runner gives a function only what its catalogue entry grants', () => {
+describe('the local runner gives a function only what its catalog entry grants', () => {
   let saved: string | undefined;
   beforeEach(() => {
     saved = process.env[API_KEYS];

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { NOTIFICATION_NAMES, notificationCatalogue } from '../../../shared/notifications/catalogue';
+import { NOTIFICATION_NAMES, notificationCatalog } from '../../../shared/notifications/catalog';
 import { examplePayload } from '../../../shared/notifications/examples';
 import { NotificationMessageSchema } from '../../../shared/notifications/message';
 import { HistoryRecordSchema } from '../../../shared/webhooks/model';
 
-describe('example payloads of the event catalogue', () => {
+describe('example payloads of the event catalog', () => {
   it('every notification has one that a producer could publish and a receiver would get', () => {
     for (const name of NOTIFICATION_NAMES) {
       const example = examplePayload(name, { id: 5, name: 'mine' });
@@ -24,7 +24,7 @@ describe('example payloads of the event catalogue', () => {
       });
       expect(message.success, `${name}: ${message.error?.message}`).toBe(true);
       expect(example.text.toLowerCase()).toContain(
-        notificationCatalogue[name].trigger.toLowerCase().slice(0, 20),
+        notificationCatalog[name].trigger.toLowerCase().slice(0, 20),
       );
     }
   });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { httpStatusOf } from '../../../shared/edge/errors';
-import { assertSecretsResent } from '../../../shared/integrations/rules';
+import { assertSecretsResent } from '../../../shared/integrations/api/rules';
 import { INTEGRATION_TYPES, payloadSchemaFor, platformOf, platforms } from '../../../shared/platforms';
 import {
   configSchemaOf,

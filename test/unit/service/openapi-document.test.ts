@@ -17,7 +17,7 @@ describe('the served OpenAPI document', () => {
     );
   });
 
-  it('has the filter payload fields of docs/webhooks.md up to date with the catalogue (regenerate: npm run openapi -- --write)', () => {
+  it('has the filter payload fields of docs/webhooks.md up to date with the catalog (regenerate: npm run openapi -- --write)', () => {
     const doc = readFileSync(WEBHOOKS_DOC, 'utf8');
     expect(withFilterFields(doc)).toBe(doc);
     expect(doc).toContain('| `webhookFailing` | `metadata.targetUser`, `metadata.webhookId`');
@@ -27,7 +27,7 @@ describe('the served OpenAPI document', () => {
     await SwaggerParser.validate(JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')));
   });
 
-  it('lists a server for every catalogued stage', () => {
+  it('lists a server for every cataloged stage', () => {
     const document = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as { servers: { description: string }[] };
     const stages = Object.keys(JSON.parse(readFileSync('cdk.json', 'utf8')).context['causeway:stages']);
     expect(stages.length).toBeGreaterThan(1);

@@ -1,0 +1,18 @@
+/**
+ * The contract of `GET /webhooks/actions`, which answers the notification catalog. It sits
+ * with the catalog, not with the webhooks' contracts, so the function behind it bundles the
+ * catalog and none of the webhook model's schemas (`docs/benchmarks.md`, figure 5).
+ */
+import * as z from 'zod/mini';
+import type { RouteContract } from '../catalog/contract';
+
+export const notificationContracts = {
+  'GET /webhooks/actions': {
+    responses: {
+      200: {
+        description: 'ALL_NOTIFICATIONS and every notification name.',
+        schema: z.array(z.string()),
+      },
+    },
+  },
+} satisfies Record<string, RouteContract>;
