@@ -275,13 +275,14 @@ export function injectDynamoFailures(
 
 /**
  * Runs this file's tests against a local cloud of its own (`useOwnCloud`), with a receiver for
- * its webhooks: both start before the file's tests and stop after them.
+ * its webhooks: both start before the file's tests and stop after them. `env` overrides the
+ * test cloud's defaults (`test/support/local-cloud-process.ts`).
  */
-export function onOwnCloud(): { readonly receiver: Receiver } {
+export function onOwnCloud(env?: Record<string, string>): { readonly receiver: Receiver } {
   let cloud: RunningCloud | undefined;
   let receiver: Receiver | undefined;
   beforeAll(async () => {
-    [cloud, receiver] = await Promise.all([startCloudProcess(), startReceiver()]);
+    [cloud, receiver] = await Promise.all([startCloudProcess(env ? { env } : {}), startReceiver()]);
     useOwnCloud(cloud);
   });
   afterAll(async () => {
