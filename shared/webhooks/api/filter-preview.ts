@@ -14,8 +14,9 @@
 import type { Principal } from '../../auth/permissions';
 import { historyRetentionDays, historyWriteShards } from '../config';
 import { compileFilter, evaluateFilter } from '../filter';
-import { mergedListing, recordsByKey } from '../store/history';
+import { recordsByKey } from '../store/history';
 import { listingSelection, liveWindow, requestView, type StoredHistoryRecord } from '../store/history-keys';
+import { mergedListing } from '../store/history-listing';
 import type { FilterPreview, FilterPreviewRequest } from './filter-preview-contract';
 import { visibleAudiences } from './history';
 

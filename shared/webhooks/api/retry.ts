@@ -12,8 +12,9 @@ import type { NotificationName } from '../../notifications/catalog';
 import { countInWindow } from '../../store/counters';
 import { invokeInternal } from '../../store/internal-functions';
 import { manualRetryRate } from '../config';
-import type { HistoryRecord } from '../model';
-import { findHistoryRecord, type HistoryKey } from '../store/history';
+import type { HistoryRecord } from '../history-model';
+import { findHistoryRecord } from '../store/history';
+import type { HistoryKey } from '../store/history-keys';
 import { visibleAudiences } from './history';
 
 /** What the webhook sender is asked to do: re-send a record, or send a test notification. */

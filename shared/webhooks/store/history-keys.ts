@@ -25,7 +25,7 @@
  * is "days ≥ today − retention" and `count` is the sum of at most 2 × (retention + 1) counters
  * per audience. Queries apply the same window as a key condition (id ≥ first live id).
  */
-import type { DeliveryPayload, HistoryQuery, HistoryRecord } from '../model';
+import type { DeliveryPayload, HistoryQuery, HistoryRecord } from '../history-model';
 import { isPacked, type PackedText, unpackText } from './history-text';
 
 /** Why no HTTP answer came back: the stored body of a transport failure. */
@@ -164,6 +164,12 @@ export function liveWindow(nowMs: number, retentionDays: number): { days: string
   const days: string[] = [];
   for (let d = first; d <= nowMs; d += DAY_MS) days.push(dayOf(d));
   return { days, minId: first * ID_SLOTS };
+}
+
+/** A history record's key. */
+export interface HistoryKey {
+  deliveryId: string;
+  seq: number;
 }
 
 /**

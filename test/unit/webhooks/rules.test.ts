@@ -5,7 +5,7 @@ import { WebhookInputSchema } from '../../../shared/webhooks/model';
 import { alreadyHandled, earlierReceiveUnrecorded } from '../../../shared/webhooks/pipeline/delivery';
 import { countedRecord, groupFrom } from '../../../shared/webhooks/pipeline/history-counts';
 import { maxAttempts, nextStep } from '../../../shared/webhooks/pipeline/retry';
-import { MAX_COUNTERS_PER_GROUP } from '../../../shared/webhooks/store/history';
+import { MAX_COUNTERS_PER_GROUP } from '../../../shared/webhooks/store/delivery-counts';
 import {
   counterKeys,
   createdAtOf,
