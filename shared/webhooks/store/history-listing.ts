@@ -6,7 +6,13 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../store/clients';
 import { tableName } from '../../store/tables';
-import { HISTORY_INDEXES, type HistoryKey, type IndexKind } from './history-keys';
+import {
+  HISTORY_INDEXES,
+  type HistoryKey,
+  historyKeyOf,
+  type IndexKind,
+  type StoredKey,
+} from './history-keys';
 
 /** A listing index's entry: the record's key and id. */
 export interface ListingEntry extends HistoryKey {
@@ -101,12 +107,11 @@ class PartitionReader {
         ExclusiveStartKey: this.start,
       }),
     );
-    const items = (out.Items ?? []) as ListingEntry[];
+    const items = (out.Items ?? []) as (StoredKey & Omit<ListingEntry, keyof HistoryKey>)[];
     this.entries.push(
       ...items.map(({ id, deliveryId, seq, statusCode }) => ({
         id,
-        deliveryId,
-        seq,
+        ...historyKeyOf({ deliveryId, seq }),
         ...(statusCode !== undefined ? { statusCode } : {}),
       })),
     );

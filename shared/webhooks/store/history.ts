@@ -13,21 +13,23 @@ import { historyRetentionDays, historyWriteShards } from '../config';
 import type { DeliveryPayload, HistoryRecord } from '../history-model';
 import { nextHistoryId } from './history-ids';
 import {
-  AUTOMATIC_SEQ_LIMIT,
+  AUTOMATIC_ATTEMPT_LIMIT,
   audienceOf,
   createdAtOf,
   expiresAtFor,
   HISTORY_INDEXES,
   type HistoryKey,
+  historyKeyOf,
   ID_SLOTS,
   listingKeys,
   OUTCOMES,
   outcomeOf,
   type StoredHistoryRecord,
+  type StoredKey,
   type StoredResponse,
+  storedKey,
   webhookListingKey,
 } from './history-keys';
-import type { ListingEntry } from './history-listing';
 import { packText } from './history-text';
 
 /** Per audience, the next write shard of this container (round-robin from a random start). */
@@ -71,9 +73,11 @@ export async function newHistoryItem(input: NewHistoryRecord): Promise<StoredHis
   const shard = nextShard(audience, historyWriteShards());
   return {
     ...fields,
-    deliveryId: input.deliveryId,
     // An automatic attempt is keyed by its number; a manual retry and a twin POST by their id.
-    seq: retryOf === undefined && !twin ? input.attempt : id,
+    ...storedKey({
+      deliveryId: input.deliveryId,
+      attemptOrId: retryOf === undefined && !twin ? input.attempt : id,
+    }),
     id,
     createdAt: createdAtOf(id),
     // As text: a producer's metadata may hold what a DynamoDB document cannot (see history-keys.ts);
@@ -110,8 +114,9 @@ export async function writeHistoryRecord(input: NewHistoryRecord): Promise<Store
   return item;
 }
 
+/** An automatic attempt's record, as the delivery's next attempt judges it (pipeline/delivery.ts). */
 export interface RecordedAttempt {
-  seq: number;
+  attempt: number;
   statusCode: number;
 }
 
@@ -121,12 +126,16 @@ export async function recordedAttempts(deliveryId: string): Promise<RecordedAtte
     new QueryCommand({
       TableName: tableName('deliveryHistory'),
       KeyConditionExpression: 'deliveryId = :d AND seq < :manual',
-      ExpressionAttributeValues: { ':d': deliveryId, ':manual': AUTOMATIC_SEQ_LIMIT },
+      ExpressionAttributeValues: { ':d': deliveryId, ':manual': AUTOMATIC_ATTEMPT_LIMIT },
       ProjectionExpression: 'seq, statusCode',
       ConsistentRead: true,
     }),
   );
-  return (out.Items ?? []) as RecordedAttempt[];
+  // Below the limit the stored key is the attempt number.
+  return ((out.Items ?? []) as { seq: number; statusCode: number }[]).map(({ seq, statusCode }) => ({
+    attempt: seq,
+    statusCode,
+  }));
 }
 
 function live(item: StoredHistoryRecord | undefined): StoredHistoryRecord | undefined {
@@ -135,7 +144,7 @@ function live(item: StoredHistoryRecord | undefined): StoredHistoryRecord | unde
 
 export async function getHistoryItem(key: HistoryKey): Promise<StoredHistoryRecord | undefined> {
   const out = await documentClient.send(
-    new GetCommand({ TableName: tableName('deliveryHistory'), Key: key }),
+    new GetCommand({ TableName: tableName('deliveryHistory'), Key: storedKey(key) }),
   );
   return live(out.Item as StoredHistoryRecord | undefined);
 }
@@ -166,19 +175,17 @@ export async function findHistoryRecord(
           ExpressionAttributeValues: { ':p': partition, ':id': id },
         }),
       );
-      return (out.Items ?? [])[0] as ListingEntry | undefined;
+      const entry = out.Items?.[0] as StoredKey | undefined;
+      return entry ? historyKeyOf(entry) : undefined;
     }),
   );
   const key = found.find((entry) => entry !== undefined);
-  return key ? getHistoryItem({ deliveryId: key.deliveryId, seq: key.seq }) : undefined;
+  return key ? getHistoryItem(key) : undefined;
 }
 
 /** The records with these keys, in the same order (expired ones TTL has removed are left out). */
 export async function recordsByKey(keys: readonly HistoryKey[]): Promise<StoredHistoryRecord[]> {
-  const items = await batchGetAll<StoredHistoryRecord>(
-    tableName('deliveryHistory'),
-    keys.map(({ deliveryId, seq }) => ({ deliveryId, seq })),
-  );
+  const items = await batchGetAll<StoredHistoryRecord>(tableName('deliveryHistory'), keys.map(storedKey));
   return items.filter((item) => live(item) !== undefined);
 }
 
@@ -186,6 +193,14 @@ export interface WebhookIndexEntry extends HistoryKey {
   id: number;
   statusCode: number;
 }
+
+type StoredIndexEntry = StoredKey & { id: number; statusCode: number };
+
+const indexEntryOf = ({ id, deliveryId, seq, statusCode }: StoredIndexEntry): WebhookIndexEntry => ({
+  id,
+  ...historyKeyOf({ deliveryId, seq }),
+  statusCode,
+});
 
 /** One page of a webhook's index entries in a shard, between two ids (the recover job's reads). */
 export async function webhookWindowPage(
@@ -209,12 +224,7 @@ export async function webhookWindowPage(
       ExclusiveStartKey: start,
     }),
   );
-  const entries = ((out.Items ?? []) as WebhookIndexEntry[]).map(({ id, deliveryId, seq, statusCode }) => ({
-    id,
-    deliveryId,
-    seq,
-    statusCode,
-  }));
+  const entries = ((out.Items ?? []) as StoredIndexEntry[]).map(indexEntryOf);
   return { entries, ...(out.LastEvaluatedKey ? { next: out.LastEvaluatedKey } : {}) };
 }
 
@@ -229,7 +239,7 @@ export async function resendRecorded(deliveryId: string, jobId: string): Promise
       TableName: tableName('deliveryHistory'),
       KeyConditionExpression: 'deliveryId = :d AND seq >= :manual',
       FilterExpression: 'recoverJob = :job',
-      ExpressionAttributeValues: { ':d': deliveryId, ':manual': AUTOMATIC_SEQ_LIMIT, ':job': jobId },
+      ExpressionAttributeValues: { ':d': deliveryId, ':manual': AUTOMATIC_ATTEMPT_LIMIT, ':job': jobId },
       ProjectionExpression: 'seq',
       ConsistentRead: true,
     }),
@@ -261,8 +271,9 @@ export async function webhookEntryAudiences(webhookId: number, shards: number): 
 }
 
 /** Every record of a delivery (automatic attempts, manual retries, re-sends), strongly consistent. */
-export function deliveryRecords(deliveryId: string): Promise<WebhookIndexEntry[]> {
-  return queryDelivery<WebhookIndexEntry>(deliveryId, 'deliveryId, seq, id, statusCode');
+export async function deliveryRecords(deliveryId: string): Promise<WebhookIndexEntry[]> {
+  const entries = await queryDelivery<StoredIndexEntry>(deliveryId, 'deliveryId, seq, id, statusCode');
+  return entries.map(indexEntryOf);
 }
 
 /** Every live record of a delivery, whole (the history's `deliveryId` filter): one partition. */
