@@ -35,7 +35,7 @@ export async function countFreshness(options: {
     const { createPrincipalWithKey } = await import('../shared/auth/keys');
     const { createWebhooks } = await import('../shared/webhooks/api/webhooks');
     const { queryHistory } = await import('../shared/webhooks/api/history');
-    const { HistoryQuerySchema } = await import('../shared/webhooks/model');
+    const { HistoryQuerySchema } = await import('../shared/webhooks/history-model');
     const lagMs: number[] = [];
     for (let roundNo = 0; roundNo < options.rounds; roundNo++) {
       const issued = await createPrincipalWithKey(

@@ -29,7 +29,8 @@ export async function handler(event: unknown, context?: Context): Promise<Resend
   try {
     const record =
       'deliveryId' in request
-        ? await resendHistoryRecord(request, context)
+        ? // `seq` is the history table's name for the key (shared/webhooks/store/history-keys.ts).
+          await resendHistoryRecord({ deliveryId: request.deliveryId, attemptOrId: request.seq }, context)
         : await sendTest(request.testWebhookId, request.notificationType, request.caller, context);
     return { ok: true, record };
   } catch (error) {

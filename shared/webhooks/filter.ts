@@ -23,7 +23,7 @@ import { InvalidInputError } from '../errors';
 import { ALL_NOTIFICATIONS, declaredMetadata, type NotificationName } from '../notifications/catalog';
 import { NotificationMetadataSchema } from '../notifications/metadata';
 import { withArticle } from '../text';
-import type { DeliveryPayload } from './model';
+import type { DeliveryPayload } from './history-model';
 
 export const MAX_FILTER_BYTES = 2048;
 const MAX_FILTER_NODES = 400;

@@ -8,15 +8,12 @@ import { ErrorBodySchema } from '../../edge/error-body';
 import { idParam, queryBoolean } from '../../edge/validation';
 import { NOTIFICATION_NAMES } from '../../notifications/catalog';
 import { described, withMeta } from '../../schema-meta';
+import { HistoryPageSchema, HistoryQuerySchema, HistoryRecordSchema, instant } from '../history-model';
 import {
   CONTROL_CHARACTERS,
   CreateWebhooksBodySchema,
   CreateWebhooksResponseSchema,
-  HistoryPageSchema,
-  HistoryQuerySchema,
-  HistoryRecordSchema,
   IdParamSchema,
-  instant,
   MAX_WEBHOOKS_PER_REQUEST,
   WebhookInputSchema,
   WebhookListQuerySchema,

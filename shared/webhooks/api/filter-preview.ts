@@ -14,8 +14,16 @@
 import type { Principal } from '../../auth/permissions';
 import { historyRetentionDays, historyWriteShards } from '../config';
 import { compileFilter, evaluateFilter } from '../filter';
-import { mergedListing, recordsByKey } from '../store/history';
-import { listingSelection, liveWindow, requestView, type StoredHistoryRecord } from '../store/history-keys';
+import { recordsByKey } from '../store/history';
+import {
+  type HistoryKey,
+  historyKeyOf,
+  listingSelection,
+  liveWindow,
+  requestView,
+  type StoredHistoryRecord,
+} from '../store/history-keys';
+import { mergedListing } from '../store/history-listing';
 import type { FilterPreview, FilterPreviewRequest } from './filter-preview-contract';
 import { visibleAudiences } from './history';
 
@@ -24,6 +32,8 @@ const MAX_SCANNED = 5000;
 
 /** The notification a delivery belongs to: its `deliveryId` without the webhook id. */
 const notificationOf = (deliveryId: string): string => deliveryId.slice(0, deliveryId.lastIndexOf('_'));
+
+const keyText = (key: HistoryKey): string => `${key.deliveryId}#${key.attemptOrId}`;
 
 /** The newest record of each of the newest `limit` notifications the caller may see. */
 async function newestNotifications(
@@ -52,9 +62,9 @@ async function newestNotifications(
     const candidates = [...newest].slice(0, limit);
     const missing = candidates.filter(([notification]) => !loaded.has(notification));
     const records = await recordsByKey(missing.map(([, entry]) => entry));
-    const byDelivery = new Map(records.map((record) => [`${record.deliveryId}#${record.seq}`, record]));
+    const byKey = new Map(records.map((record) => [keyText(historyKeyOf(record)), record]));
     for (const [notification, entry] of missing) {
-      const record = byDelivery.get(`${entry.deliveryId}#${entry.seq}`);
+      const record = byKey.get(keyText(entry));
       if (record === undefined || record.test) skipped.add(notification);
       else loaded.set(notification, record);
     }

@@ -13,16 +13,9 @@
 import type { Principal } from '../../auth/permissions';
 import { isAdmin } from '../../auth/permissions';
 import { historyRetentionDays, historyWriteShards } from '../config';
-import type { HistoryPage, HistoryQuery } from '../model';
-import {
-  countRange,
-  deliveryItems,
-  type ListingRange,
-  mergedListing,
-  recordsByKey,
-  sumCounters,
-  webhookEntryAudiences,
-} from '../store/history';
+import type { HistoryPage, HistoryQuery } from '../history-model';
+import { sumCounters } from '../store/delivery-counts';
+import { deliveryItems, recordsByKey, webhookEntryAudiences } from '../store/history';
 import {
   dayOf,
   firstIdAt,
@@ -35,6 +28,7 @@ import {
   outcomeOf,
   webhookPartitions,
 } from '../store/history-keys';
+import { countRange, type ListingRange, mergedListing } from '../store/history-listing';
 import { getWebhookItem } from '../store/webhooks';
 
 /** The audiences a history query selects for the caller. */

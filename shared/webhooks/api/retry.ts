@@ -12,13 +12,18 @@ import type { NotificationName } from '../../notifications/catalog';
 import { countInWindow } from '../../store/counters';
 import { invokeInternal } from '../../store/internal-functions';
 import { manualRetryRate } from '../config';
-import type { HistoryRecord } from '../model';
-import { findHistoryRecord, type HistoryKey } from '../store/history';
+import type { HistoryRecord } from '../history-model';
+import { findHistoryRecord } from '../store/history';
+import type { StoredKey } from '../store/history-keys';
 import { visibleAudiences } from './history';
 
-/** What the webhook sender is asked to do: re-send a record, or send a test notification. */
+/**
+ * What the webhook sender is asked to do: re-send a record, or send a test notification. A
+ * record is named by its key as the history table stores it (`seq`, a HistoryKey's `attemptOrId`
+ * in code): the sender's input keeps the stored name, and its handler maps it.
+ */
 export type SenderRequest =
-  | HistoryKey
+  | StoredKey
   | { testWebhookId: number; notificationType: NotificationName; caller: { userId: number; name: string } };
 
 export type ResendResult = { ok: true; record: HistoryRecord } | { ok: false; notFound: string };

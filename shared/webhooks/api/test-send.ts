@@ -10,7 +10,8 @@ import type { Principal } from '../../auth/permissions';
 import { InvalidInputError, NotFoundError } from '../../errors';
 import { ALL_NOTIFICATIONS, NOTIFICATION_NAMES, type NotificationName } from '../../notifications/catalog';
 import { invokeInternal } from '../../store/internal-functions';
-import type { HistoryRecord, WebhookItem } from '../model';
+import type { HistoryRecord } from '../history-model';
+import type { WebhookItem } from '../model';
 import { countManualSend, type ResendResult, type SenderRequest } from './retry';
 import { findVisibleWebhook } from './webhooks';
 

@@ -16,9 +16,7 @@ import { nextId } from '../../store/counters';
 import { describeIssues } from '../../validation';
 import { allowPrivateTargets, webhookLimits } from '../config';
 import {
-  encodePageKey,
   MAX_WEBHOOK_PAGE_SIZE,
-  NOT_A_TOKEN,
   type WebhookError,
   type WebhookInput,
   WebhookInputSchema,
@@ -28,6 +26,7 @@ import {
   type WebhookView,
   webhookView,
 } from '../model';
+import { encodePageKey, NOT_A_TOKEN } from '../page-token';
 import { secretProblem } from '../pipeline/signing';
 import { sealWebhookSecret } from '../secrets';
 import {

@@ -9,7 +9,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context } from 'aws-lambda';
 import { describeError, logger } from '../../observability/logger';
-import type { DeliveryPayload, WebhookItem } from '../model';
+import type { DeliveryPayload } from '../history-model';
+import type { WebhookItem } from '../model';
 import { signingSecrets } from '../secrets';
 import { newHistoryItem, putHistoryItem } from '../store/history';
 import type { StoredHistoryRecord } from '../store/history-keys';

@@ -199,13 +199,14 @@ export function earlierReceiveUnrecorded(
   redelivered: boolean,
   recorded: readonly RecordedAttempt[],
 ): boolean {
-  return redelivered && !recorded.some((r) => r.seq === attempt - 1);
+  return redelivered && !recorded.some((r) => r.attempt === attempt - 1);
 }
 
 /** Why a message must not be POSTed, judged from the delivery's recorded automatic attempts. */
 export function alreadyHandled(attempt: number, recorded: readonly RecordedAttempt[]): string | undefined {
-  if (recorded.some((r) => r.seq >= attempt)) return 'attempt already recorded (a duplicate or late message)';
+  if (recorded.some((r) => r.attempt >= attempt))
+    return 'attempt already recorded (a duplicate or late message)';
   const ended = recorded.find((r) => (r.statusCode >= 200 && r.statusCode < 300) || r.statusCode === 410);
-  if (ended) return `delivery already ended (attempt ${ended.seq} answered ${ended.statusCode})`;
+  if (ended) return `delivery already ended (attempt ${ended.attempt} answered ${ended.statusCode})`;
   return undefined;
 }

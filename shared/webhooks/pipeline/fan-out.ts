@@ -36,7 +36,7 @@ import { describeError, logger } from '../../observability/logger';
 import { recordFanOut, recordFilterErrors } from '../../observability/metrics';
 import { sendAll } from '../../store/queues';
 import { fanOutChunk } from '../config';
-import type { DeliveryPayload } from '../model';
+import type { DeliveryPayload } from '../history-model';
 import { exists, finishStep, markOnce, type StepClaim, type StepContinues, takeStep } from '../store/dedup';
 import { addFilterErrors } from '../store/health';
 import { notificationSubscriptionKeys, sameAudienceKey } from '../store/subscriptions';

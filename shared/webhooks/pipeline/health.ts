@@ -9,8 +9,8 @@
 import { describeError, logger } from '../../observability/logger';
 import { autoDisable as autoDisableSettings, healthTracking, historyWriteShards } from '../config';
 import type { WebhookItem } from '../model';
-import { countRange } from '../store/history';
 import { firstIdAt, webhookPartitions } from '../store/history-keys';
+import { countRange } from '../store/history-listing';
 import { clearFailing, markFailing, markWarned } from '../store/webhooks';
 import { autoDisable } from './auto-disable';
 

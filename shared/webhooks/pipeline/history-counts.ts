@@ -17,8 +17,8 @@
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { describeError, logger } from '../../observability/logger';
 import { hourlyAdds } from '../health-counters';
+import { applyCountGroup, type CountGroup, MAX_COUNTERS_PER_GROUP } from '../store/delivery-counts';
 import { raiseLatestAttempt } from '../store/health';
-import { applyCountGroup, type CountGroup, MAX_COUNTERS_PER_GROUP } from '../store/history';
 import { dayOf, ID_SLOTS } from '../store/history-keys';
 
 /** One counter a record adds 1 to: an item of the counts table and its attribute. */

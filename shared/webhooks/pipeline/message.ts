@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import { NOTIFICATION_NAMES } from '../../notifications/catalog';
 import { NotificationMetadataSchema } from '../../notifications/metadata';
 import { DELIVERY_ID } from '../delivery-id';
+import type { HistoryKey } from '../store/history-keys';
 
 const DeliveryMessageSchema = z.strictObject({
   v: z.literal(1),
@@ -58,13 +59,19 @@ export type QueuedDelivery = z.infer<typeof QueuedDeliverySchema>;
 export const attemptsBefore = (queued: QueuedDelivery): number =>
   'attemptBase' in queued ? (queued.attemptBase ?? 0) : 0;
 
-export function resendMessage(
-  webhookId: number,
-  jobId: string,
-  record: { deliveryId: string; seq: number },
-): ResendMessage {
-  return { v: 1, webhookId, resend: { jobId, deliveryId: record.deliveryId, seq: record.seq } };
+/*
+ * The message names the record's key `seq`, the history table's attribute (store/history-keys.ts):
+ * messages already on the queue keep parsing. In code it is a HistoryKey's `attemptOrId`.
+ */
+export function resendMessage(webhookId: number, jobId: string, record: HistoryKey): ResendMessage {
+  return { v: 1, webhookId, resend: { jobId, deliveryId: record.deliveryId, seq: record.attemptOrId } };
 }
+
+/** The key of the record a re-send message sends again. */
+export const resendKey = ({ resend }: ResendMessage): HistoryKey => ({
+  deliveryId: resend.deliveryId,
+  attemptOrId: resend.seq,
+});
 
 /** A digest of the notification's identity (producer id, else the SQS message id). */
 export function notificationDigest(key: string): string {

@@ -9,14 +9,14 @@ import { queueDef } from '../../catalog/queues';
 import { done, type MessageContext, type Next, retryIn } from '../../edge/queue/contract';
 import { NotFoundError } from '../../errors';
 import { logger } from '../../observability/logger';
-import type { HistoryRecord } from '../model';
+import type { HistoryRecord } from '../history-model';
 import { statusOf } from '../status';
 import { finishLease, finishStep, takeStep } from '../store/dedup';
-import { getHistoryItem, type HistoryKey, resendRecorded } from '../store/history';
-import { historyView, requestView } from '../store/history-keys';
+import { getHistoryItem, resendRecorded } from '../store/history';
+import { type HistoryKey, historyView, requestView } from '../store/history-keys';
 import { getWebhookItem } from '../store/webhooks';
 import { type AttemptFields, invocationEnd, post, record, skippedOutcome, writeDeadline } from './attempt';
-import type { ResendMessage } from './message';
+import { type ResendMessage, resendKey } from './message';
 import { deliveryTraceparent, observeAttempt } from './telemetry';
 import { deferToSlot, throttle } from './throttle';
 import type { AttemptOutcome } from './transport';
@@ -33,7 +33,7 @@ const RESEND_LEASE_MS = (queueDef('deliveries').consumer.timeoutSeconds + 5) * 1
  */
 export async function resendHistoryRecord(key: HistoryKey, context?: Context): Promise<HistoryRecord> {
   const original = await getHistoryItem(key);
-  if (!original) throw new NotFoundError(`history record ${key.deliveryId}/${key.seq} not found`);
+  if (!original) throw new NotFoundError(`history record ${key.deliveryId}/${key.attemptOrId} not found`);
   const webhook = await getWebhookItem(original.webhooksId);
   if (!webhook)
     throw new NotFoundError(
@@ -70,11 +70,11 @@ export async function resendHistoryRecord(key: HistoryKey, context?: Context): P
  * otherwise it is sent again (same `webhook-id`) and recorded as possibly delivered before.
  */
 export async function resend(message: ResendMessage, context: MessageContext): Promise<Next> {
-  const { jobId, deliveryId, seq } = message.resend;
+  const { jobId, deliveryId } = message.resend;
   const lease = { id: `resend#${jobId}#${deliveryId}`, holder: randomUUID() };
   const [claim, original, webhook] = await Promise.all([
     takeStep(lease.id, RESEND_LEASE_MS, LEASE_TTL_DAYS, Date.now(), lease.holder),
-    getHistoryItem({ deliveryId, seq }),
+    getHistoryItem(resendKey(message)),
     getWebhookItem(message.webhookId),
   ]);
   const ids = { jobId, deliveryId, webhookId: message.webhookId };

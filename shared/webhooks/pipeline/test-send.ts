@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { NotFoundError } from '../../errors';
 import type { NotificationName } from '../../notifications/catalog';
-import type { DeliveryPayload, HistoryRecord } from '../model';
+import type { DeliveryPayload, HistoryRecord } from '../history-model';
 import { historyView } from '../store/history-keys';
 import { getWebhookItem } from '../store/webhooks';
 import { invocationEnd, post, record, writeDeadline } from './attempt';

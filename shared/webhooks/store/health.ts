@@ -11,8 +11,9 @@ import { tableName } from '../../store/tables';
 import { conditionalUpdate } from '../../store/write';
 import { historyRetentionDays, historyWriteShards } from '../config';
 import { filterErrorAdd, healthKeys, webhookLatestKey } from '../health-counters';
-import { countRange, mergedListing, recordsByKey } from './history';
+import { recordsByKey } from './history';
 import { expiresAtFor, firstIdAt, liveWindow, webhookPartitions } from './history-keys';
+import { countRange, mergedListing } from './history-listing';
 
 /** Raises the webhook's newest attempt (`la`) or success (`ls`) id to `id` if it is newer. */
 export async function raiseLatestAttempt(

@@ -2,9 +2,10 @@
  * The delivery history's key model (ADR 0006): one record per delivery attempt, listed per
  * caller at O(offset + pageSize) with no hot partition.
  *
- * Key: `(deliveryId, seq)`. An automatic attempt's `seq` is its attempt number (1‥12), so a
- * delivery's attempts are one strongly consistent Query and a second write of one attempt fails.
- * A manual retry's `seq` is its id (always ≥ 1000).
+ * Key: `(deliveryId, seq)`, in code `HistoryKey {deliveryId, attemptOrId}` (below). An automatic
+ * attempt's key is its attempt number (1‥12), so a delivery's attempts are one strongly consistent
+ * Query and a second write of one attempt fails. A manual retry's, a re-send's and a twin POST's
+ * key is the record's id (always ≥ 1000).
  *
  * Ids: `createdAtMillis × 1000 + slot`, where the slot (0‥999) is leased by the writing container
  * (history-ids.ts), so ids are unique without a shared counter, stay below
@@ -25,7 +26,7 @@
  * is "days ≥ today − retention" and `count` is the sum of at most 2 × (retention + 1) counters
  * per audience. Queries apply the same window as a key condition (id ≥ first live id).
  */
-import type { DeliveryPayload, HistoryQuery, HistoryRecord } from '../model';
+import type { DeliveryPayload, HistoryQuery, HistoryRecord } from '../history-model';
 import { isPacked, type PackedText, unpackText } from './history-text';
 
 /** Why no HTTP answer came back: the stored body of a transport failure. */
@@ -47,8 +48,8 @@ export type StoredResponse =
 const DAY_MS = 86_400_000;
 /** Ids per millisecond: the writer slots. */
 export const ID_SLOTS = 1000;
-/** `seq` below this is an automatic attempt number; manual retries use their id. */
-export const AUTOMATIC_SEQ_LIMIT = 1000;
+/** A key below this is an automatic attempt's number; manual retries and re-sends use their id. */
+export const AUTOMATIC_ATTEMPT_LIMIT = 1000;
 
 export type Outcome = 's' | 'f';
 export const OUTCOMES: readonly Outcome[] = ['s', 'f'];
@@ -167,15 +168,43 @@ export function liveWindow(nowMs: number, retentionDays: number): { days: string
 }
 
 /**
+ * A history record's key: its delivery, and the attempt number of an automatic attempt (below
+ * AUTOMATIC_ATTEMPT_LIMIT) or the id of any other record. The code that knows which of the two it
+ * holds names it so (`RecordedAttempt.attempt`, `newHistoryItem`); a key read from the table does not.
+ */
+export interface HistoryKey {
+  deliveryId: string;
+  attemptOrId: number;
+}
+
+/**
+ * The key as the table stores it: the sort key is named `seq` (shared/catalog/tables.ts; renaming a
+ * stored attribute would mean moving every record). `storedKey` and `historyKeyOf` are the
+ * boundary: the store's code names the attribute only through them and in its key conditions.
+ */
+// A type, not an interface: a DynamoDB key is a plain record (an index signature).
+export type StoredKey = { deliveryId: string; seq: number };
+
+export const storedKey = ({ deliveryId, attemptOrId }: HistoryKey): StoredKey => ({
+  deliveryId,
+  seq: attemptOrId,
+});
+
+export const historyKeyOf = ({ deliveryId, seq }: StoredKey): HistoryKey => ({
+  deliveryId,
+  attemptOrId: seq,
+});
+
+/**
  * A record as stored. `request` is the JSON text of the payload that was POSTed and `response`
  * keeps the receiver's body as text, so any payload and any answer store (no document depth,
  * number or key rule of DynamoDB applies to a string); either text is stored compressed when it
  * is long (history-text.ts). Records of the legacy layout hold both as documents; the view
  * reads every form.
  */
-export interface StoredHistoryRecord extends Omit<HistoryRecord, 'request' | 'response' | 'updatedAt'> {
-  deliveryId: string;
-  seq: number;
+export interface StoredHistoryRecord
+  extends StoredKey,
+    Omit<HistoryRecord, 'request' | 'response' | 'updatedAt'> {
   request: PackedText | DeliveryPayload;
   response: StoredResponse | { body: Uint8Array; truncated?: true; json?: true } | Record<string, unknown>;
   /** How long the POST took (ms). */

@@ -11,7 +11,13 @@ import { documentClient } from '../../store/clients';
 import { tableName } from '../../store/tables';
 import { historyWriteShards } from '../config';
 import { putHistoryItem } from './history';
-import { listingKeys, outcomeOf, type StoredHistoryRecord, webhookListingKey } from './history-keys';
+import {
+  listingKeys,
+  outcomeOf,
+  type StoredHistoryRecord,
+  storedKey,
+  webhookListingKey,
+} from './history-keys';
 
 export interface MigrationReport {
   scanned: number;
@@ -36,7 +42,10 @@ function migratedItem(legacy: LegacyRecord, shards: number): StoredHistoryRecord
   const shard = legacy.id % shards;
   return {
     ...fields,
-    seq: legacy.retryOf === undefined ? legacy.attempt : legacy.id,
+    ...storedKey({
+      deliveryId: legacy.deliveryId,
+      attemptOrId: legacy.retryOf === undefined ? legacy.attempt : legacy.id,
+    }),
     request: typeof request === 'string' ? request : JSON.stringify(request),
     ...listingKeys(legacy.audience, legacy.notificationType, outcomeOf(legacy.statusCode), shard),
     lw: webhookListingKey(legacy.webhooksId, shard),

@@ -14,7 +14,7 @@ describe('history counting', () => {
     const { countHistoryRecords, countedRecord, groupFrom } = await import(
       '../../../shared/webhooks/pipeline/history-counts'
     );
-    const { sumCounters } = await import('../../../shared/webhooks/store/history');
+    const { sumCounters } = await import('../../../shared/webhooks/store/delivery-counts');
     const { historyId } = await import('../../../shared/webhooks/store/history-keys');
     const audience = `user#${Date.now()}${Math.floor(Math.random() * 1000)}`;
     const day = new Date().toISOString().slice(0, 10);

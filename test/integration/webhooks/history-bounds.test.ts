@@ -90,7 +90,7 @@ describe('history bounds', () => {
     useLocalCloudEnv();
     const { dynamodb } = await import('../../../shared/store/clients');
     const { queryHistory } = await import('../../../shared/webhooks/api/history');
-    const { HistoryQuerySchema } = await import('../../../shared/webhooks/model');
+    const { HistoryQuerySchema } = await import('../../../shared/webhooks/history-model');
     const caller = { userId: owner.userId, name: 'bounds-owner', permissions: [] };
     /** Items DynamoDB read (scanned, or got by key) while `run` ran in this worker. */
     const itemsRead = async (run: () => Promise<unknown>): Promise<number> => {

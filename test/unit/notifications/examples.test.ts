@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_NAMES, notificationCatalog } from '../../../shared/notifications/catalog';
 import { examplePayload } from '../../../shared/notifications/examples';
 import { NotificationMessageSchema } from '../../../shared/notifications/message';
-import { HistoryRecordSchema } from '../../../shared/webhooks/model';
+import { HistoryRecordSchema } from '../../../shared/webhooks/history-model';
 
 describe('example payloads of the event catalog', () => {
   it('every notification has one that a producer could publish and a receiver would get', () => {

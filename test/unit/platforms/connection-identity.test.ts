@@ -16,15 +16,29 @@ import {
 import { getPath, setPath } from '../../../shared/platforms/module';
 import { payloads } from '../integrations/fixtures';
 
-/** The connection identity of each type, pinned: a change here is a security review. */
-const EXPECTED: Record<string, string[]> = {
-  ObjectStore: ['cloudAccountId', 'cloudRegion', 'port'],
-  AnalyticsWarehouse: ['host', 'port', 'connectArgs'],
-  Lakehouse: ['port', 'workspaceUrl', 'httpPath', 'oAuthClientConfig.authorityUrl'],
-  DatasetWarehouse: ['port'],
-  ClusterWarehouse: ['host', 'port', 'connectArgs', 'idp.idpHost'],
-  CloudWarehouse: ['host', 'port', 'connectArgs', 'privilegedConnectArgs', 'oAuthClientConfig.authorityUrl'],
-  FederatedSql: [],
+/**
+ * The connection identity of each type, pinned: a change here is a security review. One of the
+ * two hand-written pins of registry facts (the other, the list of types: ./registry.test.ts).
+ * `connection`: the config fields whose change needs every secret again; `identity`: what an
+ * update may not change without the integration's claims changing (`identityAttributes`).
+ */
+const EXPECTED: Record<string, { connection: string[]; identity: string[] }> = {
+  ObjectStore: {
+    connection: ['cloudAccountId', 'cloudRegion', 'port'],
+    identity: ['config.name', 'config.cloudLocationPath'],
+  },
+  AnalyticsWarehouse: { connection: ['host', 'port', 'connectArgs'], identity: ['config.host'] },
+  Lakehouse: {
+    connection: ['port', 'workspaceUrl', 'httpPath', 'oAuthClientConfig.authorityUrl'],
+    identity: ['config.workspaceUrl'],
+  },
+  DatasetWarehouse: { connection: ['port'], identity: ['config.credential (its project_id)'] },
+  ClusterWarehouse: { connection: ['host', 'port', 'connectArgs', 'idp.idpHost'], identity: ['config.host'] },
+  CloudWarehouse: {
+    connection: ['host', 'port', 'connectArgs', 'privilegedConnectArgs', 'oAuthClientConfig.authorityUrl'],
+    identity: ['config.host'],
+  },
+  FederatedSql: { connection: [], identity: [] },
 };
 
 /** A fixture's config as it is stored (parsed: defaults applied). */
@@ -43,8 +57,16 @@ function thrown(fn: () => void): { status: number | undefined; message: string }
 describe('connection identity', () => {
   it('is pinned for every registered type', () => {
     expect(Object.keys(EXPECTED).sort()).toEqual([...INTEGRATION_TYPES].sort());
-    for (const module of platforms())
-      expect([module.type, connectionPaths(module)]).toEqual([module.type, EXPECTED[module.type]]);
+    for (const module of platforms()) {
+      expect([module.type, connectionPaths(module)]).toEqual([
+        module.type,
+        EXPECTED[module.type]?.connection,
+      ]);
+      expect([module.type, [...module.identityAttributes]]).toEqual([
+        module.type,
+        EXPECTED[module.type]?.identity,
+      ]);
+    }
   });
 
   it('every declared secret and setting names config fields, and none is both', () => {

@@ -1,7 +1,15 @@
-/** Representative validated payloads per SQL type, with every optional feature off and on. */
-import { generateKeyPairSync } from 'node:crypto';
+/**
+ * Representative validated payloads of the SQL types, with every optional feature off and on:
+ * each type's own builder, from its examples (`shared/platforms/<type>/examples.ts`), for the
+ * tests about one type. Generic tests iterate the registry instead (test/support/platform-examples.ts).
+ */
 import { IntegrationPayloadSchema } from '../../../shared/platforms';
+import type { SqlExamples } from '../../../shared/platforms/examples';
 import type { SqlPayload } from '../../../shared/platforms/scripts';
+import { examplesOf } from '../../support/platform-examples';
+
+export { PRIVATE_KEY } from '../../../shared/platforms/cloud-warehouse/examples';
+export { oAuth as lakehouseOAuth } from '../../../shared/platforms/lakehouse/examples';
 
 /** Parses a payload; config keys set to `undefined` are dropped (so variants can remove defaults). */
 export function payload(input: {
@@ -13,82 +21,9 @@ export function payload(input: {
   return IntegrationPayloadSchema.parse({ ...input, config }) as SqlPayload;
 }
 
-const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-/** As the spec writes it: new lines replaced by a backslash and the letter n. */
-export const PRIVATE_KEY = (privateKey.export({ type: 'pkcs8', format: 'pem' }) as string).replaceAll(
-  '\n',
-  '\\n',
-);
+const builder = (type: string): SqlExamples['build'] => (examplesOf(type).sql as SqlExamples).build;
 
-export const cluster = (autoBootstrap: boolean, extra: Record<string, unknown> = {}) =>
-  payload({
-    type: 'ClusterWarehouse',
-    autoBootstrap,
-    config: {
-      host: 'cluster.example.com',
-      database: 'service_db',
-      ...(autoBootstrap ? { initialDatabase: 'dev' } : {}),
-      authenticationType: 'userPassword',
-      username: 'service_system_user',
-      password: 'S3cret-pass',
-      ...extra,
-    },
-  });
-
-export const cloud = (autoBootstrap: boolean, extra: Record<string, unknown> = {}) =>
-  payload({
-    type: 'CloudWarehouse',
-    autoBootstrap,
-    config: {
-      host: 'acme.snowflakecomputing.com',
-      warehouse: 'compute_wh',
-      database: 'service_db',
-      authenticationType: 'userPassword',
-      username: 'service_user',
-      password: 'S3cret-pass',
-      ...(autoBootstrap ? { role: 'ACCOUNTADMIN' } : {}),
-      ...extra,
-    },
-  });
-
-export const analytics = (autoBootstrap: boolean, extra: Record<string, unknown> = {}) =>
-  payload({
-    type: 'AnalyticsWarehouse',
-    autoBootstrap,
-    config: {
-      host: 'sql.example.net',
-      database: 'sales',
-      schema: 'service_views',
-      username: 'service_user',
-      password: 'S3cret-pass',
-      ...extra,
-    },
-  });
-
-const lakehouseBase = {
-  workspaceUrl: 'https://dbc-1234.cloud.example.com',
-  httpPath: '/sql/1.0/warehouses/abc',
-};
-
-export const lakehouse = (autoBootstrap: boolean, extra: Record<string, unknown> = {}) =>
-  payload({
-    type: 'Lakehouse',
-    autoBootstrap,
-    config: { ...lakehouseBase, authenticationType: 'token', token: 'dapi-token', ...extra },
-  });
-
-export const lakehouseOAuth = (autoBootstrap: boolean, extra: Record<string, unknown> = {}) =>
-  payload({
-    type: 'Lakehouse',
-    autoBootstrap,
-    config: {
-      ...lakehouseBase,
-      authenticationType: 'oAuthM2M',
-      oAuthClientConfig: {
-        clientId: '7f1c-service-principal',
-        authorityUrl: 'https://dbc-1234.cloud.example.com/oidc/v1/token',
-        clientSecret: 'oauth-secret',
-      },
-      ...extra,
-    },
-  });
+export const cluster = builder('ClusterWarehouse');
+export const cloud = builder('CloudWarehouse');
+export const analytics = builder('AnalyticsWarehouse');
+export const lakehouse = builder('Lakehouse');

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tokenize } from '../../../shared/platforms/sandbox/sql';
 import { scriptFor } from '../../../shared/platforms/scripts';
+import { dialectNames } from '../../../shared/platforms/sql/dialects';
 import {
   type Dialect,
   quoteIdent,
@@ -9,9 +10,11 @@ import {
   UnsafeSqlValueError,
 } from '../../../shared/platforms/sql/quote';
 import { statementsOf } from '../../../shared/platforms/sql/script';
-import { analytics, cloud, cluster, lakehouseOAuth } from './fixtures';
+import { sqlPlatformOf } from '../../../shared/platforms/sql-platforms';
+import { goldenKinds, sqlExamples } from '../../support/platform-examples';
+import { analytics } from './fixtures';
 
-const DIALECTS: Dialect[] = ['cloud', 'cluster', 'tsql', 'lakehouse'];
+const DIALECTS = dialectNames();
 const hasControl = (s: string) => [...s].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127);
 const HOSTILE = [
   `x"; DROP DATABASE prod; --`,
@@ -95,29 +98,8 @@ describe('literal quoting', () => {
 });
 
 describe('injection through config values', () => {
-  const build = (v: string) => [
-    cluster(false, {
-      username: v,
-      password: v.replaceAll('\\', '/'),
-      impersonation: { enabled: true, role: v },
-    }),
-    cloud(false, { username: v, password: v, warehouse: v, impersonation: { enabled: true, role: v } }),
-    analytics(false, { username: v, password: v, schema: v, impersonation: { enabled: true, role: v } }),
-    lakehouseOAuth(true, {
-      audit: { enabled: true },
-      oAuthClientConfig: {
-        clientId: v,
-        authorityUrl: 'https://x.example.com/oidc/v1/token',
-        clientSecret: 's',
-      },
-    }),
-  ];
-  const DIALECT_OF = {
-    ClusterWarehouse: 'cluster',
-    CloudWarehouse: 'cloud',
-    AnalyticsWarehouse: 'tsql',
-    Lakehouse: 'lakehouse',
-  } as const;
+  /** Every registered SQL type's payload with `v` in every field its scripts quote (its examples). */
+  const build = (v: string) => sqlExamples().map(([, examples]) => examples.injected(v));
   /** The statement's structure: keywords and punctuation, with every quoted token reduced to its kind. */
   const shape = (dialect: Dialect, statement: string) =>
     tokenize(dialect, statement).map((t) => (t.t === 'ident' || t.t === 'string' ? t.t : t.v));
@@ -128,9 +110,8 @@ describe('injection through config values', () => {
       const benign = build('benign_value');
       const evil = build(hostile);
       for (const [i, p] of evil.entries()) {
-        const dialect = DIALECT_OF[p.type];
-        for (const kind of ['initial-create', 'create', 'cleanup', 'post-cleanup', 'delete'] as const) {
-          if (p.type === 'Lakehouse' && kind !== 'create' && kind !== 'delete') continue;
+        const { dialect } = await sqlPlatformOf(p.type);
+        for (const kind of await goldenKinds(p)) {
           const good = statementsOf(await scriptFor(kind, benign[i] as typeof p));
           const bad = statementsOf(await scriptFor(kind, p));
           expect(bad).toHaveLength(good.length);

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { filterDecision } from '../../../shared/webhooks/filter';
-import type { DeliveryPayload } from '../../../shared/webhooks/model';
+import type { DeliveryPayload } from '../../../shared/webhooks/history-model';
 
 /** CEL's three outcomes. */
 type Verdict = true | false | 'error';

@@ -9,7 +9,7 @@ import {
   filterDecision,
   MAX_FILTER_BYTES,
 } from '../../../shared/webhooks/filter';
-import type { DeliveryPayload } from '../../../shared/webhooks/model';
+import type { DeliveryPayload } from '../../../shared/webhooks/history-model';
 
 const payload: DeliveryPayload = {
   text: 'Alice requested access to Sales',

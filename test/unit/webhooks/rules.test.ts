@@ -5,7 +5,7 @@ import { WebhookInputSchema } from '../../../shared/webhooks/model';
 import { alreadyHandled, earlierReceiveUnrecorded } from '../../../shared/webhooks/pipeline/delivery';
 import { countedRecord, groupFrom } from '../../../shared/webhooks/pipeline/history-counts';
 import { maxAttempts, nextStep } from '../../../shared/webhooks/pipeline/retry';
-import { MAX_COUNTERS_PER_GROUP } from '../../../shared/webhooks/store/history';
+import { MAX_COUNTERS_PER_GROUP } from '../../../shared/webhooks/store/delivery-counts';
 import {
   counterKeys,
   createdAtOf,
@@ -221,22 +221,22 @@ describe('history ids, partitions and retention window', () => {
 
   it('drops a message whose attempt is recorded or whose delivery ended, and only those', () => {
     expect(alreadyHandled(1, [])).toBeUndefined();
-    expect(alreadyHandled(2, [{ seq: 1, statusCode: 500 }])).toBeUndefined();
-    expect(alreadyHandled(1, [{ seq: 1, statusCode: 500 }])).toMatch(/already recorded/);
-    expect(alreadyHandled(1, [{ seq: 3, statusCode: 500 }])).toMatch(/already recorded/);
-    expect(alreadyHandled(3, [{ seq: 2, statusCode: 204 }])).toMatch(/ended/);
-    expect(alreadyHandled(3, [{ seq: 2, statusCode: 410 }])).toMatch(/ended/);
+    expect(alreadyHandled(2, [{ attempt: 1, statusCode: 500 }])).toBeUndefined();
+    expect(alreadyHandled(1, [{ attempt: 1, statusCode: 500 }])).toMatch(/already recorded/);
+    expect(alreadyHandled(1, [{ attempt: 3, statusCode: 500 }])).toMatch(/already recorded/);
+    expect(alreadyHandled(3, [{ attempt: 2, statusCode: 204 }])).toMatch(/ended/);
+    expect(alreadyHandled(3, [{ attempt: 2, statusCode: 410 }])).toMatch(/ended/);
   });
 
   it('tells a redelivered attempt whose earlier receive left no record (possibly delivered before)', () => {
     // A first receive, and a scheduled retry whose previous attempt is recorded: nothing to say.
     expect(earlierReceiveUnrecorded(1, false, [])).toBe(false);
-    expect(earlierReceiveUnrecorded(2, true, [{ seq: 1, statusCode: 500 }])).toBe(false);
+    expect(earlierReceiveUnrecorded(2, true, [{ attempt: 1, statusCode: 500 }])).toBe(false);
     // Received before, and the attempt that receive made has no record: it may have POSTed.
     expect(earlierReceiveUnrecorded(2, true, [])).toBe(true);
-    expect(earlierReceiveUnrecorded(3, true, [{ seq: 1, statusCode: 500 }])).toBe(true);
+    expect(earlierReceiveUnrecorded(3, true, [{ attempt: 1, statusCode: 500 }])).toBe(true);
     // A throttled delivery sent again starts its receive count over: its first receive is not one.
-    expect(earlierReceiveUnrecorded(4, false, [{ seq: 2, statusCode: 500 }])).toBe(false);
+    expect(earlierReceiveUnrecorded(4, false, [{ attempt: 2, statusCode: 500 }])).toBe(false);
   });
 
   it('shows global records to admins only', () => {

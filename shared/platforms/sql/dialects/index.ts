@@ -12,7 +12,17 @@ const DIALECTS = { cloud, cluster, tsql, lakehouse } satisfies Record<string, Sq
 
 export type Dialect = keyof typeof DIALECTS;
 
+/** The listed dialects. */
+const registered = new Map<string, SqlDialect>(Object.entries(DIALECTS));
+
 /** The dialect's rules. */
 export function dialectOf(name: Dialect): SqlDialect {
-  return DIALECTS[name];
+  const dialect = registered.get(name);
+  if (!dialect) throw new Error(`no SQL dialect ${name} is registered`);
+  return dialect;
+}
+
+/** Every registered dialect's name, in registry order. */
+export function dialectNames(): Dialect[] {
+  return [...registered.keys()] as Dialect[];
 }
