@@ -5,6 +5,7 @@
  */
 import type { RouteContract } from '../catalog/contract';
 import type { RouteKey } from '../catalog/routes';
+import { dataSourceContracts } from '../data-sources/api';
 import { integrationContracts } from '../integrations/api';
 import { scriptContracts } from '../integrations/script-api';
 import { notificationContracts } from '../notifications/api';
@@ -17,6 +18,7 @@ export const contracts: Record<RouteKey, RouteContract> = {
   ...serviceContracts,
   ...integrationContracts,
   ...scriptContracts,
+  ...dataSourceContracts,
   ...notificationContracts,
   ...webhookContracts,
   ...filterPreviewContracts,

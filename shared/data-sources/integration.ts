@@ -1,0 +1,9 @@
+/**
+ * What data sources use of the integrations capability, in one place (ADR 0016): the rest of
+ * this folder imports integrations only through this file, so a move inside integrations is one
+ * edit here. Integrations never import data sources (the capability folders form no cycle).
+ */
+export { loadIntegration } from '../integrations/accept';
+export { deleteIntegration } from '../integrations/delete';
+export { type IntegrationRecord, payloadOf } from '../integrations/model';
+export { integrationOwner } from '../integrations/secrets';
