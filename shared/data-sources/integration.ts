@@ -4,6 +4,7 @@
  * edit here. Integrations never import data sources (the capability folders form no cycle).
  */
 export { loadIntegration } from '../integrations/accept';
+export type { AssuranceExtension } from '../integrations/assurance';
 export { deleteIntegration } from '../integrations/delete';
 export { type IntegrationRecord, payloadOf } from '../integrations/model';
 export { integrationOwner } from '../integrations/secrets';
