@@ -3,9 +3,10 @@
  * (an INSERT of its record), `modelDeleted` for each removed (the MODIFY that turns it `deleted`);
  * claims and expiries are ignored. Published after the write committed, so never for a write
  * that failed and never lost to a crash in between; each notice has its own id, so a batch
- * delivered again is the same notification. A record that cannot make a notice is logged and
- * skipped (a stream would otherwise stop at it); a send that fails is reported as the batch item
- * failure, so the stream resumes there and one data source's notices keep their order.
+ * delivered again is the same notification. A record that cannot make a notice, or whose notice
+ * the queue refuses for its content, is logged and skipped (a stream would otherwise stop at it);
+ * a send that fails otherwise is reported as the batch item failure, so the stream resumes there
+ * and one data source's notices keep their order.
  */
 import type { AttributeValue, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { NotificationMessage } from '../notifications/message';
@@ -57,6 +58,10 @@ function noticeOf(record: DynamoDBRecord): NotificationMessage | undefined {
   });
 }
 
+/** A send SQS refused as the sender's fault (its content), which no retry changes. */
+const refusedForGood = (error: unknown) =>
+  error instanceof Error && /^SQS refused a message\b/.test(error.message);
+
 export async function publishDataSourceNotices(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   let published = 0;
   for (const record of event.Records) {
@@ -75,6 +80,16 @@ export async function publishDataSourceNotices(event: DynamoDBStreamEvent): Prom
       await publishNotifications([notice]);
       published++;
     } catch (error) {
+      if (refusedForGood(error)) {
+        // The queue will never take it (the local emulator refuses an emoji AWS accepts): a
+        // stream stopped at it would hold every later notice back.
+        logger.error('a data source notice was refused by the queue; skipped', {
+          eventId: record.eventID,
+          notificationId: notice.id,
+          ...describeError(error),
+        });
+        continue;
+      }
       logger.error('a data source notice could not be sent; the stream resumes at it', {
         eventId: record.eventID,
         notificationId: notice.id,

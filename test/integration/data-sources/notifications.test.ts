@@ -48,6 +48,9 @@ describe('data-source notifications', () => {
   it('reach subscribed webhooks with the data source and the caller; filters apply', async () => {
     const keep = `keep-${uid()}`;
     const drop = `drop-${uid()}`;
+    // First a name the local queue refuses (an emoji, which AWS takes): its notice is skipped,
+    // logged, and the stream goes on to the next ones instead of stopping at it.
+    await registered(os, `refused-📈-${uid()}`, await folder(os));
     const dropId = await registered(os, drop, await folder(os));
     const keepPrefix = await folder(os);
     const created = await call('POST', '/data-sources', {
