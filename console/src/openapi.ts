@@ -31,6 +31,18 @@ export async function typeSchemas(): Promise<Map<string, Schema>> {
   return out;
 }
 
+/** The integration types data sources are registered under (the `type` enum of POST /data-sources). */
+export async function dataSourceTypes(): Promise<Set<string>> {
+  const doc = await openapiDocument();
+  const body = resolved(
+    doc,
+    doc.paths['/data-sources']?.post?.requestBody?.content['application/json'].schema ?? {},
+  );
+  return new Set(
+    ((body.properties?.type?.enum ?? []) as unknown[]).filter((t) => typeof t === 'string') as string[],
+  );
+}
+
 /** The privileged credentials a DELETE takes, per type (`x-integration-type`; `x-required`). */
 export async function deleteSchemas(): Promise<Map<string, Schema>> {
   const doc = await openapiDocument();

@@ -17,6 +17,8 @@
  *   sandbox run-script --type T --host H [--file F | -]   run a script on the local sandbox
  *   sandbox show --type T --host H                        list what exists on a sandbox host
  *   sandbox outage --type T --host H on|off               make a sandbox host unreachable / reachable
+ *   sandbox s3 put|rm --account A --region R --path s3://bucket/key
+ *                                       put an object into / remove one from the ObjectStore sandbox
  *   webhooks disable|enable|rotate-secret|test|recover|recover-status --id ID …  [--key KEY]
  *                                       a webhook's operations through the API (./webhooks.ts)
  */
@@ -38,6 +40,7 @@ const USAGE = `usage: npm run --silent cli -- <command> [--stage NAME]
   sandbox run-script --type T --host H [--file F | -]     (local stage only)
   sandbox show --type T --host H                          (local stage only)
   sandbox outage --type T --host H on|off                 (local stage only)
+  sandbox s3 put|rm --account A --region R --path s3://bucket/key   (local stage only)
   webhooks disable --id ID [--reason TEXT] | webhooks enable --id ID          [--key KEY]
   webhooks rotate-secret --id ID [--secret S] | webhooks test --id ID [--type NAME]   [--key KEY]
   webhooks recover --id ID --since T [--until T] [--all] [--dry-run]          [--key KEY]

@@ -105,6 +105,8 @@ export const queues = [
       tables: [
         { table: 'integrations', access: 'readWrite' },
         { table: 'checkLeases', access: 'readWrite' },
+        // The data sources each check locates (ADR 0016).
+        { table: 'dataSources', access: 'read' },
       ],
       // More pages and checks of the round, and the health notifications.
       sendsTo: ['integrationChecks', 'notifications'],

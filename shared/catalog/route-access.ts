@@ -52,6 +52,8 @@ const routeGrants = {
       { table: 'integrations', access: 'readWrite' },
       { table: 'integrationClaims', access: 'readWrite' },
       { table: 'transientSecrets', access: 'readWrite' },
+      // forceDisable removes the integration's data sources (ADR 0016).
+      { table: 'dataSources', access: 'readWrite' },
     ],
     startsWorkflow: true,
     usesSecrets: true,
@@ -87,6 +89,26 @@ const routeGrants = {
     usesSecrets: true,
   },
   'POST /integrations/scripts/post-cleanup': {},
+  'POST /data-sources': {
+    tables: [
+      { table: 'integrations', access: 'readWrite' },
+      { table: 'dataSources', access: 'readWrite' },
+      { table: 'counters', access: 'readWrite' },
+    ],
+    invokes: ['platformConnector'],
+  },
+  'GET /data-sources': {
+    tables: [{ table: 'dataSources', access: 'read' }],
+  },
+  'GET /data-sources/{id}': {
+    tables: [{ table: 'dataSources', access: 'read' }],
+  },
+  'DELETE /data-sources/{id}': {
+    tables: [
+      { table: 'integrations', access: 'readWrite' },
+      { table: 'dataSources', access: 'readWrite' },
+    ],
+  },
   'POST /webhooks': {
     tables: [
       { table: 'webhooks', access: 'readWrite' },

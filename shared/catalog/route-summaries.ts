@@ -39,6 +39,11 @@ const routeSummaries = {
     "Script recreating exactly what the last periodic check found missing (objects and grants), in the plan's order; stored secrets shown as [REDACTED].",
   'POST /integrations/scripts/post-cleanup':
     'Second removal script (AnalyticsWarehouse: drops the login in master).',
+  'POST /data-sources':
+    'Register data sources (a name and an s3:// prefix, bucket or object that exists) under an enabled ObjectStore integration; refused entries are reported in `errors`.',
+  'GET /data-sources': 'One page of data sources (optionally of one integration), in id order.',
+  'GET /data-sources/{id}': 'One data source.',
+  'DELETE /data-sources/{id}': 'Remove a data source from the service; answers it.',
   'POST /webhooks':
     'Create one or more webhooks; invalid or forbidden entries are reported in `errors`, the valid ones are still created.',
   'GET /webhooks':

@@ -171,6 +171,37 @@ export const routes = [
     auth: 'admin',
     tag: 'scripts',
   },
+  // ── data sources under integrations (issue 38, ADR 0016) ─────────────────────────────
+  {
+    method: 'POST',
+    path: '/data-sources',
+    handler: 'functions/data-sources/create.ts',
+    auth: 'admin',
+    tag: 'integrations',
+    // One connector invocation checks every entry's path (bounded at 20 s inside it).
+    timeoutSeconds: 30,
+  },
+  {
+    method: 'GET',
+    path: '/data-sources',
+    handler: 'functions/data-sources/list.ts',
+    auth: 'admin',
+    tag: 'integrations',
+  },
+  {
+    method: 'GET',
+    path: '/data-sources/{id}',
+    handler: 'functions/data-sources/get.ts',
+    auth: 'admin',
+    tag: 'integrations',
+  },
+  {
+    method: 'DELETE',
+    path: '/data-sources/{id}',
+    handler: 'functions/data-sources/delete.ts',
+    auth: 'admin',
+    tag: 'integrations',
+  },
   // ── webhooks (issue: webhooks) ───────────────────────────────────────────────────────
   {
     method: 'POST',

@@ -40,4 +40,16 @@ export const streamConsumers = [
       { table: 'webhookJobs', access: 'readWrite' },
     ],
   },
+  {
+    name: 'dataSourceNotices',
+    description:
+      'Publishes modelCreated / modelDeleted for each data source registered or removed (ADR 0016), after the write committed, with an id per notice so a replayed batch is one notification.',
+    table: 'dataSources',
+    handler: 'functions/consumers/data-source-notices.ts',
+    batchSize: 100,
+    maxBatchingWindowSeconds: 0,
+    timeoutSeconds: 30,
+    memoryMb: 256,
+    sendsTo: ['notifications'],
+  },
 ] as const satisfies readonly StreamConsumerDef[];

@@ -89,6 +89,28 @@ export const tables = [
   },
   // ── webhooks ─────────────────────────────────────────────────────────────────────────
   {
+    name: 'dataSources',
+    description:
+      'Data sources registered under integrations (ADR 0016): `ds#<id>` records (a deleted one kept a day, for its notice) and `name#`/`prefix#` uniqueness claims; the stream feeds the modelCreated/modelDeleted notices.',
+    partitionKey: { name: 'key', type: 'S' },
+    ttlAttribute: 'expiresAt',
+    stream: 'NEW_IMAGE',
+    indexes: [
+      {
+        // Sparse: only registered data sources carry activeIntegrationId.
+        name: 'byIntegration',
+        partitionKey: { name: 'activeIntegrationId', type: 'N' },
+        sortKey: { name: 'dataSourceId', type: 'N' },
+      },
+      {
+        // Sparse: only registered data sources carry `listed` (one value: admin-created, low volume).
+        name: 'byKind',
+        partitionKey: { name: 'listed', type: 'S' },
+        sortKey: { name: 'dataSourceId', type: 'N' },
+      },
+    ],
+  },
+  {
     name: 'checkLeases',
     description:
       'One item per remote host while a periodic check runs against it: bounds the checks per host to one at a time (expires if a check dies).',

@@ -25,6 +25,7 @@ export const idParam = () =>
   documentedAs(
     z.pipe(
       z.string().check(
+        // `abort`: a value that is no integer at all gets one message, not this and the next.
         z.regex(/^[1-9][0-9]{0,15}$/, { message: 'must be a positive integer', abort: true }),
         z.refine((v) => Number.isSafeInteger(Number(v)), {
           message: `must be a positive integer no larger than ${Number.MAX_SAFE_INTEGER}`,

@@ -58,6 +58,11 @@ export interface IntegrationRecord {
   apiKeyIssuedAt?: string;
   createdAt: string;
   updatedAt: string;
+  /**
+   * Data sources registered under the integration (ADR 0016; absent = 0). Written only by the
+   * data-source transactions (`shared/data-sources/store.ts`), which also bump `version`.
+   */
+  dataSourceCount?: number;
 }
 
 /** The payload of a stored integration with one of its configs (secrets as stored: encrypted). */

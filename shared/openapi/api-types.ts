@@ -278,6 +278,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/data-sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One page of data sources (optionally of one integration), in id order. */
+        get: operations["getDataSources"];
+        put?: never;
+        /** Register data sources (a name and an s3:// prefix, bucket or object that exists) under an enabled ObjectStore integration; refused entries are reported in `errors`. */
+        post: operations["postDataSources"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/data-sources/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One data source. */
+        get: operations["getDataSourcesId"];
+        put?: never;
+        post?: never;
+        /** Remove a data source from the service; answers it. */
+        delete: operations["deleteDataSourcesId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks": {
         parameters: {
             query?: never;
@@ -1278,6 +1314,22 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        CreateDataSources: {
+            /**
+             * @description the type of the integration the data sources are registered under
+             * @enum {string}
+             */
+            type: "ObjectStore";
+            /** @description the integration’s id */
+            integrationId: number;
+            dataSources: components["schemas"]["DataSourceEntry"][];
+        };
+        DataSourceEntry: {
+            /** @description the data source name; unique across the service */
+            dataSourceName: string;
+            /** @description the s3:// path of a prefix (ends with /), bucket or object inside the integration’s cloudLocationPath; it must exist there; unique across the service */
+            prefix: string;
+        };
         /** @description The fields to change (JSON merge patch), at least one. Never accepted here: `secret`, `id`, `createdBy`, `createdAt`, `updatedAt`, `status`, `disabledAt`, `disabledReason`, `previousSecretExpiresAt`, `failingSince`, `health` (the secret changes through POST /webhooks/{id}/secret/rotate; the others are read-only). */
         WebhookPatch: {
             /**
@@ -1446,6 +1498,34 @@ export interface components {
             script: string;
             /** @description The same statements, one per entry, without trailing semicolons. */
             statements: string[];
+        };
+        CreatedDataSources: {
+            dataSources: components["schemas"]["DataSource"][];
+            errors: {
+                /** @description the entry’s position in dataSources */
+                index: number;
+                dataSourceName?: string;
+                prefix?: string;
+                /** @description why the entry was refused, naming the field and any existing data source */
+                message: string;
+            }[];
+        };
+        DataSource: {
+            dataSourceId: number;
+            dataSourceName: string;
+            /** @description as registered (a bucket with its trailing /) */
+            prefix: string;
+            integrationId: number;
+            createdAt: string;
+            /** @description user id of the caller who registered it */
+            createdBy: number;
+            createdByName?: string;
+        };
+        DataSourcePage: {
+            /** @description in id order */
+            dataSources: components["schemas"]["DataSource"][];
+            /** @description absent on the last page */
+            nextToken?: string;
         };
         /** @description A webhook; the secret is write-only and never returned. */
         Webhook: {
@@ -1711,8 +1791,8 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body does not match the contract (the message names the field). */
-        InvalidBody: {
+        /** @description The query does not match the contract (the message names the field). */
+        InvalidQuery: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1720,8 +1800,8 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The query does not match the contract (the message names the field). */
-        InvalidQuery: {
+        /** @description The body does not match the contract (the message names the field). */
+        InvalidBody: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2301,7 +2381,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Dry run (validation results) or forceDisable (status disabled, no remote cleanup). */
+            /** @description Dry run (validation results) or forceDisable (status disabled, no remote cleanup; its data sources are removed from the service, ADR 0016). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2339,7 +2419,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Being modified or deleted, or already deleted/disabled. */
+            /** @description Being modified or deleted, already deleted/disabled, or it still has data sources (the message says how many; forceDisable=true removes them). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3072,6 +3152,210 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getDataSources: {
+        parameters: {
+            query?: {
+                /** @description only the data sources of this integration */
+                integrationId?: number;
+                /** @description data sources per page (default 100) */
+                pageSize?: number;
+                nextToken?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of data sources, in id order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataSourcePage"];
+                };
+            };
+            400: components["responses"]["InvalidQuery"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminOnly"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postDataSources: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDataSources"];
+                "application/yaml": components["schemas"]["CreateDataSources"];
+            };
+        };
+        responses: {
+            /** @description At least one data source was registered; `errors` names every refused entry (by index) and why: a name or prefix already registered (naming its id), a path that does not exist in the remote or could not be checked. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedDataSources"];
+                };
+            };
+            /** @description The body, an entry (`dataSources[i].field`) or a prefix that is not an s3:// path inside the integration’s cloudLocationPath (`dataSources[i].prefix`; nothing registered); or the integration is of a type without data sources. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminOnly"];
+            /** @description No integration with the id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The integration is not enabled (`status` names its status). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                        status?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description No data source was registered; `errors` says why for each entry. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                        dataSources: components["schemas"]["DataSource"][];
+                        errors: {
+                            /** @description the entry’s position in dataSources */
+                            index: number;
+                            dataSourceName?: string;
+                            prefix?: string;
+                            /** @description why the entry was refused, naming the field and any existing data source */
+                            message: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description The platform connector could not check the paths; retry. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getDataSourcesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The data source. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataSource"];
+                };
+            };
+            400: components["responses"]["InvalidPath"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminOnly"];
+            /** @description No data source with the id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteDataSourcesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The data source removed from the service (nothing remote is touched). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataSource"];
+                };
+            };
+            400: components["responses"]["InvalidPath"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminOnly"];
+            /** @description No data source with the id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };

@@ -5,6 +5,7 @@
  */
 import type { RouteContract } from '../catalog/contract';
 import type { RouteKey } from '../catalog/routes';
+import { dataSourceContracts } from '../data-sources/contracts';
 import { integrationContracts } from '../integrations/api/contracts';
 import { scriptContracts } from '../integrations/api/script-contracts';
 import { notificationContracts } from '../notifications/contracts';
@@ -17,6 +18,7 @@ export const contracts: Record<RouteKey, RouteContract> = {
   ...serviceContracts,
   ...integrationContracts,
   ...scriptContracts,
+  ...dataSourceContracts,
   ...notificationContracts,
   ...webhookContracts,
   ...filterPreviewContracts,

@@ -117,6 +117,11 @@ export interface PlatformModule<P extends AnyPayload = AnyPayload> {
   claims(payload: P): Claim[];
   /** `undefined`: the type has no remote objects (nothing to validate, bootstrap or tear down). */
   readonly remote?: RemoteSupport<P>;
+  /**
+   * Data sources may be registered under integrations of this type (ADR 0016): the `s3://`
+   * location they must lie inside. Its connector then implements `locate`.
+   */
+  readonly dataSources?: { location(payload: P): string };
 }
 
 /**

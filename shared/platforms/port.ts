@@ -151,7 +151,21 @@ export interface PlatformConnector {
   assure?(request: AssureRequest): Promise<AssuranceResult>;
   /** Re-runs the steps of the setup plan whose effect is missing (`steps`: their keys). */
   repair?(request: RepairRequest): Promise<void>;
+  /**
+   * Whether each path (a bucket, a prefix or an object: ADR 0016) exists in the remote, asked
+   * with the integration's own connection. Never throws for remote failures: a path that could
+   * not be asked carries `error` (safe to show). Present on the types that take data sources.
+   */
+  locate?(request: LocateRequest): Promise<LocatedPath[]>;
 }
+
+export interface LocateRequest {
+  integrationId?: number;
+  payload: PlatformPayload;
+  paths: readonly string[];
+}
+
+export type LocatedPath = { path: string; found: boolean } | { path: string; error: string };
 
 export interface RepairRequest {
   integrationId: number;

@@ -6,7 +6,7 @@
  * sealed for their owner and connection; only the connector function decrypts them.
  */
 import { InternalInvocationError, invokeInternal } from '../store/internal-functions';
-import type { ValidateRequest, ValidationTest } from './port';
+import type { LocatedPath, LocateRequest, ValidateRequest, ValidationTest } from './port';
 
 /** A ValidateRequest whose configs hold ciphertext secrets and whose credentials are sealed. */
 export interface SealedValidateRequest extends Omit<ValidateRequest, 'privilegedCredentials'> {
@@ -18,13 +18,21 @@ export interface SealedValidateRequest extends Omit<ValidateRequest, 'privileged
   sealedCredentials?: string;
 }
 
-export interface ConnectorInvocation {
-  action: 'validate';
-  request: SealedValidateRequest;
+/** A LocateRequest whose config holds ciphertext secrets (ADR 0016: data-source existence). */
+export interface SealedLocateRequest extends LocateRequest {
+  sealedFor: string;
 }
+
+export type ConnectorInvocation =
+  | { action: 'validate'; request: SealedValidateRequest }
+  | { action: 'locate'; request: SealedLocateRequest };
 
 export interface ConnectorResponse {
   validationTests: ValidationTest[];
+}
+
+export interface LocateResponse {
+  located: LocatedPath[];
 }
 
 /** The connector function failed to run (its own error text is not shown to callers). */
@@ -34,4 +42,11 @@ export async function validateRemotely(request: SealedValidateRequest): Promise<
   const payload: ConnectorInvocation = { action: 'validate', request };
   const response = await invokeInternal<ConnectorResponse>('platformConnector', payload);
   return response.validationTests;
+}
+
+/** Whether each path exists in the integration's remote, through its own connection. */
+export async function locateRemotely(request: SealedLocateRequest): Promise<LocatedPath[]> {
+  const payload: ConnectorInvocation = { action: 'locate', request };
+  const response = await invokeInternal<LocateResponse>('platformConnector', payload);
+  return response.located;
 }

@@ -1,11 +1,12 @@
 /**
- * Paginated reads every repository shares: `queryAll` (a Query followed to its last page, or
+ * Reads every repository shares: `getItem` (one item, consistent), `queryAll` (a Query followed to its last page, or
  * to `limit` items), `scanAll` (admin listings of small tables) and `batchGetAll` (BatchGetItem
  * in chunks of 100 keys, UnprocessedKeys retried with backoff, results in key order).
  */
 import {
   BatchGetCommand,
   type BatchGetCommandOutput,
+  GetCommand,
   QueryCommand,
   type QueryCommandInput,
   ScanCommand,
@@ -23,6 +24,12 @@ const BATCH_GET_CONCURRENCY = 8;
 const BATCH_GET_ROUNDS = 8;
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One item by its key, read consistently (undefined when there is none). */
+export async function getItem<T = Item>(table: string, key: Item): Promise<T | undefined> {
+  const out = await documentClient.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }));
+  return out.Item as T | undefined;
+}
 
 /** Every item a Query selects, page after page; with `limit`, stops once that many were read. */
 export async function queryAll<T = Item>(

@@ -215,6 +215,31 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
     }
   });
 
+  it('serves data sources (ADR 0016): a table streaming new images to its notices consumer, four routes, the check reads it', () => {
+    const stack = synth.stack(stage);
+    synth.template(stage).hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'key', KeyType: 'HASH' }],
+      StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+      GlobalSecondaryIndexes: Match.arrayWith([
+        Match.objectLike({ IndexName: 'byIntegration' }),
+        Match.objectLike({ IndexName: 'byKind' }),
+      ]),
+    });
+    const notices = stack.streams.consumers.get('dataSourceNotices')?.consumer;
+    if (!notices) throw new Error('no dataSourceNotices consumer');
+    expect(functionEnv(stage, notices)).toHaveProperty(queueEnvVar('notifications'));
+    expect(functionActions(stage, notices).has('dynamodb:GetRecords')).toBe(true);
+    const create = stack.api.routeFunctions.get('POST /data-sources');
+    if (!create) throw new Error('no POST /data-sources function');
+    expect(functionActions(stage, create).has('lambda:InvokeFunction')).toBe(true);
+    for (const key of ['GET /data-sources', 'GET /data-sources/{id}', 'DELETE /data-sources/{id}'])
+      expect(stack.api.routeFunctions.get(key), key).toBeDefined();
+    const checks = stack.notifications.queues.get('integrationChecks')?.consumer;
+    if (!checks) throw new Error('no integrationChecks consumer');
+    expect(functionEnv(stage, checks)).toHaveProperty(tableEnvVar('dataSources'));
+  });
+
   it('routes every row of the route table, with the authorizer on every non-public route', () => {
     const template = synth.template(stage);
     template.resourceCountIs('AWS::ApiGatewayV2::Route', routeList.length + 1);

@@ -3,6 +3,7 @@ import type { components } from '../../../shared/openapi/api-types';
 import { type ApiError, api, asApiError, rawCall } from '../api';
 import { PeriodicCheck } from '../assurance';
 import { ConfigView } from '../config-view';
+import { DataSources } from '../data-sources';
 import { ActionError, ErrorBanner, fieldErrors } from '../errors';
 import { DeleteIntegration } from '../integration-delete';
 import { Loading } from '../loading';
@@ -193,6 +194,7 @@ export function IntegrationDetail({ id }: { id: number }) {
           <ScriptSteps steps={offered} ordered={false} />
         </section>
       )}
+      <DataSources item={item} />
       {live && <DeleteIntegration item={item} onDeleting={refresh} />}
     </section>
   );

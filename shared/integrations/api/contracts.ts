@@ -174,7 +174,8 @@ export const integrationContracts = {
     bodyFormats: JSON_OR_YAML,
     responses: {
       200: {
-        description: 'Dry run (validation results) or forceDisable (status disabled, no remote cleanup).',
+        description:
+          'Dry run (validation results) or forceDisable (status disabled, no remote cleanup; its data sources are removed from the service, ADR 0016).',
         schema: z.union([DryRunResponseSchema, AcceptedResponseSchema]),
       },
       202: { description: 'Accepted: status deleting.', schema: AcceptedResponseSchema },
@@ -183,7 +184,9 @@ export const integrationContracts = {
           'Delete payload refused: credentials sent where none are taken, or missing for an automatic integration.',
       },
       404: { description: 'No integration with the id.' },
-      409: conflict('Being modified or deleted, or already deleted/disabled.'),
+      409: conflict(
+        'Being modified or deleted, already deleted/disabled, or it still has data sources (the message says how many; forceDisable=true removes them).',
+      ),
       422: validationFailed,
       502: connectorFailed,
     },

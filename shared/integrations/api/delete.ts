@@ -5,6 +5,7 @@
  * time and passed by reference.
  */
 import { intEnv } from '../../config/env';
+import { ConflictError } from '../../errors';
 import { isRemoteType } from '../../platforms';
 import { summarize } from '../../platforms/port';
 import { payloadOf } from '../model';
@@ -34,6 +35,14 @@ export async function deleteIntegration(
 ): Promise<DryRunResult | Accepted> {
   const record = await loadIntegration(id);
   refuse(record, 'delete');
+  // ADR 0016: data sources keep an integration; the write below is conditional on this version,
+  // which every data-source write bumps, so one added after this read makes the delete lose.
+  const dataSources = record.dataSourceCount ?? 0;
+  if (dataSources > 0 && !options.forceDisable)
+    throw new ConflictError(
+      `integration ${id} has ${dataSources} data source${dataSources === 1 ? '' : 's'}; delete ${dataSources === 1 ? 'it' : 'them'} first (DELETE /data-sources/{id}) or pass forceDisable=true, which removes them from the service`,
+      { status: record.status },
+    );
   const credentials = deleteCredentials(record, body, options.forceDisable);
   if (options.forceDisable)
     return forceDisable(id, record.version, record.status, record.claims, options.dryRun);

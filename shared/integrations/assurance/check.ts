@@ -14,6 +14,7 @@ import { connectorFor } from '../../platforms/connectors';
 import {
   type AssuranceFinding,
   type AssuranceResult,
+  type PlatformConnector,
   summarize,
   type ValidationTest,
 } from '../../platforms/port';
@@ -26,6 +27,17 @@ import { getIntegration, updateIntegration, type WriteCondition } from '../store
 
 /** How long one check may run: a remote that does not answer is a failed check naming it. */
 export const checkTimeoutSeconds = () => intEnv('INTEGRATION_CHECK_TIMEOUT_SECONDS', 30);
+
+/**
+ * A check of what is registered under an integration, run after the type's own check inside the
+ * same timeout and host lease (ADR 0016: data sources; the check consumer passes it, so this
+ * capability imports none of the ones above it).
+ */
+export type AssuranceExtension = (
+  record: IntegrationRecord,
+  payload: RemotePayload,
+  connector: PlatformConnector,
+) => Promise<AssuranceResult>;
 
 export type CheckOutcome =
   | { checked: false; reason: 'gone' | 'not checked in its status' | 'host busy' | 'changed meanwhile' }
@@ -40,7 +52,11 @@ export class HostBusyError extends Error {
  * Checks one integration and records the result, unless it is in flight or changed while the
  * check ran (a PUT, DELETE or repair is newer than the check: the check never overwrites it).
  */
-export async function checkIntegration(integrationId: number, round: string): Promise<CheckOutcome> {
+export async function checkIntegration(
+  integrationId: number,
+  round: string,
+  extension?: AssuranceExtension,
+): Promise<CheckOutcome> {
   const record = await getIntegration(integrationId);
   if (!record) return { checked: false, reason: 'gone' };
   if (!CHECKED_STATUSES.includes(record.status))
@@ -53,7 +69,7 @@ export async function checkIntegration(integrationId: number, round: string): Pr
     throw new HostBusyError(`host ${host} is being checked`);
   let result: AssuranceResult;
   try {
-    result = await withCheckTimeout(() => assure(record, payload));
+    result = await withCheckTimeout(() => assure(record, payload, extension));
   } finally {
     await releaseCheckLease(host, holder);
   }
@@ -125,17 +141,27 @@ export async function recordCheck(
 }
 
 /** The type's assurance checks, or its validation tests for a type without a setup plan. */
-async function assure(record: IntegrationRecord, payload: RemotePayload): Promise<AssuranceResult> {
+async function assure(
+  record: IntegrationRecord,
+  payload: RemotePayload,
+  extension?: AssuranceExtension,
+): Promise<AssuranceResult> {
   if (!isRemoteType(record.type)) return { tests: [], findings: [] };
   const connector = await connectorFor(record.type);
-  if (connector.assure) return connector.assure({ integrationId: record.id, payload });
-  const tests = await connector.validate({
-    operation: 'edit',
-    payload,
-    previous: payload,
-    integrationId: record.id,
-  });
-  return { tests, findings: [] };
+  const own: AssuranceResult = connector.assure
+    ? await connector.assure({ integrationId: record.id, payload })
+    : {
+        tests: await connector.validate({
+          operation: 'edit',
+          payload,
+          previous: payload,
+          integrationId: record.id,
+        }),
+        findings: [],
+      };
+  if (!extension) return own;
+  const more = await extension(record, payload, connector);
+  return { tests: [...own.tests, ...more.tests], findings: [...own.findings, ...more.findings] };
 }
 
 async function withCheckTimeout(run: () => Promise<AssuranceResult>): Promise<AssuranceResult> {

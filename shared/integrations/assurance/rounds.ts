@@ -9,7 +9,7 @@ import { done, type Next, retryIn } from '../../edge/queue/contract';
 import { sendAll } from '../../store/queues';
 import { CHECKED_STATUSES } from '../lifecycle';
 import { checkablePage } from '../store/checks';
-import { checkIntegration, HostBusyError } from './check';
+import { type AssuranceExtension, checkIntegration, HostBusyError } from './check';
 
 /** Integrations read per page of a round. */
 const PAGE_SIZE = 100;
@@ -61,10 +61,10 @@ async function expandPage(message: Extract<CheckMessage, { kind: 'page' }>): Pro
 const BUSY_HOST_DELAY_SECONDS = 10;
 
 /** One message of the `integrationChecks` queue: a page of a round, or one integration's check. */
-export async function checkMessage(message: CheckMessage): Promise<Next> {
+export async function checkMessage(message: CheckMessage, extension?: AssuranceExtension): Promise<Next> {
   if (message.kind === 'page') return done({ page: true, checks: await expandPage(message) });
   try {
-    return done(await checkIntegration(message.integrationId, message.round));
+    return done(await checkIntegration(message.integrationId, message.round, extension));
   } catch (error) {
     if (!(error instanceof HostBusyError)) throw error;
     return retryIn(BUSY_HOST_DELAY_SECONDS, error.message);

@@ -28,6 +28,7 @@ export const objectStore = definePlatform<ObjectStorePayload>()({
       describe: `location ${config.cloudLocationPath}`,
     },
   ],
+  dataSources: { location: ({ config }) => config.cloudLocationPath },
   remote: {
     connector: 'own',
     host: ({ config }) => `${config.cloudAccountId}.${config.cloudRegion}`,
