@@ -115,6 +115,24 @@ function bodyRoutes(): BodyRoute[] {
         accepts: (b) => ok(CloudWarehouseDeleteSchema, b),
         yaml: true,
       });
+    } else if (key === 'POST /data-sources' && contract?.body) {
+      // The integration under test is no ObjectStore: a body the schema accepts is a 400 there.
+      const envelope = contract.documentedBody ?? contract.body;
+      list.push({
+        route,
+        seeds: () => [
+          {
+            type: 'ObjectStore',
+            integrationId: Number(integrationId) || 1,
+            dataSources: [
+              { dataSourceName: `sales-${uid()}`, prefix: 's3://bucket/data/sales/' },
+              { dataSourceName: `object-${uid()}`, prefix: 's3://bucket/data/2026/orders.csv' },
+            ],
+          },
+        ],
+        accepts: (b) => ok(envelope, b),
+        yaml,
+      });
     } else if (WEBHOOK_BODIES[key] && contract?.body) {
       const schema = contract.body;
       list.push({ route, seeds: () => WEBHOOK_BODIES[key] ?? [], accepts: (b) => ok(schema, b), yaml });
@@ -380,6 +398,7 @@ describe('hostile and malformed bodies', () => {
         'POST /integrations/{id}/scripts/edit',
         'POST /webhooks',
         'PATCH /webhooks/{id}',
+        'POST /data-sources',
         'POST /webhooks/{id}/disable',
         'POST /webhooks/{id}/secret/rotate',
         'POST /webhooks/{id}/test',

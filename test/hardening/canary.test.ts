@@ -11,6 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type RouteDef, routes } from '../../shared/catalog/routes';
+import { objectStore, put, registered } from '../integration/data-sources/helpers';
 import { type Receiver, startReceiver } from '../integration/webhooks/receiver';
 import { adminKey, baseUrl, createKey, eventually, useLocalCloudEnv } from '../support/api';
 import { deleteBodies, type Payload, payloads, serviceAccount, uid } from '../unit/integrations/fixtures';
@@ -179,11 +180,21 @@ describe('canary secrets', () => {
       user.apiKey,
     );
     expect(recover.status, recover.text).toBe(202);
+    // A data source, so its own routes are read too.
+    const store = await objectStore();
+    await put(store, `${store.location}canary/object.csv`);
+    const dataSourceId = await registered(store, `canary-${uid()}`, `${store.location}canary/`);
     const ids: Record<string, string | number> = {};
     for (const route of routes as readonly RouteDef[]) {
       if (route.method !== 'GET') continue;
       const webhookRoute = route.path.startsWith('/webhooks');
-      const targets = route.path.includes('{id}') ? (webhookRoute ? [webhookId] : integrationIds) : [''];
+      const targets = !route.path.includes('{id}')
+        ? ['']
+        : webhookRoute
+          ? [webhookId]
+          : route.path.startsWith('/data-sources')
+            ? [dataSourceId]
+            : integrationIds;
       for (const id of targets) {
         const path = route.path.replace('{id}', String(id)).replace('{jobId}', recover.body.jobId);
         const asUser = webhookRoute ? user.apiKey : adminKey();
