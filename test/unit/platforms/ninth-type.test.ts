@@ -3,7 +3,8 @@
  * its SQL half naming a new `ninth` dialect module that copies cluster's rules, its examples), is
  * registered at run time — type, dialect and examples — and gets the generic suites the registered
  * types get (test/support/platform-suites.ts): fixture validity, schema checks, golden scripts and
- * edits, the injection check and the sandbox lifecycle of every golden case. No test names it:
+ * edits, the injection check, the node-sql-parser check (its dialect module names the parser
+ * dialect) and the sandbox lifecycle of every golden case. No test names it:
  * rendering ClusterWarehouse's statements, it is checked against ClusterWarehouse's golden files,
  * so nothing new is written (issue 36 item 5).
  *
@@ -41,6 +42,7 @@ import {
   goldenEdits,
   goldenScriptSuite,
   injectionSuite,
+  parserSuite,
   sandboxSuite,
   schemaSuite,
 } from '../../support/platform-suites';
@@ -122,6 +124,7 @@ fixtureSuite([NINTH]);
 schemaSuite([NINTH]);
 goldenScriptSuite([NINTH]);
 injectionSuite([NINTH]);
+await parserSuite([NINTH]);
 sandboxSuite([NINTH]);
 
 describe('the ninth dialect module', () => {
