@@ -80,6 +80,7 @@ const clusterSqlExamples = clusterExamples.sql as SqlExamples;
 const ninthExamples: PlatformExamples = {
   body: (id) => ({ ...clusterExamples.body(id), type: NINTH }),
   deleteBody: clusterExamples.deleteBody,
+  settingEdit: clusterExamples.settingEdit,
   sql: {
     build: (autoBootstrap, extra) => retype(clusterSqlExamples.build(autoBootstrap, extra)),
     injected: (v) => retype(clusterSqlExamples.injected(v)),
