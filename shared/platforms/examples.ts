@@ -17,6 +17,11 @@ export interface PlatformExamples {
   body(id: string): ExampleBody;
   /** The privileged credentials a DELETE sends, for a type whose setup the service runs. */
   deleteBody?(id: string): ExampleBody;
+  /**
+   * An updatable type's editable change that keeps the connection (a setting): a config field and
+   * its new value. The read config goes back with its placeholders, which keep the stored secrets.
+   */
+  settingEdit?: readonly [field: string, value: unknown];
   /** SQL types: the payloads their scripts are checked with. */
   sql?: SqlExamples;
 }

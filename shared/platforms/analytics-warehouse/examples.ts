@@ -26,6 +26,7 @@ export const examples: PlatformExamples = {
       password: `aw-pass-${id}`,
     },
   }),
+  settingEdit: ['metadataDelimiters', { hashDelimiter: '#', hashKeyDelimiter: ':', arrayDelimiter: ';' }],
   deleteBody: adminCredentials,
   sql: {
     build,

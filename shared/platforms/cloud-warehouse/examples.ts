@@ -42,6 +42,7 @@ export const examples: PlatformExamples = {
       password: `cw-pass-${id}`,
     },
   }),
+  settingEdit: ['userRolePattern', { exclude: ['AUDITOR'] }],
   deleteBody: (id) => ({ ...adminCredentials(id), role: 'ACCOUNTADMIN' }),
   sql: {
     build,

@@ -28,6 +28,7 @@ export const examples: PlatformExamples = {
       password: `cl-pass-${id}`,
     },
   }),
+  settingEdit: ['initialDatabase', 'postgres'],
   deleteBody: adminCredentials,
   sql: {
     build,

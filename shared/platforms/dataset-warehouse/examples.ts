@@ -22,4 +22,5 @@ export const examples: PlatformExamples = {
       credential: serviceAccount(`proj-${id}`, `dw-key-${id}`),
     },
   }),
+  settingEdit: ['datasetSuffix', '_v2'],
 };

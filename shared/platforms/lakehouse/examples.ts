@@ -36,6 +36,7 @@ export const examples: PlatformExamples = {
       token: `lh-token-${id}`,
     },
   }),
+  settingEdit: ['groupPattern', { deny: 'other_exemption_group' }],
   sql: {
     build,
     injected: (v) =>

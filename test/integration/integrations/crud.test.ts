@@ -3,37 +3,12 @@
  * cloud; every response body is checked for the secrets that were sent.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { payloadSchemaFor, uniquenessClaims } from '../../../shared/platforms';
-import { registeredTypes } from '../../support/platform-examples';
+import { payloadSchemaFor, platformOf, uniquenessClaims } from '../../../shared/platforms';
+import { examplesOf, registeredTypes } from '../../support/platform-examples';
 import { deleteBodies, type Payload, payloads, secretValues, uid } from '../../unit/integrations/fixtures';
 import { api, expectNoSecretsIn, expectSettles, runManualSetup, seen, store, yamlBody } from './helpers';
 
 const sentSecrets: string[] = [];
-
-const DEFAULT_PORT: Record<string, number> = {
-  ObjectStore: 443,
-  AnalyticsWarehouse: 1433,
-  Lakehouse: 443,
-  DatasetWarehouse: 443,
-  ClusterWarehouse: 5439,
-  CloudWarehouse: 443,
-};
-
-/**
- * One editable change per updatable type that keeps the connection (a setting): the read config goes
- * back with its placeholders, which keep the stored secrets. Connection changes need every
- * secret again (secret-reuse.test.ts).
- */
-const EDITS: Record<string, [string, unknown]> = {
-  AnalyticsWarehouse: [
-    'metadataDelimiters',
-    { hashDelimiter: '#', hashKeyDelimiter: ':', arrayDelimiter: ';' },
-  ],
-  Lakehouse: ['groupPattern', { deny: 'other_exemption_group' }],
-  DatasetWarehouse: ['datasetSuffix', '_v2'],
-  ClusterWarehouse: ['initialDatabase', 'postgres'],
-  CloudWarehouse: ['userRolePattern', { exclude: ['AUDITOR'] }],
-};
 
 /**
  * The sandbox takes an unknown user as a privileged account but cannot alter it, so automatic
@@ -42,6 +17,10 @@ const EDITS: Record<string, [string, unknown]> = {
  * AnalyticsWarehouse and Lakehouse.
  */
 const MANUAL = new Set(['ClusterWarehouse', 'CloudWarehouse']);
+
+/** The port a body without one gets: its schema's default. */
+const defaultPort = (body: Payload) =>
+  (payloadSchemaFor(body).parse(body) as { config?: { port?: number } }).config?.port;
 
 const send = (format: 'json' | 'yaml', body: unknown) => (format === 'json' ? { body } : yamlBody(body));
 
@@ -81,7 +60,8 @@ describe.each(['json', 'yaml'] as const)('integration CRUD (%s bodies)', (format
     const read = await api('GET', `/integrations/${id}`);
     expect(read.status).toBe(200);
     expect(read.body).toMatchObject({ id, type, status: 'enabled', autoBootstrap: payload.autoBootstrap });
-    expect(read.body.config.port).toBe(DEFAULT_PORT[type]);
+    // The schema's default port (each type's defaults are pinned in test/unit/integrations/schemas.test.ts).
+    expect(read.body.config.port).toBe(defaultPort(payload));
     for (const secret of secretValues(payload)) expect(read.text).not.toContain(secret);
     if (type === 'AnalyticsWarehouse') {
       expect(read.body.config.password).toBe('[REDACTED]');
@@ -103,7 +83,12 @@ describe.each(['json', 'yaml'] as const)('integration CRUD (%s bodies)', (format
     const status = await api('GET', `/integrations/${id}/status`);
     expect(status.body).toEqual({ id: Number(id), status: 'enabled' });
 
-    const edit = EDITS[type];
+    // One editable change that keeps the connection, from the type's examples (connection changes
+    // need every secret again: secret-reuse.test.ts).
+    const edit = examplesOf(type).settingEdit;
+    expect(edit !== undefined, 'an updatable type has a settingEdit example').toBe(
+      platformOf(type).updatable,
+    );
     if (edit) {
       // Send the read config back (placeholders included) with one editable change.
       const update = {

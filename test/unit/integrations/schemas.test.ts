@@ -3,7 +3,8 @@
  * Over 400 lines: one table of cases per type, kept together so the types can be compared.
  */
 import { describe, expect, it } from 'vitest';
-import { INTEGRATION_TYPES, IntegrationPayloadSchema, payloadSchemaFor } from '../../../shared/platforms';
+import { INTEGRATION_TYPES, IntegrationPayloadSchema } from '../../../shared/platforms';
+import { fixtureSuite, schemaSuite } from '../../support/platform-suites';
 import { type Payload, payloads, serviceAccount } from './fixtures';
 
 function parse(payload: Payload) {
@@ -21,12 +22,10 @@ function issuePaths(payload: Payload): string[] {
   return r.success ? [] : r.error.issues.map((i) => i.path.join('.'));
 }
 
-describe('every fixture is valid', () => {
-  // Every registered type's example, parsed as the API parses a body of its type.
-  for (const [type, payload] of Object.entries(payloads())) {
-    it(type, () => expect(payloadSchemaFor(payload).safeParse(payload).success).toBe(true));
-  }
-});
+// Every registered type's example is valid, parsed as the API parses a body of its type, and its
+// schema refuses unknown fields (test/support/platform-suites.ts).
+fixtureSuite();
+schemaSuite();
 
 describe('defaults', () => {
   const cases: [string, string, unknown][] = [

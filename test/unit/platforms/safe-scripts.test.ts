@@ -5,29 +5,42 @@
  * privileged account), nor the initial database it connects to first.
  */
 import { describe, expect, it } from 'vitest';
-import type { ScriptKind, SqlPayload } from '../../../shared/platforms';
+import { payloadSchemaFor, type ScriptKind, type SqlPayload } from '../../../shared/platforms';
 import { leftoverScriptFor, scriptFor } from '../../../shared/platforms/scripts';
 import { changeRunSteps } from '../../../shared/platforms/sql/plan';
 import { statementsOf } from '../../../shared/platforms/sql/script';
 import { sqlPlatformOf } from '../../../shared/platforms/sql-platforms';
-import { analytics, cloud, cluster, lakehouse, lakehouseOAuth } from './fixtures';
+import { goldenCases } from '../../support/platform-suites';
+import { cloud, lakehouse, lakehouseOAuth } from './fixtures';
 
 const OPERATOR = 'operator_admin';
 const INITIAL = 'operator_db';
 const ALL_ON = { impersonation: { enabled: true } };
 
-const automatic: Record<string, SqlPayload> = {
-  ClusterWarehouse: cluster(true, { ...ALL_ON, username: OPERATOR, initialDatabase: INITIAL }),
-  CloudWarehouse: cloud(true, { ...ALL_ON, username: OPERATOR, audit: { enabled: true } }),
-  AnalyticsWarehouse: analytics(true, { ...ALL_ON, username: OPERATOR }),
-  Lakehouse: lakehouseOAuth(true, { audit: { enabled: true } }),
+/**
+ * Every registered SQL type's golden cases (its examples), an automatic one connecting as the
+ * operator's account to the operator's initial database where its config names them.
+ */
+const asOperator = (p: SqlPayload): SqlPayload => {
+  const config: Record<string, unknown> = { ...p.config };
+  if ('username' in config) config.username = OPERATOR;
+  if ('initialDatabase' in config) config.initialDatabase = INITIAL;
+  const body = { ...p, config };
+  return payloadSchemaFor(body).parse(body) as SqlPayload;
 };
-const manual: Record<string, SqlPayload> = {
-  ClusterWarehouse: cluster(false, ALL_ON),
-  CloudWarehouse: cloud(false, ALL_ON),
-  AnalyticsWarehouse: analytics(false, ALL_ON),
-  Lakehouse: lakehouse(false),
-};
+const golden = goldenCases();
+/** And the variants no golden case holds. */
+const automatic: [string, SqlPayload][] = [
+  ...golden
+    .filter(([, p]) => p.autoBootstrap)
+    .map(([name, p]): [string, SqlPayload] => [name, asOperator(p)]),
+  ['Lakehouse, OAuth M2M and audit', lakehouseOAuth(true, { audit: { enabled: true } })],
+];
+const manual: [string, SqlPayload][] = [
+  ...golden.filter(([, p]) => !p.autoBootstrap),
+  ['CloudWarehouse, impersonation', cloud(false, ALL_ON)],
+  ['Lakehouse, token', lakehouse(false)],
+];
 
 const KINDS: ScriptKind[] = ['initial-create', 'create', 'delete', 'cleanup', 'post-cleanup'];
 const DROP = /^DROP (USER|LOGIN|ROLE|GROUP|DATABASE|CATALOG|SCHEMA) /;
@@ -53,7 +66,7 @@ async function everyScript(payload: SqlPayload): Promise<string[]> {
 }
 
 describe('no script drops what the operator supplied', () => {
-  it.each(Object.entries(automatic))(
+  it.each(automatic)(
     '%s, automatic setup: never the operator account or the initial database',
     async (_t, payload) => {
       const drops = (await everyScript(payload)).flatMap(dropped);
@@ -63,7 +76,7 @@ describe('no script drops what the operator supplied', () => {
     },
   );
 
-  it.each(Object.entries(manual))('%s, manual setup: only objects the plan creates', async (_t, payload) => {
+  it.each(manual)('%s, manual setup: only objects the plan creates', async (_t, payload) => {
     const platform = await sqlPlatformOf(payload.type);
     const created = new Set(
       platform

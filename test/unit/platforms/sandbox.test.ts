@@ -4,8 +4,9 @@ import type { PlatformConnector, PlatformPayload } from '../../../shared/platfor
 import { runOnSandbox } from '../../../shared/platforms/sandbox/run-script';
 import { readState } from '../../../shared/platforms/sandbox/store';
 import { type SqlPayload, scriptFor } from '../../../shared/platforms/scripts';
+import { sandboxLifecycle, sandboxSuite } from '../../support/platform-suites';
 import { tempDir } from '../../support/temp';
-import { analytics, cloud, cluster, lakehouse, lakehouseOAuth, PRIVATE_KEY, payload } from './fixtures';
+import { analytics, cloud, cluster, lakehouse, lakehouseOAuth, payload } from './fixtures';
 
 beforeAll(() => {
   process.env.SANDBOX_DIR = tempDir('causeway-sandbox-');
@@ -145,44 +146,15 @@ describe('sandbox triggers', () => {
   });
 });
 
+/**
+ * Every registered SQL type's golden cases (its examples, shared/platforms/<type>/examples.ts),
+ * automatic and manual, through their lifecycle on the sandbox (test/support/platform-suites.ts).
+ */
+sandboxSuite();
+
 describe('automatic setup', () => {
-  it.each([
-    ['ClusterWarehouse', cluster(true, { impersonation: { enabled: true } })],
-    [
-      'CloudWarehouse',
-      cloud(true, {
-        impersonation: { enabled: true },
-        audit: { enabled: true },
-        lineage: { enabled: true, lineageConfig: {} },
-        workspaces: { enabled: true, warehouses: ['ws'] },
-      }),
-    ],
-    ['AnalyticsWarehouse', analytics(true, { impersonation: { enabled: true } })],
-    ['Lakehouse', lakehouseOAuth(true, { audit: { enabled: true } })],
-  ] as const)(
-    '%s: validate → bootstrap creates the objects → second validation sees them → teardown removes all',
-    async (_t, base) => {
-      const p = onHost(base);
-      const c = await connector(p);
-      const first = await c.validate({ operation: 'create', payload: p });
-      expect(first.filter((t) => t.status === 'failed')).toEqual([]);
-      await c.bootstrap({ integrationId: 10, payload: p });
-      expect(objectCount(p)).toBeGreaterThan(0);
-      const again = await c.validate({ operation: 'create', payload: p });
-      expect(again.some((t) => t.status === 'failed' && /already exists/.test(t.message ?? ''))).toBe(true);
-      await c.teardown({
-        integrationId: 10,
-        payload: p,
-        privilegedCredentials: {
-          authenticationType: 'userPassword',
-          username: 'admin',
-          password: 'pw',
-          role: 'ACCOUNTADMIN',
-        },
-      });
-      expect(created(p)).toEqual({ objects: [], grants: [], members: [] });
-    },
-  );
+  it('Lakehouse with OAuth M2M and audit: the lifecycle no golden case holds', () =>
+    sandboxLifecycle(lakehouseOAuth(true, { audit: { enabled: true } })));
 
   it('an automatic edit applies only the change and the result matches a fresh setup of the new config', async () => {
     const before = onHost(cluster(true));
@@ -203,40 +175,8 @@ describe('automatic setup', () => {
 });
 
 describe('manual setup', () => {
-  it.each([
-    ['ClusterWarehouse', cluster(false, { impersonation: { enabled: true } })],
-    [
-      'CloudWarehouse (key pair)',
-      cloud(false, { authenticationType: 'keyPair', password: undefined, privateKey: PRIVATE_KEY }),
-    ],
-    ['AnalyticsWarehouse', analytics(false, { impersonation: { enabled: true } })],
-    ['Lakehouse', lakehouseOAuth(false)],
-  ] as const)(
-    '%s: validation fails until the operator runs the scripts, then validation and bootstrap pass',
-    async (_t, base) => {
-      const p = onHost(base);
-      const c = await connector(p);
-      const before = await c.validate({ operation: 'create', payload: p });
-      expect(before.find((t) => t.name === 'Validate Manual: Setup Objects Exist')).toMatchObject({
-        status: 'failed',
-        message: expect.stringContaining('run the script'),
-      });
-      await expect(c.bootstrap({ integrationId: 20, payload: p })).rejects.toMatchObject({
-        name: 'PlatformOperationError',
-      });
-      if (p.type === 'AnalyticsWarehouse' || p.type === 'ClusterWarehouse')
-        await runOnSandbox(p.type, hostOf(p), await scriptFor('initial-create', p));
-      await runOnSandbox(p.type, hostOf(p), await scriptFor('create', p));
-      const after = await c.validate({ operation: 'create', payload: p });
-      expect(after.filter((t) => t.status === 'failed')).toEqual([]);
-      await c.bootstrap({ integrationId: 20, payload: p });
-      // The operator's delete script removes everything again; teardown of a manual integration touches nothing.
-      await c.teardown({ integrationId: 20, payload: p });
-      expect(objectCount(p)).toBeGreaterThan(0);
-      await runOnSandbox(p.type, hostOf(p), await scriptFor('delete', p));
-      expect(created(p)).toEqual({ objects: [], grants: [], members: [] });
-    },
-  );
+  it('Lakehouse with OAuth M2M, every feature off: the lifecycle no golden case holds', () =>
+    sandboxLifecycle(lakehouseOAuth(false)));
 
   it('a script-created user must present its own password', async () => {
     const p = onHost(cluster(false));

@@ -2,54 +2,24 @@
  * Golden tests of every script (files under ./golden, reviewed by hand when they change) and
  * the node-sql-parser coverage check: every statement whose kind the parser supports in the
  * closest dialect must parse; the kinds it cannot parse are listed (and the list is checked,
- * so it cannot go stale).
+ * so it cannot go stale). The generic checks are suites every type gets
+ * (test/support/platform-suites.ts); the cases here are by hand.
  */
-import { Parser } from 'node-sql-parser';
 import { describe, expect, it } from 'vitest';
 import { type SqlPayload, scriptFor } from '../../../shared/platforms/scripts';
-import { renderScript, statementsOf } from '../../../shared/platforms/sql/script';
-import { sqlPlatformOf } from '../../../shared/platforms/sql-platforms';
-import { goldenKinds, sqlExamples } from '../../support/platform-examples';
+import { statementsOf } from '../../../shared/platforms/sql/script';
+import { goldenEdits, goldenScriptSuite, parserSuite } from '../../support/platform-suites';
 import { cloud, cluster, PRIVATE_KEY } from './fixtures';
 
 const ALL_ON = { impersonation: { enabled: true } };
 
-/** Every registered SQL type's golden cases, from its examples (shared/platforms/<type>/examples.ts). */
-const CASES: Record<string, SqlPayload> = Object.fromEntries(
-  sqlExamples().flatMap(([, examples]) => Object.entries(examples.scripts)),
-);
+/** Every registered SQL type's golden edits, from its examples (shared/platforms/<type>/examples.ts). */
+const EDITS: Record<string, readonly [SqlPayload, SqlPayload]> = Object.fromEntries(goldenEdits());
 
-describe('golden scripts', () => {
-  for (const [name, payload] of Object.entries(CASES)) {
-    it(`${name}`, async () => {
-      const rendered = await Promise.all(
-        (await goldenKinds(payload)).map(
-          async (kind) => `-- ===== ${kind} =====\n${renderScript(await scriptFor(kind, payload))}`,
-        ),
-      );
-      const text = rendered.join('\n');
-      await expect(
-        text.replace(/RSA_PUBLIC_KEY = '[^']+'/g, "RSA_PUBLIC_KEY = '<derived>'"),
-      ).toMatchFileSnapshot(`golden/${name}.sql`);
-    });
-  }
-});
+// Each case's scripts and each edit match their reviewed file under ./golden.
+goldenScriptSuite();
 
-const EDITS: Record<string, readonly [SqlPayload, SqlPayload]> = Object.fromEntries(
-  sqlExamples().flatMap(([, examples]) => Object.entries(examples.edits)),
-);
-
-describe('golden edit scripts', () => {
-  for (const [name, [previous, next]] of Object.entries(EDITS)) {
-    it(name, async () => {
-      const text = renderScript(await scriptFor('edit', next, previous)).replace(
-        /RSA_PUBLIC_KEY = '[^']+'/g,
-        "RSA_PUBLIC_KEY = '<derived>'",
-      );
-      await expect(text).toMatchFileSnapshot(`golden/edit-${name}.sql`);
-    });
-  }
-
+describe('golden edit scripts, by hand', () => {
   it('an edit that changes nothing remote has no statements', async () => {
     const [previous, next] = EDITS['cluster-no-change'] as [SqlPayload, SqlPayload];
     expect(statementsOf(await scriptFor('edit', next, previous))).toEqual([]);
@@ -96,101 +66,6 @@ describe('scripts inline', () => {
   });
 });
 
-/**
- * Statement kinds node-sql-parser 5 cannot parse in the closest dialect (checked below: each
- * must still fail to parse, so a parser upgrade that learns one shows up here).
- */
-const UNPARSEABLE: Record<string, RegExp[]> = {
-  postgresql: [
-    /^CREATE USER /,
-    /^CREATE GROUP /,
-    /^ALTER GROUP /,
-    /^ALTER USER /,
-    /^CREATE DATABASE .* OWNER /,
-    /^DROP DATABASE /,
-    /^DROP GROUP /,
-    /^DROP USER /,
-    /^CREATE SCHEMA .* AUTHORIZATION /,
-    /TO GROUP /,
-    /FROM GROUP /,
-  ],
-  snowflake: [
-    /^CREATE ROLE /,
-    /^GRANT /,
-    /^REVOKE /,
-    /^CREATE USER /,
-    /^ALTER USER /,
-    /^ALTER ROLE /,
-    /^DROP ROLE /,
-    /^DROP USER /,
-    /^DROP DATABASE /,
-    /^DROP SCHEMA /,
-  ],
-  transactsql: [
-    /^CREATE LOGIN /,
-    /^ALTER LOGIN /,
-    /^DROP LOGIN /,
-    /^CREATE USER /,
-    /^ALTER USER /,
-    /^DROP USER /,
-    /^CREATE SCHEMA /,
-    /^DROP SCHEMA /,
-    /^GRANT (CREATE|SELECT|ALTER ANY SECURITY POLICY) /,
-    /^CREATE ROLE /,
-    /^ALTER ROLE /,
-    /^DROP ROLE /,
-    /^DECLARE @drop /,
-  ],
-  hive: [/^CREATE CATALOG /, /^DROP CATALOG /, /^ALTER CATALOG /, /^DROP SCHEMA /, /^GRANT /, /^REVOKE /],
-};
-/**
- * The node-sql-parser dialect closest to each of ours. A dialect without one (a new one, until it
- * is added here) has no parser check; its golden scripts and the sandbox still cover it.
- */
-const PARSER_DIALECT: Partial<Record<string, string>> = {
-  cluster: 'postgresql',
-  cloud: 'snowflake',
-  tsql: 'transactsql',
-  lakehouse: 'hive',
-};
-
-/** Every statement of the cases above, by parser dialect (scripts are rendered asynchronously). */
-const all = new Map<string, Set<string>>();
-for (const payload of Object.values(CASES)) {
-  const d = PARSER_DIALECT[(await sqlPlatformOf(payload.type)).dialect];
-  if (d === undefined) continue;
-  const set = all.get(d) ?? new Set();
-  for (const kind of await goldenKinds(payload))
-    for (const s of statementsOf(await scriptFor(kind, payload))) set.add(s);
-  all.set(d, set);
-}
-for (const [name, [previous, next]] of Object.entries(EDITS)) {
-  void name;
-  const d = PARSER_DIALECT[(await sqlPlatformOf(next.type)).dialect];
-  if (d === undefined) continue;
-  for (const s of statementsOf(await scriptFor('edit', next, previous))) all.get(d)?.add(s);
-}
-
-describe('node-sql-parser coverage', () => {
-  const parser = new Parser();
-  for (const [dialect, statements] of all) {
-    it(`${dialect}: supported kinds parse, listed kinds are really unsupported`, () => {
-      let parsed = 0;
-      for (const statement of statements) {
-        const listed = (UNPARSEABLE[dialect] ?? []).some((re) => re.test(statement));
-        let ok = true;
-        try {
-          parser.astify(statement, { database: dialect });
-        } catch {
-          ok = false;
-        }
-        if (listed) expect(ok, `listed as unparseable but parses: ${statement}`).toBe(false);
-        else {
-          expect(ok, `does not parse in ${dialect}: ${statement}`).toBe(true);
-          parsed++;
-        }
-      }
-      expect(parsed).toBeGreaterThan(0);
-    });
-  }
-});
+// Every statement of the cases above parses in its dialect's closest node-sql-parser dialect,
+// but the kinds that parser is known not to support.
+await parserSuite();

@@ -10,6 +10,7 @@ export const cloud: SqlDialect = {
   quoteName: (name) => `"${name.replaceAll('"', '""')}"`,
   quoteLiteral: (value) => `'${value.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`,
   caseInsensitiveNames: false,
+  parser: 'snowflake',
   sandbox: {
     identifierQuotes: { open: '"', close: '"' },
     backslashEscapes: true,

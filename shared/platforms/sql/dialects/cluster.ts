@@ -16,6 +16,7 @@ export const cluster: SqlDialect = {
     return `'${value.replaceAll("'", "''")}'`;
   },
   caseInsensitiveNames: false,
+  parser: 'postgresql',
   sandbox: {
     identifierQuotes: { open: '"', close: '"' },
     backslashEscapes: false,

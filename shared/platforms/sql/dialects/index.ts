@@ -22,6 +22,16 @@ export function dialectOf(name: Dialect): SqlDialect {
   return dialect;
 }
 
+/**
+ * Adds a dialect at run time and returns its removal. Tests only, as `registerPlatform`: the
+ * production dialects are the ones listed above.
+ */
+export function registerDialect(name: string, dialect: SqlDialect): () => void {
+  if (registered.has(name)) throw new Error(`SQL dialect ${name} is already registered`);
+  registered.set(name, dialect);
+  return () => registered.delete(name);
+}
+
 /** Every registered dialect's name, in registry order. */
 export function dialectNames(): Dialect[] {
   return [...registered.keys()] as Dialect[];

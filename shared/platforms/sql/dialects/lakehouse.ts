@@ -10,6 +10,7 @@ export const lakehouse: SqlDialect = {
   quoteName: (name) => `\`${name.replaceAll('`', '``')}\``,
   quoteLiteral: (value) => `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`,
   caseInsensitiveNames: true,
+  parser: 'hive',
   sandbox: {
     identifierQuotes: { open: '`', close: '`' },
     backslashEscapes: true,

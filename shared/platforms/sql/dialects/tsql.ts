@@ -9,6 +9,7 @@ export const tsql: SqlDialect = {
   quoteName: (name) => `[${name.replaceAll(']', ']]')}]`,
   quoteLiteral: (value) => `N'${value.replaceAll("'", "''")}'`,
   caseInsensitiveNames: true,
+  parser: 'transactsql',
   sandbox: {
     identifierQuotes: { open: '[', close: ']' },
     backslashEscapes: false,
