@@ -4,7 +4,7 @@
  * running the very same handlers with real AWS SDK clients pointed at the emulators.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { type InternalFunctionDef, internalFunctions } from '../../shared/catalog/functions';
@@ -255,7 +255,10 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       adminKeyFile,
       pid: process.pid,
     };
-    writeFileSync(endpointsFile, `${JSON.stringify(endpoints, null, 2)}\n`);
+    // Written whole, then renamed into place: the CLI and the test clouds wait for this file to
+    // exist and read it at once, and a plain write let them read it empty (seen under load).
+    writeFileSync(`${endpointsFile}.tmp`, `${JSON.stringify(endpoints, null, 2)}\n`);
+    renameSync(`${endpointsFile}.tmp`, endpointsFile);
 
     let stopped: Promise<void> | undefined;
     return {
