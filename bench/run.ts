@@ -388,11 +388,12 @@ async function main() {
       }
 
       if (wants('soak')) {
-        say('15. soak: 50 clients mixing reads and writes against the local gateway for 60 s');
+        const seconds = quick ? 10 : 60;
+        say(`15. soak: 50 clients mixing reads and writes against the local gateway for ${seconds} s`);
         const r = await soak({
           gateway: bench.cloud.endpoints.gateway,
           adminKey: bench.cloud.adminApiKey,
-          seconds: quick ? 10 : 60,
+          seconds,
         });
         results.soak = r;
         summary.push({
