@@ -8,13 +8,10 @@
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
 import { call, createKey, untilDone, useLocalCloudEnv } from '../../support/api';
-import { allHistory, createHooks, onOwnCloud } from './helpers';
+import { allHistory, createHooks, HANG_GUARD_POST_TIMEOUT, onOwnCloud } from './helpers';
 import { reply } from './receiver';
 
-// The receiver answers at once, so the POST timeout only guards against a hang: at the test
-// clouds' 1.5 s, a loaded machine read a 200 after the timeout, the attempt was (rightly) recorded
-// as timed out and retried, and the receiver saw two 200s for one delivery.
-const own = onOwnCloud({ WEBHOOK_TIMEOUT_MS: '15000' });
+const own = onOwnCloud(HANG_GUARD_POST_TIMEOUT);
 
 describe('accounting', () => {
   it('ends 1,000 notifications against 30% random failures delivered or dead-lettered, none lost or doubled', async () => {

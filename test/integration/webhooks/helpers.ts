@@ -274,6 +274,13 @@ export function injectDynamoFailures(
 }
 
 /**
+ * A POST timeout that only guards against a hang, for clouds whose receiver answers at once: at
+ * the test clouds' 1.5 s a loaded machine can read a 200 late, which is (rightly) recorded as a
+ * timed-out attempt and retried, so the receiver sees two 200s for one delivery.
+ */
+export const HANG_GUARD_POST_TIMEOUT = { WEBHOOK_TIMEOUT_MS: '15000' };
+
+/**
  * Runs this file's tests against a local cloud of its own (`useOwnCloud`), with a receiver for
  * its webhooks: both start before the file's tests and stop after them. `env` overrides the
  * test cloud's defaults (`test/support/local-cloud-process.ts`).

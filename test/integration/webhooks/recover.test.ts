@@ -9,16 +9,14 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { call, createKey, untilDone, useLocalCloudEnv } from '../../support/api';
-import { allHistory, batchPutHistory, createHooks, onOwnCloud } from './helpers';
+import { allHistory, batchPutHistory, createHooks, HANG_GUARD_POST_TIMEOUT, onOwnCloud } from './helpers';
 
 const FAILED = 2000;
 const LATER_SUCCEEDED = 50;
 const BEFORE_WINDOW = 50;
 
 describe('recover', () => {
-  // The receiver answers at once: the POST timeout only guards against a hang (at the test
-  // clouds' 1.5 s a loaded machine can read an answer late, recorded as a timed-out attempt).
-  const own = onOwnCloud({ WEBHOOK_TIMEOUT_MS: '15000' });
+  const own = onOwnCloud(HANG_GUARD_POST_TIMEOUT);
 
   it('re-sends each failed delivery of the window exactly once and reports the job’s counts', async () => {
     // An admin: 2,000 re-sends are past a user's hourly budget in the suite (recover-limits.test.ts).
