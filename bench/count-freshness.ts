@@ -43,16 +43,20 @@ export async function countFreshness(options: {
         [],
       );
       const owner = { userId: issued.userId, name: issued.name, permissions: [] };
-      const out = await createWebhooks(owner, [
-        {
-          url: `${receiver.url}/fresh${roundNo}`,
-          name: `bench freshness ${roundNo}`,
-          global: false,
-          notificationType: [NOTIFICATION],
-          actionType: 'triggered',
-          secret: `whsec_${randomBytes(32).toString('base64')}`,
-        },
-      ]);
+      const out = await createWebhooks(
+        owner,
+        [
+          {
+            url: `${receiver.url}/fresh${roundNo}`,
+            name: `bench freshness ${roundNo}`,
+            global: false,
+            notificationType: [NOTIFICATION],
+            actionType: 'triggered',
+            secret: `whsec_${randomBytes(32).toString('base64')}`,
+          },
+        ],
+        'http://localhost',
+      );
       const webhook = out.createdWebhooks[0];
       if (!webhook) throw new Error(`bench webhook refused: ${JSON.stringify(out.errors)}`);
       let n = 0;

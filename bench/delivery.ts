@@ -71,6 +71,7 @@ async function makeWebhooks(owner: Principal, receiverUrl: string, paths: string
       actionType: 'triggered',
       secret: `whsec_${randomBytes(32).toString('base64')}`,
     })),
+    'http://localhost',
   );
   if (out.errors.length > 0) throw new Error(`webhooks refused: ${JSON.stringify(out.errors)}`);
   return out.createdWebhooks.map((w, i) => ({ id: w.id, ownerId: owner.userId, path: paths[i] as string }));

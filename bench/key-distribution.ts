@@ -148,13 +148,16 @@ export async function keyDistribution(options: {
     const globals = await createWebhooks(
       adminPrincipal,
       Array.from({ length: 4 }, (_, i) => hook(`/g${i}`, true)),
+      'http://localhost',
     );
     const personal: { id: number; ownerId: number }[] = [];
     for (let i = 0; i < 20; i++) {
       const owner = await createPrincipalWithKey(`bench-keys-${i}`, []);
-      const out = await createWebhooks({ userId: owner.userId, name: owner.name, permissions: [] }, [
-        hook(`/u${i}`, false),
-      ]);
+      const out = await createWebhooks(
+        { userId: owner.userId, name: owner.name, permissions: [] },
+        [hook(`/u${i}`, false)],
+        'http://localhost',
+      );
       for (const w of out.createdWebhooks) personal.push({ id: w.id, ownerId: owner.userId });
     }
     const globalHooks = globals.createdWebhooks.map((w) => ({ id: w.id, ownerId: admin.userId }));

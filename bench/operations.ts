@@ -51,17 +51,21 @@ async function makeHooks(
   const hooks: Hook[] = [];
   for (const path of paths) {
     const owner = await createPrincipalWithKey(`${prefix}${path}`, []);
-    const out = await createWebhooks(owner, [
-      {
-        url: `${receiver.url}${path}`,
-        name: `bench ${path}`,
-        global: false,
-        notificationType: [NOTIFICATION],
-        actionType: 'triggered',
-        secret: `whsec_${randomBytes(32).toString('base64')}`,
-        ...extra,
-      },
-    ]);
+    const out = await createWebhooks(
+      owner,
+      [
+        {
+          url: `${receiver.url}${path}`,
+          name: `bench ${path}`,
+          global: false,
+          notificationType: [NOTIFICATION],
+          actionType: 'triggered',
+          secret: `whsec_${randomBytes(32).toString('base64')}`,
+          ...extra,
+        },
+      ],
+      'http://localhost',
+    );
     const created = out.createdWebhooks[0];
     if (!created) throw new Error(`webhook refused: ${JSON.stringify(out.errors)}`);
     hooks.push({ id: created.id, ownerId: owner.userId });

@@ -1,8 +1,8 @@
 import { apiHandler } from '../../shared/edge/handler';
+import { serviceUrl } from '../../shared/edge/request';
 import { webhookContracts } from '../../shared/webhooks/api/contracts';
 import { rotateSecret } from '../../shared/webhooks/api/secrets';
 
-export const handler = apiHandler(
-  webhookContracts['POST /webhooks/{id}/secret/rotate'],
-  async ({ principal, params, body }) => ({ body: await rotateSecret(principal, params.id, body) }),
-);
+export const handler = apiHandler(webhookContracts['POST /webhooks/{id}/secret/rotate'], async (req) => ({
+  body: await rotateSecret(req.principal, req.params.id, req.body, serviceUrl(req)),
+}));

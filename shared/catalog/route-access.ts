@@ -114,6 +114,8 @@ const routeGrants = {
       { table: 'webhooks', access: 'readWrite' },
       { table: 'webhookSubscriptions', access: 'readWrite' },
       { table: 'counters', access: 'readWrite' },
+      // A `v1a` webhook's key set, in the create transaction.
+      { table: 'webhookKeySets', access: 'readWrite' },
     ],
     usesSecrets: true,
   },
@@ -149,6 +151,8 @@ const routeGrants = {
       { table: 'webhookSubscriptions', access: 'readWrite' },
       // The delete transaction gives the owner's quota and per-URL slots back.
       { table: 'counters', access: 'readWrite' },
+      // …and deletes the webhook's key set, if it has one.
+      { table: 'webhookKeySets', access: 'readWrite' },
     ],
   },
   'PATCH /webhooks/{id}': {
@@ -159,7 +163,11 @@ const routeGrants = {
       { table: 'counters', access: 'readWrite' },
       // An admin's change of another user's webhook: may the owner have a global one?
       { table: 'principals', access: 'read' },
+      // A signatureScheme switch writes the key set in the same transaction…
+      { table: 'webhookKeySets', access: 'readWrite' },
     ],
+    // …and seals the new key pair or HMAC secret.
+    usesSecrets: true,
   },
   'POST /webhooks/{id}/disable': {
     tables: [
@@ -179,6 +187,8 @@ const routeGrants = {
       // A filtered webhook's subscription items carry the version they were written at, so every
       // change of it, a rotation included, writes them again in the same transaction.
       { table: 'webhookSubscriptions', access: 'readWrite' },
+      // A `v1a` webhook's rotation publishes the new key in the same transaction.
+      { table: 'webhookKeySets', access: 'readWrite' },
     ],
     usesSecrets: true,
   },
@@ -207,6 +217,10 @@ const routeGrants = {
       { table: 'webhooks', access: 'read' },
       { table: 'webhookJobs', access: 'read' },
     ],
+  },
+  'GET /webhook-keys/{keySetId}': {
+    // One GetItem per request, nothing else (ADR 0018).
+    tables: [{ table: 'webhookKeySets', access: 'read' }],
   },
   'POST /webhooks/filters/preview': {
     tables: [{ table: 'deliveryHistory', access: 'read' }],

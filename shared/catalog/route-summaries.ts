@@ -66,6 +66,8 @@ const routeSummaries = {
   'POST /webhooks/{id}/recover':
     'Re-send the deliveries of a time window whose latest attempt failed (or all): 202 with a job id; dryRun answers the count.',
   'GET /webhooks/{id}/recover/{jobId}': "A recover job's progress and final counts.",
+  'GET /webhook-keys/{keySetId}':
+    "The public keys of a `v1a` webhook as a JWK set (no API key: the URL's id is unguessable)",
   'POST /webhooks/filters/preview':
     'Evaluate a payload filter against the newest notifications the caller may see (up to 1,000): counts, matching and non-matching ids, errors.',
   'POST /webhooks/history/retry/{id}':

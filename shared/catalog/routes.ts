@@ -12,7 +12,7 @@
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
- * - `public`: no Authorization header needed (health, OpenAPI document);
+ * - `public`: no Authorization header needed (health, OpenAPI document, webhooks' public keys);
  * - `user`: any valid API key;
  * - `admin`: a key whose principal has APPLICATION_ADMIN.
  */
@@ -294,6 +294,14 @@ export const routes = [
     path: '/webhooks/{id}/recover/{jobId}',
     handler: 'functions/webhooks/recover-status.ts',
     auth: 'user',
+    tag: 'webhooks',
+  },
+  {
+    // The public keys of `v1a` webhooks (ADR 0018): no API key, an unguessable id.
+    method: 'GET',
+    path: '/webhook-keys/{keySetId}',
+    handler: 'functions/webhooks/keys.ts',
+    auth: 'public',
     tag: 'webhooks',
   },
   {

@@ -130,6 +130,12 @@ export const tables = [
     ],
   },
   {
+    name: 'webhookKeySets',
+    description:
+      'The public keys of `v1a` webhooks (ADR 0018), one item per key set keyed by its unguessable id: `GET /webhook-keys/{keySetId}` reads one item. Written with the webhook in one transaction.',
+    partitionKey: { name: 'keySetId', type: 'S' },
+  },
+  {
     name: 'webhookSubscriptions',
     description:
       'One item per (notification type, audience, webhook) so fan-out is an index query that reads only matches.',

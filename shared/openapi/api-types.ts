@@ -487,6 +487,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook-keys/{keySetId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The public keys of a `v1a` webhook as a JWK set (no API key: the URL's id is unguessable) */
+        get: operations["getWebhookKeysKeySetId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/filters/preview": {
         parameters: {
             query?: never;
@@ -1330,7 +1347,7 @@ export interface components {
             /** @description the s3:// path of a prefix (ends with /), bucket or object inside the integration’s cloudLocationPath; it must exist there; unique across the service */
             prefix: string;
         };
-        /** @description The fields to change (JSON merge patch), at least one. Never accepted here: `secret`, `id`, `createdBy`, `createdAt`, `updatedAt`, `status`, `disabledAt`, `disabledReason`, `previousSecretExpiresAt`, `failingSince`, `health` (the secret changes through POST /webhooks/{id}/secret/rotate; the others are read-only). */
+        /** @description The fields to change (JSON merge patch), at least one. Never accepted here: `secret`, `id`, `publicKey`, `jwksUrl`, `createdBy`, `createdAt`, `updatedAt`, `status`, `disabledAt`, `disabledReason`, `previousSecretExpiresAt`, `failingSince`, `health` (the secret changes through POST /webhooks/{id}/secret/rotate; the others are read-only). */
         WebhookPatch: {
             /**
              * Format: uri
@@ -1345,8 +1362,15 @@ export interface components {
             actionType?: "triggered" | "receive";
             maxDeliveriesPerSecond?: number | null;
             filter?: string | null;
+            /**
+             * @description `v1` (default): HMAC-SHA256 with the webhook's secret, unsigned without one. `v1a`: Ed25519 with a key pair the service makes; receivers verify with `publicKey` or the keys published at `jwksUrl` (docs/webhooks.md)
+             * @enum {string}
+             */
+            signatureScheme?: "v1" | "v1a";
             secret?: never;
             id?: never;
+            publicKey?: never;
+            jwksUrl?: never;
             createdBy?: never;
             createdAt?: never;
             updatedAt?: never;
@@ -1362,7 +1386,7 @@ export interface components {
             reason?: string;
         };
         WebhookSecretRotation: {
-            /** @description the new secret; absent: one is generated and answered once */
+            /** @description the new HMAC secret (`v1` webhooks only); absent: one is generated and answered once (or, for a `v1a` webhook, a new key pair is made) */
             secret?: string;
         };
         WebhookTest: {
@@ -1535,6 +1559,15 @@ export interface components {
             global: boolean;
             notificationType: string[];
             actionType: ("triggered" | "receive") | null;
+            /**
+             * @description how deliveries are signed (ADR 0018)
+             * @enum {string}
+             */
+            signatureScheme: "v1" | "v1a";
+            /** @description `v1a` only: the Ed25519 public key that verifies the `v1a` signatures, `whpk_<base64 of 32 bytes>` */
+            publicKey?: string;
+            /** @description the public JWK set of the webhook's keys (no API key needed; present once the webhook has had a key pair, also after a switch back to `v1`) */
+            jwksUrl?: string;
             createdBy: number;
             createdAt: string;
             updatedAt: string;
@@ -1551,7 +1584,7 @@ export interface components {
             maxDeliveriesPerSecond?: number;
             /** @description the payload filter, when one is set (docs/webhooks.md) */
             filter?: string;
-            /** @description during a secret rotation’s overlap window: until when the previous secret still signs */
+            /** @description during a rotation’s or scheme switch’s overlap window: until when the previous secret or key still signs */
             previousSecretExpiresAt?: string;
             /** @description since when every attempt has failed (absent while the latest attempt succeeded) */
             failingSince?: string;
@@ -1653,10 +1686,52 @@ export interface components {
              */
             possiblyDeliveredBefore?: true;
         };
+        WebhookPatched: {
+            id: number;
+            name: string;
+            url: string;
+            global: boolean;
+            notificationType: string[];
+            actionType: ("triggered" | "receive") | null;
+            /**
+             * @description how deliveries are signed (ADR 0018)
+             * @enum {string}
+             */
+            signatureScheme: "v1" | "v1a";
+            /** @description `v1a` only: the Ed25519 public key that verifies the `v1a` signatures, `whpk_<base64 of 32 bytes>` */
+            publicKey?: string;
+            /** @description the public JWK set of the webhook's keys (no API key needed; present once the webhook has had a key pair, also after a switch back to `v1`) */
+            jwksUrl?: string;
+            createdBy: number;
+            createdAt: string;
+            updatedAt: string;
+            /**
+             * @description `enabled` receives deliveries; `disabled` was paused by its owner or an admin (or when its owner’s keys were revoked); `autoDisabled` was stopped by the service (a 410 answer, or failing continuously)
+             * @enum {string}
+             */
+            status: "enabled" | "disabled" | "autoDisabled";
+            /** @description when it was disabled (absent while enabled) */
+            disabledAt?: string;
+            /** @description why it was disabled (absent while enabled) */
+            disabledReason?: string;
+            /** @description the delivery rate limit, when one is set */
+            maxDeliveriesPerSecond?: number;
+            /** @description the payload filter, when one is set (docs/webhooks.md) */
+            filter?: string;
+            /** @description during a rotation’s or scheme switch’s overlap window: until when the previous secret or key still signs */
+            previousSecretExpiresAt?: string;
+            /** @description since when every attempt has failed (absent while the latest attempt succeeded) */
+            failingSince?: string;
+            health?: components["schemas"]["WebhookHealth"];
+            /** @description only when this PATCH switched `signatureScheme` from `v1a` to `v1`: the generated HMAC secret, shown this once */
+            secret?: string;
+        };
         WebhookSecretRotated: {
             webhook: components["schemas"]["Webhook"];
-            /** @description the generated secret (only when none was sent): shown this once */
+            /** @description the generated HMAC secret (only when none was sent, `v1`): shown this once */
             secret?: string;
+            /** @description `v1a`: the new public key (`whpk_…`), also in `webhook.publicKey` */
+            publicKey?: string;
         };
         WebhookRecoverDryRun: {
             /** @constant */
@@ -1694,6 +1769,26 @@ export interface components {
             allowance?: number;
             /** @description true: the window held more deliveries to re-send than the allowance; recover again later for the rest (with onlyFailed, what this job re-sent successfully is not sent again) */
             capped?: boolean;
+        };
+        /** @description RFC 7517 JWK set. Cache it for the Cache-Control max-age (never longer than the overlap window, so a rotation is never missed) and fetch it again, at most once a minute, when no cached key verifies a v1a signature (docs/webhooks.md). */
+        WebhookJwkSet: {
+            /** @description the current key and any key still in its overlap window, newest first; empty for a webhook switched back to `v1` once the window has passed */
+            keys: components["schemas"]["WebhookJwk"][];
+        };
+        /** @description A public key that verifies `v1a` webhook signatures (never a private part). */
+        WebhookJwk: {
+            /** @constant */
+            kty: "OKP";
+            /** @constant */
+            crv: "Ed25519";
+            /** @description the 32-byte public key, base64url without padding (RFC 8037) */
+            x: string;
+            /** @description the key's RFC 7638 thumbprint */
+            kid: string;
+            /** @constant */
+            use: "sig";
+            /** @constant */
+            alg: "EdDSA";
         };
         /** @description What the filter matches among the newest notifications the caller may see (from the delivery history's stored requests, each notification once). */
         WebhookFilterPreview: {
@@ -3411,8 +3506,13 @@ export interface operations {
                         notificationType: ("ALL_NOTIFICATIONS" | "acknowledgedAccess" | "addedToProject" | "apiKeyRevoked" | "attributeAdded" | "attributeRemoved" | "attributeUpdated" | "bulkJobStatus" | "certificationRequired" | "conflictingGlobalPolicies" | "dataSourceExpired" | "dataSourceExpiring" | "dataSourceUpdated" | "deletedDatasourceRemovedFromProject" | "expiredDatasourceRemovedFromProject" | "firstQuery" | "globalPolicyCreated" | "globalPolicyDeleted" | "globalPolicyDisabled" | "globalPolicyUpdated" | "governanceSettingsUpdated" | "groupUserAdded" | "groupUserDeleted" | "healthCheckFailed" | "healthCheckResolved" | "modelAccessApproved" | "modelAccessDenied" | "modelAccessRequested" | "modelAccessRevoked" | "modelAccessUpdated" | "modelCommentCreated" | "modelCommentReply" | "modelCommentResolved" | "modelCopied" | "modelCreated" | "modelDeleted" | "modelTagAdded" | "modelTagRemoved" | "modelUserAdded" | "modelUserDeleted" | "modelUserJoined" | "nativeWorkspaceStateChanged" | "permissionsUpdated" | "policyAdjustmentCreated" | "policyAdjustmentExpired" | "policyCertificationExpired" | "policyUpdated" | "projectDisabled" | "projectEqualizationMemberNotInCompliance" | "projectEqualizationToggled" | "projectUpdated" | "purposeCreated" | "purposeDeleted" | "purposeUpdated" | "queryCanceled" | "queryCreated" | "queryUpdated" | "removedFromProject" | "switchedCurrentProject" | "tagCreated" | "tagDeleted" | "tagUpdated" | "taskDeleted" | "taskValidated" | "updatedModelInProject" | "userCloned" | "userCreated" | "userDeleted" | "userDisabled" | "userEnabled" | "userMigrated" | "userUpdated" | "usernameUpdated" | "webhookAutoDisabled" | "webhookFailing")[];
                         /** @enum {string} */
                         actionType: "triggered" | "receive";
-                        /** @description write-only signing secret: `whsec_<base64 of a 16–64 byte key>` (what the svix and standardwebhooks verifiers take as it is; POST /webhooks/{id}/secret/rotate generates one), or any string of at least 16 characters, whose UTF-8 bytes are the key (those verifiers need it as bytes with `{format: "raw"}`) */
+                        /** @description write-only HMAC signing secret (`v1` only; refused with `signatureScheme: "v1a"`): `whsec_<base64 of a 16–64 byte key>` (what the svix and standardwebhooks verifiers take as it is; POST /webhooks/{id}/secret/rotate generates one), or any string of at least 16 characters, whose UTF-8 bytes are the key (those verifiers need it as bytes with `{format: "raw"}`) */
                         secret?: string;
+                        /**
+                         * @description `v1` (default): HMAC-SHA256 with the webhook's secret, unsigned without one. `v1a`: Ed25519 with a key pair the service makes; receivers verify with `publicKey` or the keys published at `jwksUrl` (docs/webhooks.md)
+                         * @enum {string}
+                         */
+                        signatureScheme?: "v1" | "v1a";
                         /** @description deliveries per second this webhook receives at most (0.01, one per 100 s, to 1000); more are delayed (never failed or dropped). Absent: no limit */
                         maxDeliveriesPerSecond?: number;
                         /** @description a CEL expression over the payload as delivered (`text`, `metadata`, `webhookId`, `webhookName`); only notifications for which it is true are delivered. At most 2,048 bytes; the allowed subset, the fields and the cost rules are in docs/webhooks.md. Example: `metadata.notificationType == "modelAccessRequested" && has(metadata.dataSourceId) && metadata.dataSourceId in [42, 43]` */
@@ -3627,13 +3727,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The changed webhook (`updatedAt` moved). */
+            /** @description The changed webhook (`updatedAt` moved), with the generated `secret` when the PATCH switched `signatureScheme` back to `v1`. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Webhook"];
+                    "application/json": components["schemas"]["WebhookPatched"];
                 };
             };
             400: components["responses"]["InvalidPathBody"];
@@ -3647,7 +3747,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The new URL is one another webhook of the owner already uses. */
+            /** @description The new URL is one another webhook of the owner already uses, or the signatureScheme change comes while the previous scheme's overlap window is still running. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3763,7 +3863,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The webhook (with `previousSecretExpiresAt` while the previous secret still signs) and the generated secret, if one was generated. */
+            /** @description The webhook (with `previousSecretExpiresAt` while the previous secret or key still signs) and the generated secret, if one was generated, or the new public key of a `v1a` webhook. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3776,6 +3876,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description No such webhook visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The webhook's signatureScheme was switched and the previous scheme's overlap window is still running. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3993,6 +4102,41 @@ export interface operations {
             400: components["responses"]["InvalidPath"];
             401: components["responses"]["Unauthorized"];
             /** @description No such job of a webhook visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWebhookKeysKeySetId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keySetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key set (JWK set), with Cache-Control. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookJwkSet"];
+                };
+            };
+            400: components["responses"]["InvalidPath"];
+            /** @description No key set has this id. */
             404: {
                 headers: {
                     [name: string]: unknown;

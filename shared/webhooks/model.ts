@@ -41,6 +41,17 @@ const maxDeliveriesPerSecond = described(
   'deliveries per second this webhook receives at most (0.01, one per 100 s, to 1000); more are delayed (never failed or dropped). Absent: no limit',
 );
 
+/** How a webhook's deliveries are signed (ADR 0018). */
+export const SIGNATURE_SCHEMES = ['v1', 'v1a'] as const;
+export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
+
+const signatureScheme = described(
+  z.enum(SIGNATURE_SCHEMES, {
+    error: () => 'must be "v1" (HMAC with the secret, unsigned without one) or "v1a" (Ed25519)',
+  }),
+  "`v1` (default): HMAC-SHA256 with the webhook's secret, unsigned without one. `v1a`: Ed25519 with a key pair the service makes; receivers verify with `publicKey` or the keys published at `jwksUrl` (docs/webhooks.md)",
+);
+
 const WebhookFields = {
   url: described(
     z.url({ protocol: /^https?$/, error: (issue) => urlMessage(issue.input) }).check(z.maxLength(2048)),
@@ -64,12 +75,13 @@ const WebhookFields = {
   actionType: ActionTypeSchema,
   secret: described(
     z.optional(z.string().check(z.minLength(1), z.maxLength(1024))),
-    'write-only signing secret: `whsec_<base64 of a 16–64 byte key>` (what the svix and standardwebhooks verifiers take as it is; POST /webhooks/{id}/secret/rotate generates one), or any string of at least 16 characters, whose UTF-8 bytes are the key (those verifiers need it as bytes with `{format: "raw"}`)',
+    'write-only HMAC signing secret (`v1` only; refused with `signatureScheme: "v1a"`): `whsec_<base64 of a 16–64 byte key>` (what the svix and standardwebhooks verifiers take as it is; POST /webhooks/{id}/secret/rotate generates one), or any string of at least 16 characters, whose UTF-8 bytes are the key (those verifiers need it as bytes with `{format: "raw"}`)',
   ),
 };
 
 export const WebhookInputSchema = z.strictObject({
   ...WebhookFields,
+  signatureScheme: z.optional(signatureScheme),
   maxDeliveriesPerSecond: z.optional(maxDeliveriesPerSecond),
   filter: z.optional(filter),
 });
@@ -78,7 +90,8 @@ export type WebhookInput = z.output<typeof WebhookInputSchema>;
 /**
  * `PATCH /webhooks/{id}`: a JSON merge patch of the webhook's settings. Only the fields sent
  * change; `maxDeliveriesPerSecond: null` removes the limit, `filter: null` the filter. The secret changes through
- * `POST /webhooks/{id}/secret/rotate`, never here.
+ * `POST /webhooks/{id}/secret/rotate`, never here; `signatureScheme` switches between HMAC and
+ * Ed25519 with an overlap window (ADR 0018).
  */
 export const WebhookPatchSchema = withUnknownFieldHints(
   z
@@ -90,11 +103,12 @@ export const WebhookPatchSchema = withUnknownFieldHints(
       actionType: z.optional(WebhookFields.actionType),
       maxDeliveriesPerSecond: z.optional(z.nullable(maxDeliveriesPerSecond)),
       filter: z.optional(z.nullable(filter)),
+      signatureScheme: z.optional(signatureScheme),
     })
     .check(
       z.refine((patch) => Object.keys(patch).length > 0, {
         message:
-          'send at least one of url, name, global, notificationType, actionType, maxDeliveriesPerSecond, filter',
+          'send at least one of url, name, global, notificationType, actionType, maxDeliveriesPerSecond, filter, signatureScheme',
       }),
     ),
   { secret: 'a secret is changed with POST /webhooks/{id}/secret/rotate, not with PATCH' },
@@ -126,9 +140,23 @@ export interface WebhookItem {
   global: boolean;
   notificationType: string[];
   actionType: 'triggered' | 'receive' | null;
+  /** `v1a` signs with `signingKey` (Ed25519); absent is `v1` (HMAC with `secret`, if any). */
+  signatureScheme?: 'v1a';
+  /** The HMAC secret (`v1`). */
   secret?: string;
-  /** The secret before the last rotation, still signing until `previousSecretExpiresAt`. */
+  /** The Ed25519 secret key `whsk_…` (`v1a`), sealed as the webhook's `signingKey`. */
+  signingKey?: string;
+  /** `signingKey`'s public key, `whpk_…`. */
+  publicKey?: string;
+  /** The id of the webhook's published key set (made with its first key pair, kept for its life). */
+  keySetId?: string;
+  /**
+   * The credential before the last rotation or scheme switch — an HMAC secret or a key pair,
+   * never both — still signing until `previousSecretExpiresAt`.
+   */
   previousSecret?: string;
+  previousSigningKey?: string;
+  previousPublicKey?: string;
   previousSecretExpiresAt?: string;
   maxDeliveriesPerSecond?: number;
   /** The payload filter (CEL), checked when it was stored (../filter.ts). */
@@ -202,6 +230,15 @@ export const WebhookViewSchema = withMeta(
     global: z.boolean(),
     notificationType: z.array(z.string()),
     actionType: z.nullable(ActionTypeSchema),
+    signatureScheme: described(z.enum(SIGNATURE_SCHEMES), 'how deliveries are signed (ADR 0018)'),
+    publicKey: described(
+      z.optional(z.string()),
+      '`v1a` only: the Ed25519 public key that verifies the `v1a` signatures, `whpk_<base64 of 32 bytes>`',
+    ),
+    jwksUrl: described(
+      z.optional(z.string()),
+      "the public JWK set of the webhook's keys (no API key needed; present once the webhook has had a key pair, also after a switch back to `v1`)",
+    ),
     createdBy: z.int(),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -212,7 +249,7 @@ export const WebhookViewSchema = withMeta(
     filter: described(z.optional(filter), 'the payload filter, when one is set (docs/webhooks.md)'),
     previousSecretExpiresAt: described(
       z.optional(z.string()),
-      'during a secret rotation’s overlap window: until when the previous secret still signs',
+      'during a rotation’s or scheme switch’s overlap window: until when the previous secret or key still signs',
     ),
     failingSince: described(
       z.optional(z.string()),
@@ -224,7 +261,11 @@ export const WebhookViewSchema = withMeta(
 );
 export type WebhookView = z.infer<typeof WebhookViewSchema>;
 
-export function webhookView(item: WebhookItem): WebhookView {
+/** The path of a key set's JWK set document (the route `GET /webhook-keys/{keySetId}`). */
+const keySetPath = (keySetId: string): string => `/webhook-keys/${keySetId}`;
+
+/** The webhook as the API shows it; `serviceUrl` is the base its `jwksUrl` is written on. */
+export function webhookView(item: WebhookItem, serviceUrl: string): WebhookView {
   const status = statusOf(item);
   const overlap =
     item.previousSecretExpiresAt !== undefined && Date.parse(item.previousSecretExpiresAt) > Date.now()
@@ -237,6 +278,9 @@ export function webhookView(item: WebhookItem): WebhookView {
     global: item.global,
     notificationType: item.notificationType,
     actionType: item.actionType ?? null,
+    signatureScheme: item.signatureScheme ?? 'v1',
+    ...(item.signatureScheme === 'v1a' && item.publicKey !== undefined ? { publicKey: item.publicKey } : {}),
+    ...(item.keySetId !== undefined ? { jwksUrl: `${serviceUrl}${keySetPath(item.keySetId)}` } : {}),
     createdBy: item.createdBy,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,

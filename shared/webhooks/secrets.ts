@@ -1,7 +1,8 @@
 /**
  * The box webhook secrets are sealed in (envelope encryption, shared/crypto/envelope.ts): the
- * API seals a secret when a webhook is created or its secret rotated, the delivery pipeline
- * opens it to sign a request. Neither side depends on the other for it.
+ * API seals a secret (or a `v1a` webhook's Ed25519 secret key, ADR 0018) when a webhook is
+ * created, its secret rotated or its scheme switched; the delivery pipeline opens it to sign a
+ * request. Neither side depends on the other for it.
  *
  * A secret is bound to its webhook (docs/adr/0008): sealed for another webhook, it does not open.
  * It is not bound to the URL: the secret never travels (only a signature does), and the owner
@@ -10,13 +11,19 @@
  */
 import { type Binding, SecretBox } from '../crypto/envelope';
 import type { WebhookItem } from './model';
+import type { SigningCredential } from './pipeline/signing';
 
 /** @public read by the reseal test through the module namespace */
 export const WEBHOOK_SECRET_PURPOSE = 'webhook-secret';
 
 const box = new SecretBox(WEBHOOK_SECRET_PURPOSE, undefined, { legacyPurpose: WEBHOOK_SECRET_PURPOSE });
 
-const bindingOf = (webhookId: number): Binding => ({ owner: `webhook-${webhookId}`, field: 'signingSecret' });
+type SealedField = 'signingSecret' | 'signingKey';
+
+const bindingOf = (webhookId: number, field: SealedField = 'signingSecret'): Binding => ({
+  owner: `webhook-${webhookId}`,
+  field,
+});
 
 /** The signing secret of webhook `webhookId`, sealed for it. */
 export function sealWebhookSecret(webhookId: number, secret: string): Promise<string> {
@@ -28,19 +35,45 @@ export function openWebhookSecret(webhookId: number, sealed: string): Promise<st
   return box.decrypt(sealed, bindingOf(webhookId));
 }
 
+/** The Ed25519 secret key (`whsk_…`) of webhook `webhookId`, sealed for it as its signing key. */
+export function sealWebhookSigningKey(webhookId: number, secretKey: string): Promise<string> {
+  return box.encrypt(secretKey, bindingOf(webhookId, 'signingKey'));
+}
+
+/** The Ed25519 secret key sealed for webhook `webhookId` as its signing key. */
+export function openWebhookSigningKey(webhookId: number, sealed: string): Promise<string> {
+  return box.decrypt(sealed, bindingOf(webhookId, 'signingKey'));
+}
+
 /**
- * The secrets a request is signed with now, newest first: the current one, and the previous one
- * while a rotation's overlap window lasts. Both are sealed for the webhook as its signing secret
- * (a rotation moves the current value to the previous place as it is).
+ * What a request is signed with now, newest first: the current secret or key, and the previous
+ * one (of either kind) while a rotation's or a scheme switch's overlap window lasts.
  */
-export async function signingSecrets(
-  webhook: Pick<WebhookItem, 'id' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>,
+export async function signingCredentials(
+  webhook: Pick<
+    WebhookItem,
+    | 'id'
+    | 'signatureScheme'
+    | 'secret'
+    | 'signingKey'
+    | 'previousSecret'
+    | 'previousSigningKey'
+    | 'previousSecretExpiresAt'
+  >,
   now = Date.now(),
-): Promise<string[]> {
-  const sealed = [webhook.secret];
-  if (webhook.previousSecretExpiresAt !== undefined && Date.parse(webhook.previousSecretExpiresAt) > now)
-    sealed.push(webhook.previousSecret);
-  return Promise.all(
-    sealed.filter((s): s is string => s !== undefined).map((s) => openWebhookSecret(webhook.id, s)),
-  );
+): Promise<SigningCredential[]> {
+  const key = (sealed: string) =>
+    box
+      .decrypt(sealed, bindingOf(webhook.id, 'signingKey'))
+      .then((secretKey) => ({ scheme: 'v1a' as const, secretKey }));
+  const hmac = (sealed: string) => openWebhookSecret(webhook.id, sealed);
+  const live: Promise<SigningCredential>[] = [];
+  if (webhook.signatureScheme === 'v1a') {
+    if (webhook.signingKey !== undefined) live.push(key(webhook.signingKey));
+  } else if (webhook.secret !== undefined) live.push(hmac(webhook.secret));
+  if (webhook.previousSecretExpiresAt !== undefined && Date.parse(webhook.previousSecretExpiresAt) > now) {
+    if (webhook.previousSigningKey !== undefined) live.push(key(webhook.previousSigningKey));
+    else if (webhook.previousSecret !== undefined) live.push(hmac(webhook.previousSecret));
+  }
+  return Promise.all(live);
 }

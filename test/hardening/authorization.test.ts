@@ -14,6 +14,7 @@ import { expectErrorShape, request } from './support';
 const INVENTORY: Record<string, RouteDef['auth']> = {
   'GET /health': 'public',
   'GET /openapi.json': 'public',
+  'GET /webhook-keys/{keySetId}': 'public',
   'GET /me': 'user',
   'GET /integrations': 'admin',
   'POST /integrations': 'admin',
@@ -78,7 +79,8 @@ const BODIES: Record<string, unknown> = {
 const all = routes as readonly RouteDef[];
 const protectedRoutes = all.filter((r) => r.auth !== 'public');
 const adminRoutes = all.filter((r) => r.auth === 'admin');
-const ownedRoutes = all.filter((r) => r.auth !== 'admin' && r.path.includes('{'));
+// The published keys are public: their unguessable id is the access (ADR 0018).
+const ownedRoutes = all.filter((r) => r.auth === 'user' && r.path.includes('{'));
 
 /** The path with `id` for its object id (a well-formed job id for `{jobId}`). */
 const withId = (route: RouteDef, id: string | number) =>
@@ -93,6 +95,8 @@ let owner: { userId: number; apiKey: string };
 let other: { userId: number; apiKey: string };
 let revoked: { userId: number; apiKey: string };
 const objects: Partial<Record<OwnedKind, number>> = {};
+/** The key set of a `v1a` webhook, for the public keys route. */
+let keySetId = '';
 
 beforeAll(async () => {
   [owner, other, revoked] = await Promise.all([
@@ -112,11 +116,20 @@ beforeAll(async () => {
           notificationType: ['modelAccessRequested'],
           actionType: 'triggered',
         },
+        {
+          url: 'http://127.0.0.1:9/authz-v1a',
+          name: 'authz v1a webhook',
+          global: false,
+          notificationType: ['modelAccessRequested'],
+          actionType: 'triggered',
+          signatureScheme: 'v1a',
+        },
       ],
     },
   });
   expect(created.status, created.text).toBe(201);
   objects.webhook = created.body.createdWebhooks[0].id as number;
+  keySetId = String(created.body.createdWebhooks[1].jwksUrl).split('/').pop() as string;
   useLocalCloudEnv();
   const { writeHistoryRecord } = await import('../../shared/webhooks/store/history');
   const record = await writeHistoryRecord({
@@ -152,10 +165,19 @@ describe('public routes answer without a key', () => {
   it.concurrent.each(all.filter((r) => r.auth === 'public').map((r) => [routeKey(r), r] as const))(
     '%s',
     async (_key, route) => {
-      const reply = await send(route, null);
+      const reply = await send(route, null, route.path.includes('{keySetId}') ? keySetId : 1);
       expect(reply.status).toBe(200);
     },
   );
+
+  it('a key set id that names none is a 404 in the error shape, with or without a key', async () => {
+    const route = all.find((r) => r.path.includes('{keySetId}')) as RouteDef;
+    for (const key of [null, owner.apiKey]) {
+      const reply = await send(route, key, 'A'.repeat(22));
+      expect(reply.status).toBe(404);
+      expectErrorShape(reply, 'unknown key set');
+    }
+  });
 });
 
 describe.each(protectedRoutes.map((r) => [routeKey(r), r] as const))('%s', (_key, route) => {

@@ -63,6 +63,8 @@ async function settle(id: string): Promise<string> {
 let receiver: Receiver;
 const integrationIds: string[] = [];
 let webhookId = 0;
+/** A `v1a` webhook's published key set path. */
+let keySetPath = '';
 let user: { userId: number; apiKey: string };
 
 beforeAll(async () => {
@@ -165,6 +167,54 @@ describe('canary secrets', () => {
     expect(receiver.byPath('/canary')[0]?.headers['webhook-signature']).toMatch(/^v1,/);
   });
 
+  it('deliver a notification signed v1a, whose secret key (read from the store) is a canary too', async () => {
+    const created = await api(
+      'POST',
+      '/webhooks',
+      {
+        webhooks: [
+          {
+            url: receiver.url('/canary-v1a'),
+            name: 'canary v1a',
+            global: false,
+            notificationType: ['modelAccessRequested'],
+            actionType: 'triggered',
+            signatureScheme: 'v1a',
+          },
+        ],
+      },
+      user.apiKey,
+    );
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.createdWebhooks[0].id as number;
+    keySetPath = new URL(created.body.createdWebhooks[0].jwksUrl).pathname;
+    useLocalCloudEnv();
+    const { getWebhookItem } = await import('../../shared/webhooks/store/webhooks');
+    const { openWebhookSigningKey } = await import('../../shared/webhooks/secrets');
+    const stored = await getWebhookItem(id);
+    const secretKey = await openWebhookSigningKey(id, stored?.signingKey as string);
+    expect(secretKey).toMatch(/^whsk_/);
+    // The key as written and its bare seed (base64, and base64url as a JWK `d` would be).
+    const seed = Buffer.from(secretKey.slice(5), 'base64');
+    canaries.push(secretKey, seed.toString('base64'), seed.toString('base64url'));
+    // Rotated once, so the replaced key signs beside the new one.
+    const rotated = await api('POST', `/webhooks/${id}/secret/rotate`, undefined, user.apiKey);
+    expect(rotated.status, rotated.text).toBe(200);
+    const { publishNotification } = await import('../../shared/notifications/publisher');
+    await publishNotification({
+      notificationType: 'modelAccessRequested',
+      text: 'canary v1a delivery',
+      recipients: [user.userId],
+    });
+    const delivered = await eventually(
+      async () => receiver.byPath('/canary-v1a').length,
+      (n) => n >= 1,
+      15_000,
+    );
+    expect(delivered).toBeGreaterThanOrEqual(1);
+    expect(receiver.byPath('/canary-v1a')[0]?.headers['webhook-signature']).toMatch(/^v1a,\S+ v1a,/);
+  });
+
   it('read every GET route', async () => {
     const history = await eventually(
       () => api('GET', '/webhooks/history', undefined, user.apiKey),
@@ -196,7 +246,9 @@ describe('canary secrets', () => {
             ? [dataSourceId]
             : integrationIds;
       for (const id of targets) {
-        const path = route.path.replace('{id}', String(id)).replace('{jobId}', recover.body.jobId);
+        const path = route.path.includes('{keySetId}')
+          ? keySetPath
+          : route.path.replace('{id}', String(id)).replace('{jobId}', recover.body.jobId);
         const asUser = webhookRoute ? user.apiKey : adminKey();
         const reply = await api('GET', path, undefined, asUser);
         expect(reply.status, `${path}: ${reply.text.slice(0, 200)}`).toBeLessThan(300);

@@ -76,7 +76,7 @@ const RotateBodySchema = withMeta(
   z.strictObject({
     secret: described(
       WebhookInputSchema.shape.secret,
-      'the new secret; absent: one is generated and answered once',
+      'the new HMAC secret (`v1` webhooks only); absent: one is generated and answered once (or, for a `v1a` webhook, a new key pair is made)',
     ),
   }),
   { id: 'WebhookSecretRotation' },
@@ -87,10 +87,54 @@ const RotatedSchema = withMeta(
     webhook: WebhookViewSchema,
     secret: described(
       z.optional(z.string()),
-      'the generated secret (only when none was sent): shown this once',
+      'the generated HMAC secret (only when none was sent, `v1`): shown this once',
+    ),
+    publicKey: described(
+      z.optional(z.string()),
+      '`v1a`: the new public key (`whpk_…`), also in `webhook.publicKey`',
     ),
   }),
   { id: 'WebhookSecretRotated' },
+);
+
+/** The PATCH answer: the webhook, and the HMAC secret a switch back to `v1` generated. */
+const PatchedSchema = withMeta(
+  z.extend(WebhookViewSchema, {
+    secret: described(
+      z.optional(z.string()),
+      'only when this PATCH switched `signatureScheme` from `v1a` to `v1`: the generated HMAC secret, shown this once',
+    ),
+  }),
+  { id: 'WebhookPatched' },
+);
+
+const JwkSchema = withMeta(
+  z.object({
+    kty: z.literal('OKP'),
+    crv: z.literal('Ed25519'),
+    x: described(z.string(), 'the 32-byte public key, base64url without padding (RFC 8037)'),
+    kid: described(z.string(), "the key's RFC 7638 thumbprint"),
+    use: z.literal('sig'),
+    alg: z.literal('EdDSA'),
+  }),
+  {
+    id: 'WebhookJwk',
+    description: 'A public key that verifies `v1a` webhook signatures (never a private part).',
+  },
+);
+
+const JwkSetSchema = withMeta(
+  z.object({
+    keys: described(
+      z.array(JwkSchema),
+      'the current key and any key still in its overlap window, newest first; empty for a webhook switched back to `v1` once the window has passed',
+    ),
+  }),
+  {
+    id: 'WebhookJwkSet',
+    description:
+      'RFC 7517 JWK set. Cache it for the Cache-Control max-age (never longer than the overlap window, so a rotation is never missed) and fetch it again, at most once a minute, when no cached key verifies a v1a signature (docs/webhooks.md).',
+  },
 );
 
 const RecoverBodySchema = withMeta(
@@ -211,10 +255,15 @@ export const webhookContracts = {
     body: WebhookPatchSchema,
     documentedBody: WebhookPatchDocumented,
     responses: {
-      200: { description: 'The changed webhook (`updatedAt` moved).', schema: WebhookViewSchema },
+      200: {
+        description:
+          'The changed webhook (`updatedAt` moved), with the generated `secret` when the PATCH switched `signatureScheme` back to `v1`.',
+        schema: PatchedSchema,
+      },
       404: notFound,
       409: {
-        description: 'The new URL is one another webhook of the owner already uses.',
+        description:
+          "The new URL is one another webhook of the owner already uses, or the signatureScheme change comes while the previous scheme's overlap window is still running.",
         schema: ErrorBodySchema,
       },
     },
@@ -249,10 +298,15 @@ export const webhookContracts = {
     responses: {
       200: {
         description:
-          'The webhook (with `previousSecretExpiresAt` while the previous secret still signs) and the generated secret, if one was generated.',
+          'The webhook (with `previousSecretExpiresAt` while the previous secret or key still signs) and the generated secret, if one was generated, or the new public key of a `v1a` webhook.',
         schema: RotatedSchema,
       },
       404: notFound,
+      409: {
+        description:
+          "The webhook's signatureScheme was switched and the previous scheme's overlap window is still running.",
+        schema: ErrorBodySchema,
+      },
     },
   },
   'POST /webhooks/{id}/test': {
@@ -301,6 +355,14 @@ export const webhookContracts = {
         schema: RecoverJobSchema,
       },
       404: { description: 'No such job of a webhook visible to the caller.', schema: ErrorBodySchema },
+    },
+  },
+  'GET /webhook-keys/{keySetId}': {
+    // Any id: one that names no key set (whatever its shape) is a 404, never a 400.
+    params: z.object({ keySetId: z.string() }),
+    responses: {
+      200: { description: 'The key set (JWK set), with Cache-Control.', schema: JwkSetSchema },
+      404: { description: 'No key set has this id.', schema: ErrorBodySchema },
     },
   },
   'POST /webhooks/history/retry/{id}': {

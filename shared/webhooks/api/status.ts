@@ -16,6 +16,7 @@ export async function disableWebhook(
   caller: Principal,
   id: number,
   reason: string | undefined,
+  serviceUrl: string,
 ): Promise<WebhookView> {
   const cause = isAdmin(caller) ? 'admin' : 'owner';
   const by = cause === 'admin' ? `disabled by an admin (user ${caller.userId})` : 'disabled by its owner';
@@ -25,10 +26,10 @@ export async function disableWebhook(
     return change(current);
   });
   if (!result) throw webhookNotFound(id);
-  return webhookView(result.after);
+  return webhookView(result.after, serviceUrl);
 }
 
-export async function enableWebhook(caller: Principal, id: number): Promise<WebhookView> {
+export async function enableWebhook(caller: Principal, id: number, serviceUrl: string): Promise<WebhookView> {
   const result = await changeWebhook(id, (current) => {
     assertVisible(caller, current);
     if (current.disabledCause === 'keysRevoked' && !isAdmin(caller)) {
@@ -39,5 +40,5 @@ export async function enableWebhook(caller: Principal, id: number): Promise<Webh
     return enabling(current);
   });
   if (!result) throw webhookNotFound(id);
-  return webhookView(result.after);
+  return webhookView(result.after, serviceUrl);
 }

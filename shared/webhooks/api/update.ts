@@ -9,6 +9,10 @@
  * attempted, because the delivery consumer reads the webhook at each attempt. Every PATCH
  * writes (and moves `updatedAt`), even one that sends the values already stored.
  *
+ * `signatureScheme` switches between HMAC (`v1`) and Ed25519 (`v1a`) with an overlap window in
+ * which both signatures are sent (../credentials.ts, ADR 0018); a switch back to `v1` answers the
+ * new HMAC secret once, as rotation does. Sending the scheme the webhook has changes nothing.
+ *
  * `filter` is compiled here against the types the webhook will subscribe to (../filter.ts), and
  * `filter: null` removes it. Deliveries already queued keep the decision fan-out made: the
  * filter is evaluated at fan-out only, never when a queued delivery is attempted.
@@ -17,8 +21,11 @@ import { APPLICATION_ADMIN, isAdmin, type Principal } from '../../auth/permissio
 import { getPrincipalItem } from '../../auth/store';
 import { InvalidInputError } from '../../errors';
 import { requiresAdmin, type SubscribableName } from '../../notifications/catalog';
+import { secretOverlapSeconds } from '../config';
+import { type NewCredential, newHmacSecret, newKeyPair, replaceCredential, schemeOf } from '../credentials';
 import { changeWebhook } from '../lifecycle';
 import { type WebhookItem, type WebhookPatch, type WebhookView, webhookView } from '../model';
+import { generateSecret } from '../pipeline/signing';
 import { getWebhookItem, MAX_SUBSCRIPTION_CHANGES, subscriptionChanges } from '../store/webhooks';
 import { assertVisible, globalProblem, subscriptionProblem, urlProblem, webhookNotFound } from './webhooks';
 
@@ -72,7 +79,7 @@ function checkOwnerRights(next: WebhookItem, ownerAdmin: boolean): void {
 
 /** The webhook with the patch applied. */
 function patched(current: WebhookItem, patch: WebhookPatch): WebhookItem {
-  const { maxDeliveriesPerSecond, notificationType, filter, ...fields } = patch;
+  const { maxDeliveriesPerSecond, notificationType, filter, signatureScheme: _scheme, ...fields } = patch;
   const next: WebhookItem = { ...current, ...fields };
   if (notificationType !== undefined) next.notificationType = [...new Set(notificationType)];
   if (maxDeliveriesPerSecond === null) delete next.maxDeliveriesPerSecond;
@@ -117,16 +124,36 @@ async function filterCompiler(patch: WebhookPatch): Promise<FilterCompiler | und
   return (await import('../filter')).compileFilter;
 }
 
+/** The credential a scheme switch would sign with (made before the change: sealing is asynchronous). */
+async function switchCredential(
+  id: number,
+  patch: WebhookPatch,
+): Promise<{ fresh: NewCredential; secret?: string } | undefined> {
+  if (patch.signatureScheme === 'v1a') return { fresh: await newKeyPair(id) };
+  if (patch.signatureScheme !== 'v1') return undefined;
+  const secret = generateSecret();
+  return { fresh: await newHmacSecret(id, secret), secret };
+}
+
 export async function updateWebhook(
   caller: Principal,
   id: number,
   patch: WebhookPatch,
-): Promise<WebhookView> {
+  serviceUrl: string,
+): Promise<WebhookView & { secret?: string }> {
   checkPatch(caller, patch);
-  const [compileFilter, ownerAdmin] = await Promise.all([filterCompiler(patch), ownerIsAdmin(caller, id)]);
+  const [compileFilter, ownerAdmin, credential] = await Promise.all([
+    filterCompiler(patch),
+    ownerIsAdmin(caller, id),
+    switchCredential(id, patch),
+  ]);
+  const overlapEnds = new Date(Date.now() + secretOverlapSeconds() * 1000).toISOString();
   const result = await changeWebhook(id, (current) => {
     assertVisible(caller, current);
-    const next = patched(current, patch);
+    let next = patched(current, patch);
+    if (credential !== undefined && patch.signatureScheme !== schemeOf(current)) {
+      next = replaceCredential(next, credential.fresh, overlapEnds);
+    }
     checkOwnerRights(next, ownerAdmin);
     checkFilter(next, patch, compileFilter);
     const { remove, add, rewrite } = subscriptionChanges(current, next);
@@ -139,5 +166,8 @@ export async function updateWebhook(
     return next;
   });
   if (!result) throw webhookNotFound(id);
-  return webhookView(result.after);
+  const view = webhookView(result.after, serviceUrl);
+  // The generated secret only when this change stored it (not when the webhook was v1 already).
+  const stored = credential?.fresh.scheme === 'v1' && result.after.secret === credential.fresh.sealedSecret;
+  return stored && credential?.secret !== undefined ? { ...view, secret: credential.secret } : view;
 }

@@ -3,10 +3,12 @@
  * - only admins may create global webhooks or subscribe to system events (or the wildcard);
  * - admins see (and may delete) every webhook, other users only their own — anything else is
  *   a 404, never a 403, so ids of other users' webhooks are not disclosed;
- * - the secret is encrypted before it is stored and is never returned or logged;
+ * - the secret is encrypted before it is stored and is never returned or logged; so is a `v1a`
+ *   webhook's Ed25519 secret key, which the service makes (a caller never brings one, ADR 0018);
  * - a payload filter is compiled against the types the webhook subscribes to before anything is
  *   stored: one that can never work refuses the whole request (400 naming the entry's field and
- *   the line and column), unlike the other per-entry problems, which `errors` lists.
+ *   the line and column), unlike the other per-entry problems, which `errors` lists; so does an
+ *   unknown `signatureScheme`, or a `secret` beside `signatureScheme: "v1a"`.
  */
 import { isAdmin, type Principal } from '../../auth/permissions';
 import { ConflictError, InvalidInputError, NotFoundError, UnprocessableError } from '../../errors';
@@ -15,8 +17,11 @@ import { requiresAdmin, type SubscribableName } from '../../notifications/catalo
 import { nextId } from '../../store/counters';
 import { describeIssues } from '../../validation';
 import { allowPrivateTargets, webhookLimits } from '../config';
+import { newHmacSecret, newKeyPair, replaceCredential } from '../credentials';
 import {
   MAX_WEBHOOK_PAGE_SIZE,
+  SIGNATURE_SCHEMES,
+  type SignatureScheme,
   type WebhookError,
   type WebhookInput,
   WebhookInputSchema,
@@ -28,7 +33,6 @@ import {
 } from '../model';
 import { encodePageKey, NOT_A_TOKEN } from '../page-token';
 import { secretProblem } from '../pipeline/signing';
-import { sealWebhookSecret } from '../secrets';
 import {
   deleteWebhookItem,
   getWebhookItem,
@@ -95,10 +99,46 @@ function describeEntry(raw: unknown): Pick<WebhookError, 'name' | 'url'> {
   };
 }
 
+/** A new webhook with its signing credential: a new key pair (`v1a`), the caller's secret, or none. */
+async function withCredential(item: WebhookItem, input: WebhookInput): Promise<WebhookItem> {
+  const fresh =
+    input.signatureScheme === 'v1a'
+      ? await newKeyPair(item.id)
+      : input.secret !== undefined
+        ? await newHmacSecret(item.id, input.secret)
+        : undefined;
+  return fresh === undefined ? item : replaceCredential(item, fresh, item.createdAt);
+}
+
+/**
+ * The whole-request refusals of the signature settings (400 naming the entry's field): an unknown
+ * scheme, or an HMAC secret on a `v1a` webhook, is a caller's mistake rather than a webhook
+ * another entry's success should hide.
+ */
+function checkSignatureSettings(entries: readonly unknown[]): void {
+  entries.forEach((raw, index) => {
+    if (typeof raw !== 'object' || raw === null) return;
+    const { signatureScheme, secret } = raw as Record<string, unknown>;
+    const field = `body.webhooks[${index}]`;
+    if (signatureScheme !== undefined && !SIGNATURE_SCHEMES.includes(signatureScheme as SignatureScheme)) {
+      throw new InvalidInputError(
+        `${field}.signatureScheme: must be "v1" (HMAC with the secret, unsigned without one) or "v1a" (Ed25519)`,
+      );
+    }
+    if (signatureScheme === 'v1a' && secret !== undefined) {
+      throw new InvalidInputError(
+        `${field}.secret: a v1a webhook signs with an Ed25519 key pair the service makes (its public key is answered and published); send no secret with it`,
+      );
+    }
+  });
+}
+
 export async function createWebhooks(
   caller: Principal,
   entries: readonly unknown[],
+  serviceUrl: string,
 ): Promise<{ createdWebhooks: WebhookView[]; errors: WebhookError[] }> {
+  checkSignatureSettings(entries);
   const errors: WebhookError[] = [];
   const accepted: { index: number; input: WebhookInput }[] = [];
   entries.forEach((raw, index) => {
@@ -140,7 +180,6 @@ export async function createWebhooks(
       createdBy: caller.userId,
       createdAt: now,
       updatedAt: now,
-      ...(input.secret !== undefined ? { secret: await sealWebhookSecret(id, input.secret) } : {}),
       ...(input.maxDeliveriesPerSecond !== undefined
         ? { maxDeliveriesPerSecond: input.maxDeliveriesPerSecond }
         : {}),
@@ -148,8 +187,9 @@ export async function createWebhooks(
       status: 'enabled',
       version: 1,
     };
-    const outcome = await putWebhook(item, { total: quota, sameUrl: limits.perUrl });
-    if (outcome === 'created') createdWebhooks.push(webhookView(item));
+    const signed = await withCredential(item, input);
+    const outcome = await putWebhook(signed, { total: quota, sameUrl: limits.perUrl });
+    if (outcome === 'created') createdWebhooks.push(webhookView(signed, serviceUrl));
     else errors.push({ index, name: input.name, url: input.url, message: limitMessage[outcome] });
   }
   errors.sort((a, b) => a.index - b.index);
@@ -169,12 +209,13 @@ function canSeeWebhook(caller: Principal, item: Pick<WebhookItem, 'createdBy'>):
  */
 export async function listWebhooks(
   caller: Principal,
-  query: WebhookListQuery = {},
+  query: WebhookListQuery,
+  serviceUrl: string,
 ): Promise<WebhookView[] | WebhookPage> {
   const owner = isAdmin(caller) ? undefined : caller.userId;
   if (query.pageSize === undefined && query.nextToken === undefined) {
     const items = owner === undefined ? await listAllWebhooks() : await listWebhooksByOwner(owner);
-    return withHealth(items);
+    return withHealth(items, serviceUrl);
   }
   const start = query.nextToken;
   if (start !== undefined && !isPageKeyOf(start, owner)) {
@@ -182,7 +223,7 @@ export async function listWebhooks(
   }
   const page = await pageWebhooks(owner, query.pageSize ?? MAX_WEBHOOK_PAGE_SIZE, start);
   return {
-    webhooks: await withHealth(page.items),
+    webhooks: await withHealth(page.items, serviceUrl),
     ...(page.next ? { nextToken: encodePageKey(page.next) } : {}),
   };
 }
@@ -212,28 +253,28 @@ export function assertVisible(caller: Principal, item: WebhookItem): void {
   if (!canSeeWebhook(caller, item)) throw webhookNotFound(item.id);
 }
 
-export async function getWebhook(caller: Principal, id: number): Promise<WebhookView> {
+export async function getWebhook(caller: Principal, id: number, serviceUrl: string): Promise<WebhookView> {
   const item = await findVisibleWebhook(caller, id);
-  const [[view], latency24h] = await Promise.all([withHealth([item]), webhookLatency(item.id)]);
+  const [[view], latency24h] = await Promise.all([withHealth([item], serviceUrl), webhookLatency(item.id)]);
   const shown = view as WebhookView;
   return shown.health ? { ...shown, health: { ...shown.health, latency24h } } : shown;
 }
 
 /** The views of these webhooks, each with its health (read for all of them at once). */
-async function withHealth(items: readonly WebhookItem[]): Promise<WebhookView[]> {
+async function withHealth(items: readonly WebhookItem[], serviceUrl: string): Promise<WebhookView[]> {
   const health = await webhooksHealth(items.map((item) => item.id));
   return items.map((item) => {
     const figures = health.get(item.id);
-    return { ...webhookView(item), ...(figures ? { health: figures } : {}) };
+    return { ...webhookView(item, serviceUrl), ...(figures ? { health: figures } : {}) };
   });
 }
 
 /** Deletes the webhook as it is now (a concurrent change makes it read again). */
-export async function deleteWebhook(caller: Principal, id: number): Promise<WebhookView> {
+export async function deleteWebhook(caller: Principal, id: number, serviceUrl: string): Promise<WebhookView> {
   for (let round = 0; round < 25; round++) {
     const item = await findVisibleWebhook(caller, id, true);
     const outcome = await deleteWebhookItem(item);
-    if (outcome === 'deleted') return webhookView(item);
+    if (outcome === 'deleted') return webhookView(item, serviceUrl);
     if (outcome === 'gone') throw webhookNotFound(id);
   }
   throw new ConflictError(`webhook ${id} is being changed concurrently; try again`);

@@ -11,7 +11,7 @@ import type { Context } from 'aws-lambda';
 import { describeError, logger } from '../../observability/logger';
 import type { DeliveryPayload } from '../history-model';
 import type { WebhookItem } from '../model';
-import { signingSecrets } from '../secrets';
+import { signingCredentials } from '../secrets';
 import { newHistoryItem, putHistoryItem } from '../store/history';
 import type { StoredHistoryRecord } from '../store/history-keys';
 import { webhookHeaders } from './signing';
@@ -24,7 +24,7 @@ export interface SignedRequest {
   headers: Record<string, string>;
 }
 
-/** The payload as JSON, signed with the webhook's live secrets, with the attempt's trace header. */
+/** The payload as JSON, signed with the webhook’s live secrets or keys, with the attempt's trace header. */
 export async function signedRequest(
   webhook: WebhookItem,
   deliveryId: string,
@@ -32,8 +32,12 @@ export async function signedRequest(
   traceparent: string,
 ): Promise<SignedRequest> {
   const body = JSON.stringify(payload);
-  const secrets = await signingSecrets(webhook);
-  return { url: webhook.url, body, headers: { ...webhookHeaders(deliveryId, body, secrets), traceparent } };
+  const credentials = await signingCredentials(webhook);
+  return {
+    url: webhook.url,
+    body,
+    headers: { ...webhookHeaders(deliveryId, body, credentials), traceparent },
+  };
 }
 
 /** POSTs a signed request (./transport.ts: no redirects, the stage's timeout, a capped answer). */

@@ -28,6 +28,7 @@ import {
 import { canonicalUrl } from '../canonical-url';
 import type { WebhookItem } from '../model';
 import { statusOf } from '../status';
+import { keySetChange, keySetCreate, keySetDelete } from './key-sets';
 import { webhookSubscriptionKeys } from './subscriptions';
 
 /**
@@ -93,6 +94,8 @@ export async function putWebhook(
       Put: { TableName: tableName('webhooks'), Item: item, ConditionExpression: 'attribute_not_exists(id)' },
     },
     ...subscriptions,
+    // Last: the cancellation reasons above are read by position.
+    ...keySetCreate(item),
   ];
   try {
     await transactWrite(items);
@@ -241,8 +244,11 @@ export function subscriptionChanges(
 
 /** DynamoDB's limit on the items of one transaction. */
 const TRANSACTION_LIMIT = 100;
-/** Subscription items one change may delete and write together (the rest of the limit is the webhook and its two URL counters). */
-export const MAX_SUBSCRIPTION_CHANGES = TRANSACTION_LIMIT - 3;
+/**
+ * Subscription items one change may delete and write together (the rest of the limit is the
+ * webhook, its two URL counters and its key set).
+ */
+export const MAX_SUBSCRIPTION_CHANGES = TRANSACTION_LIMIT - 4;
 
 /** The condition that the stored webhook is still the version `item` was read at. */
 function sameVersion(item: WebhookItem) {
@@ -257,8 +263,9 @@ function sameVersion(item: WebhookItem) {
 export type ReplaceOutcome = 'replaced' | 'changed' | 'sameUrl';
 
 /**
- * Replaces `before` by `after` (whose `version` must be one more) with the subscription items
- * and, when the canonical URL changes, the owner's per-URL counters, all in one transaction.
+ * Replaces `before` by `after` (whose `version` must be one more) with the subscription items,
+ * the key set when the public keys change, and, when the canonical URL changes, the owner's
+ * per-URL counters, all in one transaction.
  * `changed` when the stored webhook is no longer `before` (a concurrent change or delete won:
  * read again); `sameUrl` when the owner already has `sameUrlLimit` webhooks with the new URL.
  */
@@ -280,6 +287,7 @@ export async function replaceWebhook(
       : []),
     ...remove.map((key) => subscriptionDelete(before.id, key)),
     ...[...add, ...rewrite].map((key) => subscriptionPut(after, key)),
+    ...keySetChange(before, after),
   ];
   try {
     await transactWrite(items);
@@ -306,6 +314,7 @@ export async function deleteWebhookItem(item: WebhookItem): Promise<'deleted' | 
       counterUpdate(urlCounter(item.createdBy, item.url), -1),
       { Delete: { TableName: tableName('webhooks'), Key: { id: item.id }, ...sameVersion(item) } },
       ...activeSubscriptionKeys(item).map((key) => subscriptionDelete(item.id, key)),
+      ...keySetDelete(item),
     ]);
     return 'deleted';
   } catch (error) {

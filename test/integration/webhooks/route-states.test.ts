@@ -51,6 +51,20 @@ const STATES: Record<string, WebhookState> = {
   plain: {},
   filtered: { create: { filter: 'has(metadata.projectName) && metadata.projectName.startsWith("F")' } },
   throttled: { create: { maxDeliveriesPerSecond: 2 } },
+  // Signed with an Ed25519 key pair, its public keys published (ADR 0018).
+  v1a: { create: { signatureScheme: 'v1a', secret: undefined } },
+  // Switched from HMAC to v1a: both credentials sign until the window ends (a rotation is a 409).
+  switching: {
+    create: { secret: `whsec_${Buffer.alloc(24, 5).toString('base64')}` },
+    after: async (cell) => {
+      const answer = await call('PATCH', `/webhooks/${cell.webhookId}`, {
+        key: cell.owner.apiKey,
+        body: { signatureScheme: 'v1a' },
+      });
+      expect(answer.status, answer.text).toBe(200);
+      return undefined;
+    },
+  },
   disabled: {
     after: async (cell) => {
       const answer = await call('POST', `/webhooks/${cell.webhookId}/disable`, {
@@ -87,6 +101,8 @@ const STATES: Record<string, WebhookState> = {
 const NO_JOB = `rj_${'0'.repeat(32)}`;
 
 interface RouteCase {
+  /** The state whose owner must get the route's success (default `plain`). */
+  succeedsOn?: string;
   /** Path (with query) and body of the request, for this cell. */
   request(cell: Cell): Promise<{ path: string; body?: unknown }> | { path: string; body?: unknown };
 }
@@ -139,6 +155,15 @@ const CASES: Record<string, RouteCase> = {
         jobId = started.status === 202 ? (started.body.jobId as string) : NO_JOB;
       }
       return { path: `/webhooks/${cell.webhookId}/recover/${jobId}` };
+    },
+  },
+  'GET /webhook-keys/{keySetId}': {
+    // The webhook's published keys; a webhook that never had a key pair has none (a 404).
+    succeedsOn: 'v1a',
+    request: async (cell) => {
+      const shown = await call('GET', `/webhooks/${cell.webhookId}`, { key: cell.owner.apiKey });
+      const url = shown.body?.jwksUrl as string | undefined;
+      return { path: url === undefined ? `/webhook-keys/${'A'.repeat(22)}` : new URL(url).pathname };
     },
   },
   'POST /webhooks/filters/preview': {
@@ -247,9 +272,10 @@ describe('every webhook route against a webhook in every state', () => {
       ...(body !== undefined ? { body } : {}),
     });
     expect(answer.status, `${key} → ${answer.status}: ${answer.text}`).toBeLessThan(500);
-    // A plain webhook's owner gets each route's success (so a case cannot hide behind a 4xx). An
-    // admin may get a 404: a personal webhook's history records are its owner's alone.
-    if (state === 'plain' && caller === 'owner')
+    // A plain webhook's owner gets each route's success (so a case cannot hide behind a 4xx;
+    // the published keys: a v1a webhook's owner). An admin may get a 404: a personal webhook's
+    // history records are its owner's alone.
+    if (state === (routeCase.succeedsOn ?? 'plain') && caller === 'owner')
       expect(answer.status, `${key}: ${answer.text}`).toBeLessThan(300);
   });
 });

@@ -147,6 +147,7 @@ describe('webhook status', () => {
       enableWebhook(
         { userId: user.userId, name: 'status-revoked-user', permissions: [] },
         personal as number,
+        'http://127.0.0.1',
       ),
     ).rejects.toThrow(/only an APPLICATION_ADMIN may enable it/);
     // …an admin can, and it receives again.
