@@ -43,7 +43,7 @@ export async function deliverHandler(): Promise<Handler> {
   return mod.handler;
 }
 
-async function makeOwners(count: number, prefix: string): Promise<Principal[]> {
+export async function makeOwners(count: number, prefix: string): Promise<Principal[]> {
   const { createPrincipalWithKey } = await import('../shared/auth/keys');
   const owners: Principal[] = [];
   for (let i = 0; i < count; i++) {
@@ -53,13 +53,19 @@ async function makeOwners(count: number, prefix: string): Promise<Principal[]> {
   return owners;
 }
 
-interface BenchWebhook {
+export interface BenchWebhook {
   id: number;
   ownerId: number;
   path: string;
 }
 
-async function makeWebhooks(owner: Principal, receiverUrl: string, paths: string[]): Promise<BenchWebhook[]> {
+/** Webhooks of `owner` at these paths: signed `v1` with a fresh HMAC secret, or `v1a` (ADR 0018). */
+export async function makeWebhooks(
+  owner: Principal,
+  receiverUrl: string,
+  paths: string[],
+  scheme: 'v1' | 'v1a' = 'v1',
+): Promise<BenchWebhook[]> {
   const { createWebhooks } = await import('../shared/webhooks/api/webhooks');
   const out = await createWebhooks(
     owner,
@@ -69,7 +75,9 @@ async function makeWebhooks(owner: Principal, receiverUrl: string, paths: string
       global: false,
       notificationType: [NOTIFICATION],
       actionType: 'triggered',
-      secret: `whsec_${randomBytes(32).toString('base64')}`,
+      ...(scheme === 'v1a'
+        ? { signatureScheme: 'v1a' }
+        : { secret: `whsec_${randomBytes(32).toString('base64')}` }),
     })),
     'http://localhost',
   );
@@ -77,7 +85,7 @@ async function makeWebhooks(owner: Principal, receiverUrl: string, paths: string
   return out.createdWebhooks.map((w, i) => ({ id: w.id, ownerId: owner.userId, path: paths[i] as string }));
 }
 
-function deliveryBody(webhook: BenchWebhook, n: number): string {
+export function deliveryBody(webhook: BenchWebhook, n: number): string {
   return JSON.stringify({
     v: 1,
     deliveryId: `msg_${randomBytes(16).toString('hex')}_${webhook.id}`,
