@@ -25,7 +25,8 @@ function Page() {
   if (integration) return <IntegrationDetail id={Number(integration.id)} />;
   if (admin && (path === '/integrations' || path === '/')) return <Integrations />;
   const webhook = match('/webhooks/:id', path);
-  if (webhook) return <WebhookDetail id={Number(webhook.id)} />;
+  // Keyed: another webhook's page starts afresh (no secret or key shown for the previous one).
+  if (webhook) return <WebhookDetail key={webhook.id} id={Number(webhook.id)} />;
   if (path === '/history') return <History />;
   if (path === '/catalogue') return <EventCatalog />;
   return <Webhooks />;

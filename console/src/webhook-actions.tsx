@@ -1,6 +1,7 @@
 /**
  * Operating one webhook from its detail page, each action with its own error next to it:
- * pause/resume (disable/enable), rotate the secret (shown once, with the end of the overlap), send
+ * pause/resume (disable/enable), rotate the secret (shown once, with the end of the overlap) or, for
+ * a v1a webhook, the key pair (its new public key shown; webhook-signing.tsx), send
  * a test, and recover since a time (a dry-run count first, then the job followed until its final
  * count). Pause and rotate ask for confirmation first. Editing is webhook-edit.tsx.
  */
@@ -12,6 +13,7 @@ import { confirmAction } from './confirm';
 import { outcomeLabel, succeeded } from './delivery-outcome';
 import { ActionError } from './errors';
 import { type Webhook, when } from './webhook-health';
+import { NewPublicKey, OneTimeSecret } from './webhook-signing';
 
 type Job = components['schemas']['WebhookRecoverJob'];
 type HistoryRecord = components['schemas']['WebhookHistoryRecord'];
@@ -96,9 +98,16 @@ export function PauseResume({ webhook, onChanged }: ActionProps) {
   );
 }
 
+/** What a rotation answered, shown until dismissed: a generated secret once, or the new public key. */
+type Rotated =
+  | { secret: string; until?: string | undefined }
+  | { publicKey: string; until?: string | undefined };
+
 export function RotateSecret({ webhook, onChanged }: ActionProps) {
-  const [shown, setShown] = useState<{ secret: string; until?: string | undefined } | null>(null);
+  const [shown, setShown] = useState<Rotated | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
+  // A v1a webhook's key pair is made by the service: no secret (or key) can be brought.
+  const key = webhook.signatureScheme === 'v1a';
   const rotate = async () => {
     setError(null);
     const {
@@ -110,46 +119,61 @@ export function RotateSecret({ webhook, onChanged }: ActionProps) {
       body: {},
     });
     if (!data) return setError(asApiError(failure, response.status));
-    setShown({ secret: data.secret ?? '', until: data.webhook.previousSecretExpiresAt });
-    onChanged(data.webhook, 'Secret rotated.');
+    const until = data.webhook.previousSecretExpiresAt;
+    const publicKey = data.publicKey ?? data.webhook.publicKey;
+    // The answer decides: a v1 rotation answers `secret`, a v1a one `publicKey` and no secret.
+    if (!data.secret && publicKey) {
+      setShown({ publicKey, until });
+      onChanged(data.webhook, 'Signing key rotated.');
+    } else {
+      setShown({ secret: data.secret ?? '', until });
+      onChanged(data.webhook, 'Secret rotated.');
+    }
   };
   return (
     <div class="action">
-      <h3>Signing secret</h3>
+      <h3>{key ? 'Signing key' : 'Signing secret'}</h3>
+      {key && (
+        <p class="hint">The service makes the new Ed25519 key pair; its private key never leaves it.</p>
+      )}
       <button
         type="button"
         class="danger"
         onClick={() =>
-          void confirmAction({
-            title: 'Rotate the signing secret?',
-            message:
-              'A new secret is generated and shown once. The current one keeps signing alongside it for the overlap window, so receivers can switch over.',
-            confirmLabel: 'Rotate secret',
-          }).then((ok) => {
+          void confirmAction(
+            key
+              ? {
+                  title: 'Rotate the signing key?',
+                  message:
+                    'A new Ed25519 key pair is made and its public key published at the JWKS URL. The current key keeps signing alongside it for the overlap window, so receivers can fetch the new key.',
+                  confirmLabel: 'Rotate key',
+                }
+              : {
+                  title: 'Rotate the signing secret?',
+                  message:
+                    'A new secret is generated and shown once. The current one keeps signing alongside it for the overlap window, so receivers can switch over.',
+                  confirmLabel: 'Rotate secret',
+                },
+          ).then((ok) => {
             if (ok) void rotate();
           })
         }
       >
-        Rotate secret
+        {key ? 'Rotate key' : 'Rotate secret'}
       </button>
-      {shown && (
-        <section class="secret" aria-label="New signing secret">
-          <p>New secret (shown this once: store it now):</p>
-          <code class="mono" data-secret>
-            {shown.secret}
-          </code>{' '}
-          <button type="button" onClick={() => void navigator.clipboard?.writeText(shown.secret)}>
-            Copy
-          </button>
-          <p>
-            {shown.until
+      {shown && 'publicKey' in shown && (
+        <NewPublicKey publicKey={shown.publicKey} until={shown.until} onDismiss={() => setShown(null)} />
+      )}
+      {shown && 'secret' in shown && (
+        <OneTimeSecret
+          secret={shown.secret}
+          previous={
+            shown.until
               ? `The previous secret keeps signing until ${when(shown.until)}.`
-              : 'There was no previous secret: only this one signs.'}
-          </p>
-          <button type="button" onClick={() => setShown(null)}>
-            I have stored it
-          </button>
-        </section>
+              : 'There was no previous secret: only this one signs.'
+          }
+          onDismiss={() => setShown(null)}
+        />
       )}
       <ActionError error={error} />
     </div>

@@ -1,7 +1,8 @@
 /**
  * Editing a webhook (PATCH /webhooks/{id}, only the fields that changed): name, URL, action type,
- * rate limit, types, the payload filter (with its live preview), and the global switch for admins;
- * each refusal shown next to its field.
+ * rate limit, types, the payload filter (with its live preview), the signature scheme (a switch to
+ * `v1` answers a generated secret once, which the detail page shows; webhook-signing.tsx), and the
+ * global switch for admins; each refusal shown next to its field.
  */
 import { useState } from 'preact/hooks';
 import type { components } from '../../shared/openapi/api-types';
@@ -9,11 +10,23 @@ import { type ApiError, api, asApiError } from './api';
 import { ActionError, fieldErrors } from './errors';
 import type { ActionProps } from './webhook-actions';
 import { FilterField } from './webhook-filter';
+import { type Scheme, SchemeChoice, switchHint } from './webhook-signing';
 import { GlobalSwitch, TypePicker } from './webhook-types';
 
 const input = (e: Event) => (e.target as HTMLInputElement).value;
 
-export function EditWebhook({ webhook, onChanged, onClose }: ActionProps & { onClose: () => void }) {
+/** The secret a switch to `v1` generated (answered once), and until when the old key still signs. */
+export interface SwitchedSecret {
+  secret: string;
+  until?: string | undefined;
+}
+
+export function EditWebhook({
+  webhook,
+  onChanged,
+  onClose,
+  onSecret,
+}: ActionProps & { onClose: () => void; onSecret: (shown: SwitchedSecret) => void }) {
   const [name, setName] = useState(webhook.name);
   const [url, setUrl] = useState(webhook.url);
   const [types, setTypes] = useState<Set<string>>(new Set(webhook.notificationType));
@@ -21,6 +34,7 @@ export function EditWebhook({ webhook, onChanged, onClose }: ActionProps & { onC
   const [global, setGlobal] = useState(webhook.global);
   const [rate, setRate] = useState(webhook.maxDeliveriesPerSecond?.toString() ?? '');
   const [filter, setFilter] = useState(webhook.filter ?? '');
+  const [scheme, setScheme] = useState<Scheme>(webhook.signatureScheme);
   const [error, setError] = useState<ApiError | null>(null);
   const save = async () => {
     setError(null);
@@ -36,6 +50,7 @@ export function EditWebhook({ webhook, onChanged, onClose }: ActionProps & { onC
     if (limit !== webhook.maxDeliveriesPerSecond) body.maxDeliveriesPerSecond = limit ?? null;
     // An emptied filter removes it (`null`, the merge patch's removal).
     if (filter.trim() !== (webhook.filter ?? '')) body.filter = filter.trim() === '' ? null : filter.trim();
+    if (scheme !== webhook.signatureScheme) body.signatureScheme = scheme;
     if (Object.keys(body).length === 0) return onClose();
     const {
       data,
@@ -45,8 +60,13 @@ export function EditWebhook({ webhook, onChanged, onClose }: ActionProps & { onC
       params: { path: { id: webhook.id } },
       body,
     });
-    if (data) onChanged(data, 'Webhook saved.');
-    else setError(asApiError(failure, response.status));
+    if (!data) return setError(asApiError(failure, response.status));
+    // Only a switch from v1a to v1 answers a secret: shown once, by the detail page (this form closes).
+    if (data.secret) onSecret({ secret: data.secret, until: data.previousSecretExpiresAt });
+    onChanged(
+      data,
+      body.signatureScheme ? `Webhook saved. Now signed ${body.signatureScheme}.` : 'Webhook saved.',
+    );
   };
   const errors = fieldErrors(error);
   const fieldError = (field: string) => Object.entries(errors).find(([k]) => k.endsWith(field))?.[1];
@@ -88,6 +108,13 @@ export function EditWebhook({ webhook, onChanged, onClose }: ActionProps & { onC
           <span class="field-error">{fieldError('maxDeliveriesPerSecond')}</span>
         )}
       </div>
+      <SchemeChoice
+        id="edit-scheme"
+        value={scheme}
+        onChange={setScheme}
+        hint={switchHint(webhook.signatureScheme)}
+        error={fieldError('signatureScheme')}
+      />
       <GlobalSwitch id="edit-global" checked={global} onChange={setGlobal} />
       <TypePicker selected={types} onChange={setTypes} />
       {fieldError('notificationType') && <span class="field-error">{fieldError('notificationType')}</span>}

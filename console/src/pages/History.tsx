@@ -8,6 +8,7 @@ import { DeliveryTable, type HistoryRecord } from '../delivery-table';
 import { ErrorBanner } from '../errors';
 import { Pager } from '../pager';
 import { isAdmin } from '../session';
+import { maskedSignature } from '../webhook-signing';
 import '../webhooks.css';
 
 type Query = NonNullable<paths['/webhooks/history']['get']['parameters']['query']>;
@@ -79,7 +80,7 @@ function Drawer({
       </dl>
       <h3>Headers sent</h3>
       <pre>
-        {`content-type: application/json\nwebhook-id: ${record.deliveryId}\nwebhook-timestamp: (the attempt's time)\nwebhook-signature: v1,•••••••• (masked)`}
+        {`content-type: application/json\nwebhook-id: ${record.deliveryId}\nwebhook-timestamp: (the attempt's time)\n${maskedSignature()}`}
       </pre>
       <h3>Request</h3>
       <pre>{JSON.stringify(record.request, null, 2)}</pre>

@@ -1,7 +1,9 @@
 /**
  * One webhook, the place to operate it: its status, health and latency, the actions (edit,
- * pause/resume, rotate, test, recover; webhook-actions.tsx), delete with a confirmation, and
- * its own delivery log. Every figure is the API's; after an action the webhook is read again.
+ * pause/resume, rotate, test, recover; webhook-actions.tsx), how it is signed (scheme, public key,
+ * JWKS URL, and the secret a switch to v1 answers once; webhook-signing.tsx), delete with a
+ * confirmation, and its own delivery log. Every figure is the API's; after an action the webhook
+ * is read again.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { type ApiError, api, asApiError } from '../api';
@@ -11,9 +13,10 @@ import { Loading } from '../loading';
 import { navigate } from '../router';
 import { toast } from '../toast';
 import { PauseResume, Recover, RotateSecret, SendTest } from '../webhook-actions';
-import { EditWebhook } from '../webhook-edit';
+import { EditWebhook, type SwitchedSecret } from '../webhook-edit';
 import { HealthFigures, ownerOf, type Webhook, WebhookStatusBadge, when } from '../webhook-health';
 import { WebhookLog } from '../webhook-log';
+import { OneTimeSecret, SigningDetails } from '../webhook-signing';
 import '../webhooks.css';
 import { me } from '../session';
 
@@ -32,6 +35,8 @@ export function WebhookDetail({ id }: { id: number }) {
   const [error, setError] = useState<ApiError | null>(null);
   const [deleteError, setDeleteError] = useState<ApiError | null>(null);
   const [editing, setEditing] = useState(false);
+  // A switch to v1 answers its generated secret once; the edit form has closed by then.
+  const [switched, setSwitched] = useState<SwitchedSecret | null>(null);
   const [tick, setTick] = useState(0);
   useEffect(() => {
     void api
@@ -100,18 +105,30 @@ export function WebhookDetail({ id }: { id: number }) {
                 'none: every notification of its types'
               )}
             </dd>
-            {item.previousSecretExpiresAt && (
-              <>
-                <dt>Previous secret</dt>
-                <dd>signs too until {when(item.previousSecretExpiresAt)}</dd>
-              </>
-            )}
+            <SigningDetails webhook={item} />
             <dt>Created</dt>
             <dd>{when(item.createdAt)}</dd>
           </dl>
           <HealthFigures webhook={item} />
+          {switched && (
+            <OneTimeSecret
+              secret={switched.secret}
+              previous={
+                switched.until
+                  ? `The previous Ed25519 key keeps signing until ${when(switched.until)}: deliveries carry both signatures, v1 and v1a, until then.`
+                  : 'There was no previous key: only this secret signs.'
+              }
+              onDismiss={() => setSwitched(null)}
+            />
+          )}
           {editing ? (
-            <EditWebhook webhook={item} onChanged={changed} onSent={sent} onClose={() => setEditing(false)} />
+            <EditWebhook
+              webhook={item}
+              onChanged={changed}
+              onSent={sent}
+              onSecret={setSwitched}
+              onClose={() => setEditing(false)}
+            />
           ) : (
             <section class="card" aria-labelledby="operate-title">
               <div class="title-row">

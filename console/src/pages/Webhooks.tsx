@@ -5,6 +5,7 @@ import { Loading } from '../loading';
 import { toast } from '../toast';
 import { FilterField } from '../webhook-filter';
 import { HealthSummary, ownerOf, type Webhook, WebhookStatusBadge } from '../webhook-health';
+import { createHint, type Scheme, SchemeChoice } from '../webhook-signing';
 import { GlobalSwitch, TypePicker } from '../webhook-types';
 import '../webhooks.css';
 
@@ -12,6 +13,7 @@ function CreateWebhook({ onCreated }: { onCreated: (name: string) => void }) {
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState('');
+  const [scheme, setScheme] = useState<Scheme>('v1');
   const [global, setGlobal] = useState(false);
   const [actionType, setActionType] = useState<'triggered' | 'receive'>('receive');
   const [types, setTypes] = useState<Set<string>>(new Set());
@@ -25,7 +27,8 @@ function CreateWebhook({ onCreated }: { onCreated: (name: string) => void }) {
       notificationType: [...types],
       actionType,
       global,
-      ...(secret ? { secret } : {}),
+      // A v1a webhook's key pair is made by the service: a secret beside v1a is refused, never sent.
+      ...(scheme === 'v1a' ? { signatureScheme: scheme } : secret ? { secret } : {}),
       ...(filter.trim() ? { filter: filter.trim() } : {}),
     };
     const result = await rawCall('POST', '/webhooks', {
@@ -42,6 +45,7 @@ function CreateWebhook({ onCreated }: { onCreated: (name: string) => void }) {
     setName('');
     setUrl('');
     setSecret('');
+    setScheme('v1');
     setTypes(new Set());
     setFilter('');
     onCreated(name);
@@ -72,17 +76,29 @@ function CreateWebhook({ onCreated }: { onCreated: (name: string) => void }) {
         />
         {fieldError('url') && <span class="field-error">{fieldError('url')}</span>}
       </div>
-      <div class="field">
-        <label for="wh-secret">Signing secret (optional, shown never again)</label>
-        <input
-          id="wh-secret"
-          type="password"
-          autocomplete="new-password"
-          value={secret}
-          onInput={(e) => setSecret((e.target as HTMLInputElement).value)}
-        />
-        {fieldError('secret') && <span class="field-error">{fieldError('secret')}</span>}
-      </div>
+      <SchemeChoice
+        id="wh-scheme"
+        value={scheme}
+        onChange={(next) => {
+          setScheme(next);
+          if (next === 'v1a') setSecret('');
+        }}
+        hint={createHint(scheme)}
+        error={fieldError('signatureScheme')}
+      />
+      {scheme === 'v1' && (
+        <div class="field">
+          <label for="wh-secret">Signing secret (optional, shown never again)</label>
+          <input
+            id="wh-secret"
+            type="password"
+            autocomplete="new-password"
+            value={secret}
+            onInput={(e) => setSecret((e.target as HTMLInputElement).value)}
+          />
+          {fieldError('secret') && <span class="field-error">{fieldError('secret')}</span>}
+        </div>
+      )}
       <div class="field">
         <label for="wh-action">Action type *</label>
         <select
