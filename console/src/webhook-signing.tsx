@@ -12,13 +12,13 @@ import { type Webhook, when } from './webhook-health';
 export type Scheme = Webhook['signatureScheme'];
 
 const SCHEMES: Scheme[] = ['v1', 'v1a'];
-export const SCHEME_LABEL: Record<Scheme, string> = {
+const SCHEME_LABEL: Record<Scheme, string> = {
   v1: 'v1 (HMAC-SHA256, default)',
   v1a: 'v1a (Ed25519)',
 };
 
 /** The visible text stays "Copy"; `what` completes the accessible name ("Copy the public key"). */
-export function CopyButton({ text, what }: { text: string; what?: string }) {
+function CopyButton({ text, what }: { text: string; what?: string }) {
   return (
     <button
       type="button"
@@ -220,5 +220,5 @@ export function maskedSignature(scheme?: Scheme): string {
   const masked = (s: Scheme) => `${s},••••••••`;
   return scheme
     ? `webhook-signature: ${masked(scheme)} (masked)`
-    : `webhook-signature: ${masked('v1')} or ${masked('v1a')} (masked: v1 for an HMAC secret, v1a for an Ed25519 key; both during an overlap window)`;
+    : `webhook-signature: ${masked('v1')} or ${masked('v1a')} (masked) — v1 for an HMAC secret, v1a for an Ed25519 key; both during an overlap window`;
 }
