@@ -13,7 +13,10 @@
  * about 20 s have passed), so 100,000 deliveries never meet a function timeout. A step enqueues
  * its re-sends in batches, then checkpoints the cursor and counts (conditional on the step it
  * read: a step that runs twice moves the job once, and the re-send leases drop what it enqueued
- * twice), then sends the next step. Each re-send is a message the delivery consumer sends once
+ * twice), then sends the next step. A step that runs again after a crash (its checkpoint never
+ * written) finds the re-sends its first run made recorded under the job: each counts as enqueued,
+ * not as already delivered, and is not enqueued again, so `enqueued` still counts every re-send
+ * the job made. Each re-send is a message the delivery consumer sends once
  * (lease `resend#<job>#<delivery>`, ADR 0014), with the original `webhook-id`, as a new record
  * with `retryOf`; the job's `resent` is counted from those records (./history-counts.ts).
  * A job enqueues at most its `allowance` of re-sends (what its start charged to the caller's
@@ -46,6 +49,8 @@ const ID_SLOTS = 1000;
 
 interface PageOutcome extends RecoverCounts {
   resends: ResendMessage[];
+  /** Deliveries this job has re-sent already (recorded before a crash made the step run again). */
+  made: number;
 }
 
 /** Decides every delivery whose first record in the window is on this page. */
@@ -65,6 +70,7 @@ async function decidePage(
     alreadyDelivered: 0,
     enqueued: 0,
     resends: [],
+    made: 0,
   };
   const queue = [...onPage.keys()];
   const worker = async () => {
@@ -77,6 +83,11 @@ async function decidePage(
       );
       if (!first || !onPage.get(deliveryId)?.includes(first.id)) continue;
       outcome.deliveries++;
+      if (records.some((r) => r.recoverJob === jobId)) {
+        // Re-sent by this job already: a run of this step that crashed before its checkpoint.
+        outcome.made++;
+        continue;
+      }
       const latest = records.reduce((a, r) => (a.id > r.id ? a : r));
       if (window.onlyFailed && ok(latest.statusCode)) {
         outcome.alreadyDelivered++;
@@ -86,7 +97,7 @@ async function decidePage(
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
-  outcome.enqueued = outcome.resends.length;
+  outcome.enqueued = outcome.resends.length + outcome.made;
   return outcome;
 }
 
@@ -116,13 +127,13 @@ async function walkWindow(
     // The job re-sends no more than its allowance (charged to its starter's budget): the rest of
     // the window waits for a later job. The walk goes on to the window's end all the same, so the
     // job's counts describe the whole window.
-    const room = allowance - counts.enqueued;
+    const room = allowance - counts.enqueued - decided.made;
     const resends = decided.resends.slice(0, Math.max(0, room));
     if (resends.length > 0) await send(resends);
     counts.scanned += decided.scanned;
     counts.deliveries += decided.deliveries;
     counts.alreadyDelivered += decided.alreadyDelivered;
-    counts.enqueued += resends.length;
+    counts.enqueued += resends.length + decided.made;
     at = advance(at.shard, page.next);
     if (Date.now() > deadline) break;
   }

@@ -196,6 +196,11 @@ export interface WebhookIndexEntry extends HistoryKey {
 
 type StoredIndexEntry = StoredKey & { id: number; statusCode: number };
 
+/** A delivery's record as the recover job decides on it: a re-send names its job. */
+export interface DeliveryRecordEntry extends WebhookIndexEntry {
+  recoverJob?: string;
+}
+
 const indexEntryOf = ({ id, deliveryId, seq, statusCode }: StoredIndexEntry): WebhookIndexEntry => ({
   id,
   ...historyKeyOf({ deliveryId, seq }),
@@ -271,9 +276,15 @@ export async function webhookEntryAudiences(webhookId: number, shards: number): 
 }
 
 /** Every record of a delivery (automatic attempts, manual retries, re-sends), strongly consistent. */
-export async function deliveryRecords(deliveryId: string): Promise<WebhookIndexEntry[]> {
-  const entries = await queryDelivery<StoredIndexEntry>(deliveryId, 'deliveryId, seq, id, statusCode');
-  return entries.map(indexEntryOf);
+export async function deliveryRecords(deliveryId: string): Promise<DeliveryRecordEntry[]> {
+  const entries = await queryDelivery<StoredIndexEntry & { recoverJob?: string }>(
+    deliveryId,
+    'deliveryId, seq, id, statusCode, recoverJob',
+  );
+  return entries.map((entry) => ({
+    ...indexEntryOf(entry),
+    ...(entry.recoverJob !== undefined ? { recoverJob: entry.recoverJob } : {}),
+  }));
 }
 
 /** Every live record of a delivery, whole (the history's `deliveryId` filter): one partition. */
