@@ -90,9 +90,13 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
   };
 
   try {
+    // LOCAL_STORAGE=memory keeps tables and queues in memory: nothing survives a stop. For clouds
+    // that never restart (the test suite's), where the file-backed stores' writes cost CPU the
+    // tests need; `npm start` keeps its state in the state directory.
+    const durable = process.env.LOCAL_STORAGE !== 'memory';
     const [dynamo, sqs] = await Promise.all([
-      startDynamoDbLocal(join(stateDir, 'dynamodb')),
-      startSqs(join(stateDir, 'sqs')),
+      startDynamoDbLocal(durable ? join(stateDir, 'dynamodb') : undefined),
+      startSqs(durable ? join(stateDir, 'sqs') : undefined),
     ]);
     stops.push(
       () => dynamo.stop(),

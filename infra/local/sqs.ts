@@ -47,8 +47,9 @@ async function onLoopback<T>(start: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function startSqs(dataDir: string): Promise<LocalSqs> {
-  mkdirSync(dataDir, { recursive: true });
+/** The queue emulator, its messages kept in `dataDir` (SQLite) or in memory (`undefined`). */
+export async function startSqs(dataDir: string | undefined): Promise<LocalSqs> {
+  if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
   const server = await onLoopback(() => startFauxqs({ port: 0, logger: false, host: '127.0.0.1', dataDir }));
   return { endpoint: `http://127.0.0.1:${server.port}`, stop: () => server.stop() };
 }

@@ -51,7 +51,7 @@ function created(stateDir: string, host: string): string[] {
 
 describe('crash during the undo of a failed setup', () => {
   it('resumes the undo after a restart and records the failure; nothing is left', async () => {
-    const first = await startCloudProcess({ env: ENV });
+    const first = await startCloudProcess({ env: ENV, durable: true });
     clouds.push(first);
     const body = payloads(uid()).ClusterWarehouse as { config: Record<string, unknown> };
     body.config.password = 'fail-bootstrap';
@@ -77,7 +77,7 @@ describe('crash during the undo of a failed setup', () => {
     expect((midway?.appliedSteps ?? []).some((s) => !undone.has(s))).toBe(true);
     expect(created(first.stateDir, host).length).toBeGreaterThan(0);
 
-    const second = await startCloudProcess({ stateDir: first.stateDir, env: ENV });
+    const second = await startCloudProcess({ stateDir: first.stateDir, env: ENV, durable: true });
     clouds.push(second);
     const readAgain = recordReader(second);
     const settled = await untilDone(

@@ -78,7 +78,7 @@ describe('crash and restart', () => {
       setTimeout(() => res.writeHead(200).end('ok'), 1000);
       return 200;
     });
-    const first = await startCloudProcess({ env: ENV });
+    const first = await startCloudProcess({ env: ENV, durable: true });
     clouds.push(first);
     const base = first.endpoints.gateway;
     const key = first.adminApiKey;
@@ -149,7 +149,7 @@ describe('crash and restart', () => {
     await expect(fetch(`${base}/health`)).rejects.toThrow();
     await sleep(500);
 
-    const second = await startCloudProcess({ stateDir: first.stateDir, env: ENV });
+    const second = await startCloudProcess({ stateDir: first.stateDir, env: ENV, durable: true });
     clouds.push(second);
     const base2 = second.endpoints.gateway;
     const deadline = Date.now() + 60_000;

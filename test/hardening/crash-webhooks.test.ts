@@ -44,7 +44,7 @@ afterAll(async () => {
 });
 
 async function start(stateDir?: string): Promise<RunningCloud> {
-  const started = await startCloudProcess({ env: ENV, ...(stateDir ? { stateDir } : {}) });
+  const started = await startCloudProcess({ env: ENV, durable: true, ...(stateDir ? { stateDir } : {}) });
   clouds.push(started);
   return started;
 }

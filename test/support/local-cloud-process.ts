@@ -47,7 +47,17 @@ const TEST_CLOUD_ENV: Record<string, string> = {
 };
 
 export async function startCloudProcess(
-  options: { stateDir?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+  options: {
+    stateDir?: string;
+    env?: Record<string, string>;
+    timeoutMs?: number;
+    /**
+     * Tables and queues in the state directory, as `npm start` keeps them, for a cloud that is
+     * restarted on its state (the crash tests). Otherwise in memory (LOCAL_STORAGE=memory): the
+     * file-backed stores' writes cost CPU the suite needs, and nothing else reads them.
+     */
+    durable?: boolean;
+  } = {},
 ): Promise<RunningCloud> {
   // A fresh state directory, removed after the test file (or by the caller, see global-setup).
   const stateDir = options.stateDir ?? tempDir('causeway-test-');
@@ -59,7 +69,14 @@ export async function startCloudProcess(
   // One process, as `npm start` runs it (no tsx wrapper process): SIGKILL really kills the cloud.
   const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
     cwd: repoRoot,
-    env: { ...process.env, ...TEST_CLOUD_ENV, ...options.env, STATE_DIR: stateDir, PORT: '0' },
+    env: {
+      ...process.env,
+      ...TEST_CLOUD_ENV,
+      ...(options.durable ? {} : { LOCAL_STORAGE: 'memory' }),
+      ...options.env,
+      STATE_DIR: stateDir,
+      PORT: '0',
+    },
     stdio: ['ignore', out, out],
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
