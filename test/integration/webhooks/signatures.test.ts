@@ -99,7 +99,8 @@ describe('v1a signatures, the published keys and switching schemes', () => {
     expect(webhook.publicKey).toMatch(/^whpk_[A-Za-z0-9+/]{43}=$/);
     expect(keyBytes(webhook.publicKey)).toHaveLength(32);
     expect(webhook.jwksUrl).toMatch(new RegExp(`^${baseUrl()}/webhook-keys/[A-Za-z0-9_-]{22}$`));
-    expect(webhook.jwksUrl).not.toContain(`/${webhook.id}`);
+    // The id in the URL is the key set's own, never the webhook's number.
+    expect(new URL(webhook.jwksUrl).pathname.split('/').pop()).not.toBe(String(webhook.id));
     const shown = await call('GET', `/webhooks/${webhook.id}`, { key: owner.apiKey });
     expect(shown.body).toMatchObject({
       signatureScheme: 'v1a',
@@ -147,6 +148,15 @@ describe('v1a signatures, the published keys and switching schemes', () => {
     await publish({ notificationType: X, text: 'v1a through the pipeline', recipients: [owner.userId] });
     await untilCount(() => receiver.byPath('/v1a-basic').length, 2, 'the pipeline delivery');
     expect(await nobleVerifies(webhook.publicKey, receiver.byPath('/v1a-basic')[1] as Received)).toBe(true);
+    // A manual retry re-sends through the same code as recover jobs' re-sends (pipeline/resend.ts).
+    const history = await allHistory(owner.apiKey);
+    const record = history.find((r) => r.webhooksId === webhook.id) as { id: number; deliveryId: string };
+    const retried = await call('POST', `/webhooks/history/retry/${record.id}`, { key: owner.apiKey });
+    expect(retried.status, retried.text).toBe(201);
+    await untilCount(() => receiver.byPath('/v1a-basic').length, 3, 'the manual retry');
+    const resent = receiver.byPath('/v1a-basic')[2] as Received;
+    expect(resent.headers['webhook-id']).toBe(record.deliveryId);
+    expect(await nobleVerifies(webhook.publicKey, resent)).toBe(true);
     expect(JSON.stringify(await allHistory(owner.apiKey))).not.toMatch(/whsk_/);
   });
 
