@@ -85,7 +85,36 @@ export async function makeWebhooks(
   return out.createdWebhooks.map((w, i) => ({ id: w.id, ownerId: owner.userId, path: paths[i] as string }));
 }
 
-export function deliveryBody(webhook: BenchWebhook, n: number): string {
+/**
+ * Drives the real deliveries consumer: `count` deliveries to `webhooks` (round robin), in SQS
+ * batches of the catalog's size, `invocations` at a time. `next()` numbers deliveries from the
+ * same counter, for a baseline that sends the same deliveries another way.
+ */
+export function consumerRunner(handler: Handler, invocations: number) {
+  const batchSize = queueDef('deliveries').consumer.batchSize;
+  let counter = 0;
+  const runner = {
+    failedItems: 0,
+    next: () => counter++,
+    async run(webhooks: readonly BenchWebhook[], count: number): Promise<{ count: number; ms: number }> {
+      const batches = Math.ceil(count / batchSize);
+      const started = performance.now();
+      await runPool(batches, invocations, async () => {
+        const records: SQSRecord[] = [];
+        for (let j = 0; j < batchSize; j++) {
+          const n = counter++;
+          records.push(sqsRecord(deliveryBody(webhooks[n % webhooks.length] as BenchWebhook, n)));
+        }
+        const out = await handler(sqsEvent(records), lambdaContext('bench-deliver', 60_000));
+        runner.failedItems += out.batchItemFailures.length;
+      });
+      return { count: batches * batchSize, ms: performance.now() - started };
+    },
+  };
+  return runner;
+}
+
+function deliveryBody(webhook: BenchWebhook, n: number): string {
   return JSON.stringify({
     v: 1,
     deliveryId: `msg_${randomBytes(16).toString('hex')}_${webhook.id}`,
@@ -177,26 +206,12 @@ export async function deliveryThroughput(options: {
     const webhooks = (
       await Promise.all(owners.map((o, i) => makeWebhooks(o, receiver.url, [`/t/${i}/a`, `/t/${i}/b`])))
     ).flat();
-    let failedItems = 0;
-    let counter = 0;
-    const runHandler = async (count: number) => {
-      const batches = Math.ceil(count / batchSize);
-      const started = performance.now();
-      await runPool(batches, options.concurrentInvocations, async () => {
-        const records: SQSRecord[] = [];
-        for (let j = 0; j < batchSize; j++) {
-          const n = counter++;
-          records.push(sqsRecord(deliveryBody(webhooks[n % webhooks.length] as BenchWebhook, n)));
-        }
-        const out = await handler(sqsEvent(records), lambdaContext('bench-deliver', 60_000));
-        failedItems += out.batchItemFailures.length;
-      });
-      return { count: batches * batchSize, ms: performance.now() - started };
-    };
+    const consumer = consumerRunner(handler, options.concurrentInvocations);
+    const runHandler = (count: number) => consumer.run(webhooks, count);
     const runFloor = async (count: number) => {
       const started = performance.now();
       await runPool(count, concurrency, async () => {
-        const n = counter++;
+        const n = consumer.next();
         const webhook = webhooks[n % webhooks.length] as BenchWebhook;
         await floor(agent, `${receiver.url}${webhook.path}`, webhook, n);
       });
@@ -205,7 +220,7 @@ export async function deliveryThroughput(options: {
     // Warm-up: connections, JIT, module loading — not measured.
     await runHandler(batchSize * options.concurrentInvocations * 2);
     await runFloor(concurrency * 2);
-    failedItems = 0;
+    consumer.failedItems = 0;
     const half = Math.ceil(options.deliveries / 2);
     const totals = { handler: { count: 0, ms: 0 }, floor: { count: 0, ms: 0 } };
     for (let roundNo = 0; roundNo < 2; roundNo++) {
@@ -227,8 +242,8 @@ export async function deliveryThroughput(options: {
       handlerPerSecond: round(handlerPerSecond, 1),
       floorPerSecond: round(floorPerSecond, 1),
       ratio: round(ratio),
-      failedItems,
-      target: { ratioAtLeast: 0.7, met: ratio >= 0.7 && failedItems === 0 },
+      failedItems: consumer.failedItems,
+      target: { ratioAtLeast: 0.7, met: ratio >= 0.7 && consumer.failedItems === 0 },
     };
   } finally {
     await agent.close();

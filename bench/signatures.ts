@@ -8,14 +8,12 @@
  * - the published keys: `GET /webhook-keys/{keySetId}` requests/s through the local cloud's
  *   gateway against `GET /health`, rounds alternating.
  */
-import type { SQSRecord } from 'aws-lambda';
 import { Agent, request } from 'undici';
-import { lambdaContext } from '../infra/local/lambda';
 import { queueDef } from '../shared/catalog/queues';
-import { type BenchWebhook, deliverHandler, deliveryBody, makeOwners, makeWebhooks } from './delivery';
-import { type BenchCloud, sqsEvent, sqsRecord } from './lib/cloud';
+import { type BenchWebhook, consumerRunner, deliverHandler, makeOwners, makeWebhooks } from './delivery';
+import type { BenchCloud } from './lib/cloud';
 import { startReceiver } from './lib/receiver';
-import { percentile, round, runPool } from './lib/stats';
+import { percentile, round } from './lib/stats';
 
 export interface SignatureResult {
   throughput: {
@@ -76,26 +74,12 @@ async function schemeThroughput(deliveries: number): Promise<SignatureResult['th
       sets.v1.push(...(await makeWebhooks(owner, receiver.url, [`/s/${i}/v1`], 'v1')));
       sets.v1a.push(...(await makeWebhooks(owner, receiver.url, [`/s/${i}/v1a`], 'v1a')));
     }
-    let counter = 0;
-    let failedItems = 0;
-    const run = async (webhooks: BenchWebhook[], count: number) => {
-      const batches = Math.ceil(count / batchSize);
-      const started = performance.now();
-      await runPool(batches, invocations, async () => {
-        const records: SQSRecord[] = [];
-        for (let j = 0; j < batchSize; j++) {
-          const n = counter++;
-          records.push(sqsRecord(deliveryBody(webhooks[n % webhooks.length] as BenchWebhook, n)));
-        }
-        const out = await handler(sqsEvent(records), lambdaContext('bench-deliver', 60_000));
-        failedItems += out.batchItemFailures.length;
-      });
-      return { count: batches * batchSize, ms: performance.now() - started };
-    };
+    const consumer = consumerRunner(handler, invocations);
+    const run = (webhooks: BenchWebhook[], count: number) => consumer.run(webhooks, count);
     // Warm-up (connections, JIT, data keys of both sets): not measured.
     await run(sets.v1, batchSize * invocations);
     await run(sets.v1a, batchSize * invocations);
-    failedItems = 0;
+    consumer.failedItems = 0;
     const totals = { v1: { count: 0, ms: 0 }, v1a: { count: 0, ms: 0 } };
     const quarter = Math.ceil(deliveries / 4);
     for (let round = 0; round < 2; round++) {
@@ -112,7 +96,7 @@ async function schemeThroughput(deliveries: number): Promise<SignatureResult['th
       v1aPerSecond: round(v1aPerSecond, 1),
       ratio: round(v1aPerSecond / v1PerSecond),
       deliveries: totals.v1.count + totals.v1a.count,
-      failedItems,
+      failedItems: consumer.failedItems,
     };
   } finally {
     await receiver.close();
