@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import type { Endpoints } from '../../infra/local/cloud';
 import { type RunningCloud, startCloudProcess } from './local-cloud-process';
@@ -20,8 +20,28 @@ const TIER_CLOUD_ENV: Record<string, Record<string, string>> = {
 };
 
 let cloud: RunningCloud | undefined;
+let tier = '';
+
+/**
+ * The 500s a tier's cloud answered, with their causes: its log (and state directory) is removed
+ * after the run, so a test that met a 500 in CI would otherwise leave nothing to read.
+ */
+function reportUnhandledErrors(logFile: string): void {
+  let log: string;
+  try {
+    log = readFileSync(logFile, 'utf8');
+  } catch {
+    return;
+  }
+  const lines = log.split('\n').filter((line) => line.includes('"message":"unhandled error"'));
+  if (lines.length === 0) return;
+  process.stderr.write(
+    `the ${tier} tier's local cloud answered ${lines.length} request(s) with a 500; the first causes:\n${lines.slice(0, 20).join('\n')}\n`,
+  );
+}
 
 export async function setup(project: TestProject) {
+  tier = project.name;
   cloud = await startCloudProcess({ env: TIER_CLOUD_ENV[project.name] ?? {} });
   project.provide('endpoints', cloud.endpoints);
   project.provide('adminApiKey', cloud.adminApiKey);
@@ -31,6 +51,7 @@ export async function setup(project: TestProject) {
 
 export async function teardown() {
   const code = await cloud?.stop();
+  if (cloud) reportUnhandledErrors(cloud.logFile);
   if (code !== 0 && code !== undefined) throw new Error(`local cloud exited with code ${code}`);
   if (cloud) rmSync(cloud.stateDir, { recursive: true, force: true });
 }
