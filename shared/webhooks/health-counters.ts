@@ -15,6 +15,7 @@
  * skipped one as a failure), as on the history page.
  */
 import type { WebhookHealth, WebhookLatency } from './model';
+import { succeeded } from './outcome-class';
 import { createdAtOf, dayOf, ID_SLOTS } from './store/history-keys';
 
 const HOUR_MS = 3_600_000;
@@ -35,8 +36,7 @@ export function hourlyAdds(
   const ms = Math.floor(recordId / ID_SLOTS);
   const key = webhookDayKey(webhookId, dayOf(ms));
   const hour = hourOf(ms);
-  const ok = statusCode >= 200 && statusCode < 300;
-  return [{ key, attr: `a${hour}` }, ...(ok ? [{ key, attr: `s${hour}` }] : [])];
+  return [{ key, attr: `a${hour}` }, ...(succeeded(statusCode) ? [{ key, attr: `s${hour}` }] : [])];
 }
 
 /** The start of the hours the 24 h figures are taken over (the current one and the 23 before it). */

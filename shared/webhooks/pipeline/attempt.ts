@@ -11,9 +11,11 @@ import type { Context } from 'aws-lambda';
 import { describeError, logger } from '../../observability/logger';
 import type { DeliveryPayload } from '../history-model';
 import type { WebhookItem } from '../model';
+import { storedOutcomeClass } from '../outcome-class';
 import { signingCredentials } from '../secrets';
 import { newHistoryItem, putHistoryItem } from '../store/history';
 import type { StoredHistoryRecord } from '../store/history-keys';
+import { targetLabel } from '../target';
 import { webhookHeaders } from './signing';
 import { type AttemptOutcome, postWebhook } from './transport';
 
@@ -62,6 +64,7 @@ export function skippedOutcome(webhook: WebhookItem): AttemptOutcome {
     response: {
       body: { code: 'EWEBHOOKDISABLED', connect: false, message: `not sent, the webhook is disabled${why}` },
     },
+    outcomeClass: 'failed',
     delivered: false,
     durationMs: 0,
     failureCode: 'EWEBHOOKDISABLED',
@@ -117,11 +120,13 @@ export async function record(
       request: fields.payload,
       response: outcome.response,
       statusCode: outcome.statusCode,
+      // Only a class the status does not tell (none today): the record's write units stay as they were.
+      ...storedOutcomeClass(outcome),
       durationMs: outcome.durationMs,
       notificationType: fields.notificationType,
       webhooksActivityId: fields.activityId,
       webhooksId: webhook.id,
-      url: webhook.url,
+      url: targetLabel(webhook),
       name: webhook.name,
       actionType: webhook.actionType ?? null,
       createdBy: webhook.createdBy,

@@ -1,12 +1,13 @@
 /**
- * The service disables a webhook (a 410 answer, or failing continuously) and announces it with
- * the operational notification `webhookAutoDisabled` through the normal pipeline: its owner's
- * personal webhooks and every global webhook subscribed to the type receive it. Apart from
- * ../lifecycle.ts so that the API functions do not load the queue client.
+ * The service disables a webhook (its target is gone, as a 410 answer says, or it fails
+ * continuously) and announces it with the operational notification `webhookAutoDisabled` through
+ * the normal pipeline: its owner's personal webhooks and every global webhook subscribed to the
+ * type receive it. Apart from ../lifecycle.ts so that the API functions do not load the queue client.
  */
 import { describeError, logger } from '../../observability/logger';
 import { changeWebhook, disabling } from '../lifecycle';
 import type { WebhookItem } from '../model';
+import { targetLabel } from '../target';
 
 /**
  * Disables the webhook for `cause` and tells its owner and the admins; only the call whose write made the change publishes. Errors of the announcement
@@ -34,7 +35,7 @@ export async function autoDisable(
         targetUser: after.createdBy,
         webhookId: after.id,
         webhookName: after.name,
-        url: after.url,
+        url: targetLabel(after),
         disabledAt: after.disabledAt,
         disabledReason: reason,
       },

@@ -4,7 +4,8 @@
  * record, then what happens next — done, a retry in N seconds (the edge sets the message's
  * visibility), or the dead-letter queue. A disabled webhook's attempt is recorded as skipped (no
  * POST; a recover can send it); a throttled webhook's attempt waits for its slot (./throttle.ts); a
- * 410 answer disables the webhook (./auto-disable.ts).
+ * target that is gone (a 410 answer) disables the webhook (./auto-disable.ts). What follows an
+ * attempt is decided by its outcome class (../outcome-class.ts), never by its status.
  *
  * One POST per attempt (ADR 0012): a strongly consistent read of the delivery's records before
  * the POST drops a message whose attempt is recorded or whose delivery has ended (a duplicate
@@ -23,6 +24,7 @@ import { deadLetter, done, type MessageContext, type Next, retryIn } from '../..
 import { logger } from '../../observability/logger';
 import { retrySchedule } from '../config';
 import type { WebhookItem } from '../model';
+import { outcomeClassOf } from '../outcome-class';
 import { statusOf } from '../status';
 import { type RecordedAttempt, recordedAttempts } from '../store/history';
 import type { StoredHistoryRecord } from '../store/history-keys';
@@ -69,7 +71,7 @@ async function attemptDelivery(message: DeliveryMessage, context: MessageContext
 
 /**
  * The attempt's webhook and record fields, or undefined when it must not be made: recorded
- * already, its delivery ended (2xx or 410), or its webhook deleted.
+ * already, its delivery ended (delivered or gone), or its webhook deleted.
  */
 async function dueAttempt(
   message: DeliveryMessage,
@@ -162,7 +164,8 @@ async function afterAttempt(
   stored: StoredHistoryRecord | undefined,
 ): Promise<Next> {
   const { deliveryId, attempt } = fields;
-  if (outcome.statusCode !== 410) await trackOutcome(webhook, outcome.delivered);
+  // A gone target disables the webhook below; it is no failure streak.
+  if (outcome.outcomeClass !== 'gone') await trackOutcome(webhook, outcome.outcomeClass === 'delivered');
   const step = nextStep(attempt, outcome, retrySchedule());
   logger.info('delivery attempt', {
     deliveryId,
@@ -202,11 +205,14 @@ export function earlierReceiveUnrecorded(
   return redelivered && !recorded.some((r) => r.attempt === attempt - 1);
 }
 
-/** Why a message must not be POSTed, judged from the delivery's recorded automatic attempts. */
+/**
+ * Why a message must not be POSTed, judged from the delivery's recorded automatic attempts: the
+ * delivery ended with an attempt classed delivered or gone (a record without a class, by its status).
+ */
 export function alreadyHandled(attempt: number, recorded: readonly RecordedAttempt[]): string | undefined {
   if (recorded.some((r) => r.attempt >= attempt))
     return 'attempt already recorded (a duplicate or late message)';
-  const ended = recorded.find((r) => (r.statusCode >= 200 && r.statusCode < 300) || r.statusCode === 410);
+  const ended = recorded.find((r) => outcomeClassOf(r) !== 'failed');
   if (ended) return `delivery already ended (attempt ${ended.attempt} answered ${ended.statusCode})`;
   return undefined;
 }

@@ -12,6 +12,7 @@ import type { WebhookItem } from '../model';
 import { firstIdAt, webhookPartitions } from '../store/history-keys';
 import { countRange } from '../store/history-listing';
 import { clearFailing, markFailing, markWarned } from '../store/webhooks';
+import { targetLabel } from '../target';
 import { autoDisable } from './auto-disable';
 
 export async function trackOutcome(
@@ -62,7 +63,7 @@ export async function trackOutcome(
           targetUser: webhook.createdBy,
           webhookId: webhook.id,
           webhookName: webhook.name,
-          url: webhook.url,
+          url: targetLabel(webhook),
           failingSince: webhook.failingSince,
           disableAt,
         },

@@ -17,6 +17,7 @@
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { describeError, logger } from '../../observability/logger';
 import { hourlyAdds } from '../health-counters';
+import { succeeded } from '../outcome-class';
 import { applyCountGroup, type CountGroup, MAX_COUNTERS_PER_GROUP } from '../store/delivery-counts';
 import { raiseLatestAttempt } from '../store/health';
 import { dayOf, ID_SLOTS } from '../store/history-keys';
@@ -56,7 +57,7 @@ export function countedRecord(record: DynamoDBRecord): Counted | undefined {
   const statusCode = Number(image.statusCode?.N);
   if (Number.isSafeInteger(webhookId) && Number.isInteger(statusCode)) {
     counted.adds.push(...hourlyAdds(webhookId, id, statusCode));
-    counted.attempt = { webhookId, id, ok: statusCode >= 200 && statusCode < 300 };
+    counted.attempt = { webhookId, id, ok: succeeded(statusCode) };
   }
   const job = image.recoverJob?.S;
   if (job) counted.resentBy = job;

@@ -27,6 +27,7 @@ import { done, type MessageContext, type Next } from '../../edge/queue/contract'
 import { logger } from '../../observability/logger';
 import { sendAll } from '../../store/queues';
 import { historyWriteShards, recoverLimits } from '../config';
+import { succeeded } from '../outcome-class';
 import { deliveryRecords, type WebhookIndexEntry, webhookWindowPage } from '../store/history';
 import { checkpoint, getJob, type RecoverCounts, type RecoverCursor, type RecoverJob } from '../store/jobs';
 import { type ResendMessage, resendMessage } from './message';
@@ -44,7 +45,6 @@ const CONCURRENCY = 16;
 /** A step stops paging after this long (the consumer's timeout is 60 s). */
 const STEP_BUDGET_MS = 20_000;
 
-const ok = (statusCode: number) => statusCode >= 200 && statusCode < 300;
 const ID_SLOTS = 1000;
 
 interface PageOutcome extends RecoverCounts {
@@ -89,7 +89,7 @@ async function decidePage(
         continue;
       }
       const latest = records.reduce((a, r) => (a.id > r.id ? a : r));
-      if (window.onlyFailed && ok(latest.statusCode)) {
+      if (window.onlyFailed && succeeded(latest.statusCode)) {
         outcome.alreadyDelivered++;
         continue;
       }
@@ -159,7 +159,7 @@ export async function countRecoverable(window: RecoverWindow, now = Date.now()):
           if (entry.id <= untilId) state.inWindow = true;
           if (entry.id > state.latestId) {
             state.latestId = entry.id;
-            state.latestOk = ok(entry.statusCode);
+            state.latestOk = succeeded(entry.statusCode);
           }
           seen.set(entry.deliveryId, state);
         }

@@ -1,10 +1,12 @@
 /**
- * What happens after an attempt. Attempt n (1-based) that fails is retried after
- * `schedule[n-1]` seconds — or after the receiver's Retry-After on a 429/503 — until the
- * schedule is exhausted; then the delivery goes to the dead-letter queue. A 410 Gone ends the
- * delivery at once: the receiver said the endpoint no longer exists.
+ * What happens after an attempt, by its outcome class (../outcome-class.ts). Attempt n (1-based)
+ * that fails is retried after `schedule[n-1]` seconds — or after the receiver's Retry-After on a
+ * 429/503 — until the schedule is exhausted; then the delivery goes to the dead-letter queue. A
+ * `gone` target (a 410 Gone: the receiver said the endpoint no longer exists) ends the delivery
+ * at once.
  */
 import { MAX_RETRY_DELAY_SECONDS } from '../config';
+import { type Classed, outcomeClassOf } from '../outcome-class';
 import type { AttemptOutcome } from './transport';
 
 export type NextStep =
@@ -13,13 +15,18 @@ export type NextStep =
   | { kind: 'retry'; delaySeconds: number }
   | { kind: 'exhausted' };
 
-export function nextStep(
-  attempt: number,
-  outcome: Pick<AttemptOutcome, 'delivered' | 'statusCode' | 'retryAfterSeconds'>,
-  schedule: readonly number[],
-): NextStep {
-  if (outcome.delivered) return { kind: 'delivered' };
-  if (outcome.statusCode === 410) return { kind: 'gone' };
+/**
+ * What the policy reads of an attempt's result: its class (by its status when it carries none)
+ * and the receiver's Retry-After. `delivered` may come along; the class decides.
+ */
+type Judged = Classed &
+  Pick<AttemptOutcome, 'retryAfterSeconds'> &
+  Partial<Pick<AttemptOutcome, 'delivered'>>;
+
+export function nextStep(attempt: number, outcome: Judged, schedule: readonly number[]): NextStep {
+  const outcomeClass = outcomeClassOf(outcome);
+  if (outcomeClass === 'delivered') return { kind: 'delivered' };
+  if (outcomeClass === 'gone') return { kind: 'gone' };
   const scheduled = schedule[attempt - 1];
   if (scheduled === undefined) return { kind: 'exhausted' };
   const delay = outcome.retryAfterSeconds ?? scheduled;

@@ -12,6 +12,7 @@
 import type { Dispatcher } from 'undici';
 import { Agent, request } from '../../net/undici-core';
 import { allowPrivateTargets, connectTimeoutMs, RESPONSE_BODY_CAP_BYTES, webhookTimeoutMs } from '../config';
+import { classOfStatus, type OutcomeClass } from '../outcome-class';
 import type { StoredResponse, TransportFailure } from '../store/history-keys';
 import { webhookConnector } from './ssrf';
 
@@ -19,7 +20,9 @@ export interface AttemptOutcome {
   /** The receiver's status, or 500 when no HTTP answer came back (timeout, refused, blocked). */
   statusCode: number;
   response: StoredResponse;
-  /** 2xx. */
+  /** What the result means for the delivery and the webhook (../outcome-class.ts). */
+  outcomeClass: OutcomeClass;
+  /** 2xx: `outcomeClass` is `delivered`. */
   delivered: boolean;
   /** Seconds from a Retry-After header on a 429 or 503. */
   retryAfterSeconds?: number;
@@ -104,6 +107,7 @@ function failureOutcome(error: unknown, startedAt: number): AttemptOutcome {
   return {
     statusCode: 500,
     response: { body },
+    outcomeClass: 'failed',
     delivered: false,
     durationMs: Date.now() - startedAt,
     failureCode: code,
@@ -166,10 +170,12 @@ export async function postWebhook(
     });
     const { bytes, truncated } = await readCapped(res.body, options.bodyCapBytes ?? RESPONSE_BODY_CAP_BYTES);
     const contentType = res.headers['content-type'];
+    const outcomeClass = classOfStatus(res.statusCode);
     const outcome: AttemptOutcome = {
       statusCode: res.statusCode,
       response: storedResponse(bytes, truncated, Array.isArray(contentType) ? contentType[0] : contentType),
-      delivered: res.statusCode >= 200 && res.statusCode < 300,
+      outcomeClass,
+      delivered: outcomeClass === 'delivered',
       durationMs: Date.now() - startedAt,
     };
     if (res.statusCode === 429 || res.statusCode === 503) {

@@ -27,6 +27,7 @@
  * per audience. Queries apply the same window as a key condition (id ≥ first live id).
  */
 import type { DeliveryPayload, HistoryQuery, HistoryRecord } from '../history-model';
+import { type OutcomeClass, succeeded } from '../outcome-class';
 import { isPacked, type PackedText, unpackText } from './history-text';
 
 /** Why no HTTP answer came back: the stored body of a transport failure. */
@@ -65,8 +66,9 @@ export function audienceOf(webhook: { global: boolean; createdBy: number }): str
   return webhook.global ? 'global' : `user#${webhook.createdBy}`;
 }
 
+/** A record's listing outcome: `s` for a success, a 2xx status (../outcome-class.ts). */
 export function outcomeOf(statusCode: number): Outcome {
-  return statusCode >= 200 && statusCode < 300 ? 's' : 'f';
+  return succeeded(statusCode) ? 's' : 'f';
 }
 
 export function outcomeFilter(value: HistoryQuery['successOrFailure']): Outcome | undefined {
@@ -209,6 +211,8 @@ export interface StoredHistoryRecord
   response: StoredResponse | { body: Uint8Array; truncated?: true; json?: true } | Record<string, unknown>;
   /** How long the POST took (ms). */
   durationMs?: number;
+  /** The attempt's class when its status does not tell it (../outcome-class.ts); absent otherwise. */
+  outcomeClass?: OutcomeClass;
   audience: string;
   retryOf?: number;
   expiresAt: number;

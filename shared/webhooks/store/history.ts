@@ -11,6 +11,7 @@ import { tableName } from '../../store/tables';
 import { conditionalPut } from '../../store/write';
 import { historyRetentionDays, historyWriteShards } from '../config';
 import type { DeliveryPayload, HistoryRecord } from '../history-model';
+import type { Classed, OutcomeClass } from '../outcome-class';
 import { nextHistoryId } from './history-ids';
 import {
   AUTOMATIC_ATTEMPT_LIMIT,
@@ -52,6 +53,8 @@ export interface NewHistoryRecord
   response: StoredResponse;
   durationMs: number;
   global: boolean;
+  /** The attempt's class when its status does not tell it (../outcome-class.ts); absent otherwise. */
+  outcomeClass?: OutcomeClass;
   retryOf?: number;
   /** A second POST of an attempt recorded already (delivery.ts): keyed by its id. */
   twin?: true;
@@ -114,10 +117,12 @@ export async function writeHistoryRecord(input: NewHistoryRecord): Promise<Store
   return item;
 }
 
-/** An automatic attempt's record, as the delivery's next attempt judges it (pipeline/delivery.ts). */
-export interface RecordedAttempt {
+/**
+ * An automatic attempt's record, as the delivery's next attempt judges it (pipeline/delivery.ts):
+ * by its class, or by its status when it stores none (../outcome-class.ts).
+ */
+export interface RecordedAttempt extends Classed {
   attempt: number;
-  statusCode: number;
 }
 
 /** The automatic attempts recorded for a delivery (a strongly consistent read: 1 RCU for most). */
@@ -127,14 +132,15 @@ export async function recordedAttempts(deliveryId: string): Promise<RecordedAtte
       TableName: tableName('deliveryHistory'),
       KeyConditionExpression: 'deliveryId = :d AND seq < :manual',
       ExpressionAttributeValues: { ':d': deliveryId, ':manual': AUTOMATIC_ATTEMPT_LIMIT },
-      ProjectionExpression: 'seq, statusCode',
+      ProjectionExpression: 'seq, statusCode, outcomeClass',
       ConsistentRead: true,
     }),
   );
   // Below the limit the stored key is the attempt number.
-  return ((out.Items ?? []) as { seq: number; statusCode: number }[]).map(({ seq, statusCode }) => ({
+  return ((out.Items ?? []) as ({ seq: number } & Classed)[]).map(({ seq, statusCode, outcomeClass }) => ({
     attempt: seq,
     statusCode,
+    ...(outcomeClass !== undefined ? { outcomeClass } : {}),
   }));
 }
 

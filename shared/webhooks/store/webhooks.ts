@@ -25,19 +25,21 @@ import {
   putIfAbsent,
   transactWrite,
 } from '../../store/write';
-import { canonicalUrl } from '../canonical-url';
 import type { WebhookItem } from '../model';
 import { statusOf } from '../status';
+import { targetKey } from '../target';
 import { keySetChange, keySetCreate, keySetDelete } from './key-sets';
 import { webhookSubscriptionKeys } from './subscriptions';
 
 /**
- * The counter of an owner's webhooks, and of their webhooks with one canonical URL (`curl`:
- * the counters named `url` hashed the parsed URL only, and are no longer read).
+ * The counter of an owner's webhooks, and of their webhooks with the target key (../target.ts:
+ * a URL's canonical form) of `webhook` (`curl`: the counters named `url` hashed the parsed URL only).
  */
 const ownerCounter = (owner: number) => `webhooks-of:${owner}`;
-const urlCounter = (owner: number, url: string) =>
-  `webhooks-of:${owner}:curl:${createHash('sha256').update(canonicalUrl(url)).digest('base64url')}`;
+function urlCounter(webhook: WebhookItem): string {
+  const key = createHash('sha256').update(targetKey(webhook)).digest('base64url');
+  return `webhooks-of:${webhook.createdBy}:curl:${key}`;
+}
 
 function counterUpdate(name: string, delta: number, below?: number) {
   return {
@@ -58,17 +60,18 @@ async function counterExists(name: string): Promise<boolean> {
 }
 
 /**
- * Creates the owner's total counter and the counter of `url` from their stored webhooks unless
- * they exist already (a racing create may have made them first: then its value stands).
+ * Creates the owner's total counter and the counter of the webhook's target from their stored
+ * webhooks unless they exist already (a racing create may have made them first: then its value stands).
  */
-async function ensureOwnerCounters(owner: number, url: string): Promise<void> {
+async function ensureOwnerCounters(webhook: WebhookItem): Promise<void> {
+  const owner = webhook.createdBy;
   const total = ownerCounter(owner);
-  const sameUrl = urlCounter(owner, url);
+  const sameUrl = urlCounter(webhook);
   const exist = await Promise.all([counterExists(total), counterExists(sameUrl)]);
   if (exist.every(Boolean)) return;
   const webhooks = await listWebhooksByOwner(owner);
   const counters = tableName('counters');
-  const withUrl = webhooks.filter((w) => urlCounter(owner, w.url) === sameUrl).length;
+  const withUrl = webhooks.filter((w) => urlCounter(w) === sameUrl).length;
   await putIfAbsent(counters, { name: sameUrl, value: withUrl }, 'name');
   await putIfAbsent(counters, { name: total, value: webhooks.length }, 'name');
 }
@@ -85,11 +88,11 @@ export async function putWebhook(
   item: WebhookItem,
   limit: WebhookLimit,
 ): Promise<'created' | 'quota' | 'sameUrl'> {
-  await ensureOwnerCounters(item.createdBy, item.url);
+  await ensureOwnerCounters(item);
   const subscriptions = activeSubscriptionKeys(item).map((key) => subscriptionPut(item, key));
   const items = [
     counterUpdate(ownerCounter(item.createdBy), 1, limit.total),
-    counterUpdate(urlCounter(item.createdBy, item.url), 1, limit.sameUrl),
+    counterUpdate(urlCounter(item), 1, limit.sameUrl),
     {
       Put: { TableName: tableName('webhooks'), Item: item, ConditionExpression: 'attribute_not_exists(id)' },
     },
@@ -275,15 +278,12 @@ export async function replaceWebhook(
   sameUrlLimit: number,
 ): Promise<ReplaceOutcome> {
   const { remove, add, rewrite } = subscriptionChanges(before, after);
-  const urlMoves = canonicalUrl(before.url) !== canonicalUrl(after.url);
-  if (urlMoves) await ensureOwnerCounters(after.createdBy, after.url);
+  const urlMoves = targetKey(before) !== targetKey(after);
+  if (urlMoves) await ensureOwnerCounters(after);
   const items = [
     { Put: { TableName: tableName('webhooks'), Item: after, ...sameVersion(before) } },
     ...(urlMoves
-      ? [
-          counterUpdate(urlCounter(after.createdBy, after.url), 1, sameUrlLimit),
-          counterUpdate(urlCounter(before.createdBy, before.url), -1),
-        ]
+      ? [counterUpdate(urlCounter(after), 1, sameUrlLimit), counterUpdate(urlCounter(before), -1)]
       : []),
     ...remove.map((key) => subscriptionDelete(before.id, key)),
     ...[...add, ...rewrite].map((key) => subscriptionPut(after, key)),
@@ -307,11 +307,11 @@ export async function replaceWebhook(
  * when it no longer exists, `changed` when a concurrent change won (read again).
  */
 export async function deleteWebhookItem(item: WebhookItem): Promise<'deleted' | 'gone' | 'changed'> {
-  await ensureOwnerCounters(item.createdBy, item.url);
+  await ensureOwnerCounters(item);
   try {
     await transactWrite([
       counterUpdate(ownerCounter(item.createdBy), -1),
-      counterUpdate(urlCounter(item.createdBy, item.url), -1),
+      counterUpdate(urlCounter(item), -1),
       { Delete: { TableName: tableName('webhooks'), Key: { id: item.id }, ...sameVersion(item) } },
       ...activeSubscriptionKeys(item).map((key) => subscriptionDelete(item.id, key)),
       ...keySetDelete(item),
