@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { HandlerBundles, repoRoot } from '../infra/constructs/bundles';
-import { clientEnvironment } from '../infra/local/env';
+import { clientEnvironment, localDeliveryPrincipalArn } from '../infra/local/env';
 import { loadStage, stageEnvironment } from '../infra/stages';
 import { internalFunctions } from '../shared/catalog/functions';
 import { type HandlerKind as CatalogedKind, catalogHandlers } from '../shared/catalog/handlers';
@@ -392,6 +392,7 @@ export function coldStartEnv(): NodeJS.ProcessEnv {
       workflows.map((w) => [w.name, `arn:aws:states:us-east-1:000000000000:stateMachine:${w.name}`]),
     ),
     functions: Object.fromEntries(internalFunctions.map((f) => [f.name, `bench-${f.name}`])),
+    deliveryPrincipalArn: localDeliveryPrincipalArn('local'),
   });
   return {
     PATH: process.env.PATH,

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateQueueCommand } from '@aws-sdk/client-sqs';
 import { ensureTables, localDynamoClient } from '../infra/local/dynamodb';
-import { clientEnvironment } from '../infra/local/env';
+import { clientEnvironment, localDeliveryPrincipalArn } from '../infra/local/env';
 import { localQueueUrl, localSqsClient, startSqs } from '../infra/local/sqs';
 import { loadStage, stageEnvironment } from '../infra/stages';
 import { fanOutCost, historyCost } from './cost';
@@ -53,6 +53,7 @@ try {
       queues,
       stateMachines: {},
       functions: {},
+      deliveryPrincipalArn: localDeliveryPrincipalArn('local'),
     }),
     stageEnvironment('local', loadStage('local')),
     {

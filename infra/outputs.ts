@@ -1,6 +1,6 @@
 /**
- * Names shared by the CDK stack (which exports them as CloudFormation outputs) and the CLI
- * (which reads them to reach a deployed stage).
+ * Names shared by the CDK stack (which exports them as CloudFormation outputs), the CLI (which
+ * reads them to reach a deployed stage) and the local cloud (which names its stand-ins alike).
  */
 export function stackName(stage: string): string {
   return `Causeway-${stage}`;
@@ -22,3 +22,13 @@ export const SECRETS_KEY_OUTPUT = 'SecretsKeyId';
 export const CONSOLE_URL_OUTPUT = 'ConsoleUrl';
 export const CONSOLE_BUCKET_OUTPUT = 'ConsoleBucket';
 export const CONSOLE_DISTRIBUTION_OUTPUT = 'ConsoleDistributionId';
+/** The webhook delivery principal's role ARN (ADR 0019): what customers' AWS roles trust. */
+export const DELIVERY_PRINCIPAL_OUTPUT = 'WebhookDeliveryPrincipalArn';
+
+/**
+ * The fixed name of a stage's webhook delivery principal role (ADR 0019), so its ARN, which
+ * customers write into their roles' trust policies, never changes with a redeploy.
+ */
+export function deliveryPrincipalRoleName(stage: string): string {
+  return `causeway-${stage}-webhook-delivery`;
+}

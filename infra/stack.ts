@@ -20,6 +20,7 @@ import { HandlerBundles } from './constructs/bundles';
 import type { CatalogSchedule } from './constructs/catalog-functions';
 import { ConsoleHosting } from './constructs/console';
 import { Data } from './constructs/data';
+import { DeliveryPrincipal } from './constructs/delivery-principal';
 import { type CausewayFunction, StackResources, type StageContext } from './constructs/function';
 import { IntegrationFunctions } from './constructs/integration-functions';
 import { Notifications } from './constructs/notifications';
@@ -31,6 +32,7 @@ import {
   CONSOLE_BUCKET_OUTPUT,
   CONSOLE_DISTRIBUTION_OUTPUT,
   CONSOLE_URL_OUTPUT,
+  DELIVERY_PRINCIPAL_OUTPUT,
   queueOutputName,
   SECRETS_KEY_OUTPUT,
   stackName,
@@ -78,6 +80,8 @@ export class CausewayStack extends Stack {
   public readonly workflows: Workflows;
   public readonly api: Api;
   public readonly console: ConsoleHosting;
+  /** The role customers' AWS roles trust for webhook deliveries into their accounts (ADR 0019). */
+  public readonly deliveryPrincipal: DeliveryPrincipal;
   public readonly observability: Observability;
   public readonly resources: StackResources;
   /** Catalog name → internal function, whichever capability's construct built it. */
@@ -105,6 +109,13 @@ export class CausewayStack extends Stack {
     this.workflows = new Workflows(this, 'Workflows', common);
     this.api = new Api(this, 'Api', common);
     this.console = new ConsoleHosting(this, 'Console', { stage, httpApi: this.api.httpApi });
+    // Once every function exists: the principal trusts the roles of exactly those whose catalog
+    // access assumes it (bindAll then grants them sts:AssumeRole on it).
+    this.deliveryPrincipal = new DeliveryPrincipal(this, 'WebhookDeliveryPrincipal', {
+      stage,
+      trusted: resources.functions.filter((fn) => fn.access.deliveryPrincipal === 'assume'),
+    });
+    resources.deliveryPrincipal = this.deliveryPrincipal;
     resources.bindAll();
 
     this.observability = new Observability(this, 'Observability', {
@@ -141,6 +152,10 @@ export class CausewayStack extends Stack {
     new CfnOutput(this, CONSOLE_DISTRIBUTION_OUTPUT, {
       value: this.console.distribution.distributionId,
       description: 'CloudFront distribution of the console and the API',
+    });
+    new CfnOutput(this, DELIVERY_PRINCIPAL_OUTPUT, {
+      value: this.deliveryPrincipal.role.roleArn,
+      description: "The role customers' AWS roles trust for webhook deliveries (fixed name, retained)",
     });
     new CfnOutput(this, SECRETS_KEY_OUTPUT, {
       value: this.data.secretsKey.keyArn,

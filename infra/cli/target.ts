@@ -6,10 +6,18 @@
  * `CAUSEWAY_API_URL`.
  */
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { DELIVERY_PRINCIPAL_ENV } from '../../shared/catalog/access';
 import { queueEnvVar, queues } from '../../shared/catalog/queues';
 import { tableEnvVar, tables } from '../../shared/catalog/tables';
 import { clientEnvironment, readEndpoints } from '../local/env';
-import { API_URL_OUTPUT, queueOutputName, SECRETS_KEY_OUTPUT, stackName, tableOutputName } from '../outputs';
+import {
+  API_URL_OUTPUT,
+  DELIVERY_PRINCIPAL_OUTPUT,
+  queueOutputName,
+  SECRETS_KEY_OUTPUT,
+  stackName,
+  tableOutputName,
+} from '../outputs';
 import { loadStages } from '../stages';
 
 /** The base URL of the target's HTTP API (for the typed client, infra/cli/api.ts). */
@@ -44,6 +52,7 @@ export async function targetEnvironment(stage: string | undefined): Promise<Reco
   for (const table of tables) env[tableEnvVar(table.name)] = need(tableOutputName(table.name));
   for (const queue of queues) env[queueEnvVar(queue.name)] = need(queueOutputName(queue.name));
   env.SECRETS_KMS_KEY_ID = need(SECRETS_KEY_OUTPUT);
+  env[DELIVERY_PRINCIPAL_ENV] = need(DELIVERY_PRINCIPAL_OUTPUT);
   env[API_URL_ENV] = need(API_URL_OUTPUT);
   return env;
 }

@@ -35,6 +35,7 @@ import {
   RUNTIME_PROVIDED_MODULES,
   repoRoot,
 } from './bundles';
+import type { DeliveryPrincipal } from './delivery-principal';
 
 /** The stage a construct is built for. */
 export interface StageContext {
@@ -74,6 +75,8 @@ export class StackResources {
   private readonly stateMachines = new Map<string, sfn.StateMachine>();
   private readonly internalFunctions = new Map<string, lambda.IFunction>();
   private key: kms.IKey | undefined;
+  /** The webhook delivery principal (ADR 0019): the stack builds it once every function exists. */
+  deliveryPrincipal: DeliveryPrincipal | undefined;
   private readonly registered: CausewayFunction[] = [];
   private bound = false;
 
@@ -180,7 +183,8 @@ export class CausewayFunction extends NodejsFunction {
   public readonly handlerModule: string;
   /** The function's own execution role (no managed policies). */
   public readonly executionRole: iam.Role;
-  private readonly access: FunctionAccess;
+  /** What the function may touch (its catalog entry's access). */
+  public readonly access: FunctionAccess;
   private accessBound = false;
 
   constructor(scope: Construct, id: string, props: CausewayFunctionProps) {
@@ -297,6 +301,9 @@ export class CausewayFunction extends NodejsFunction {
           );
           break;
         }
+        case 'deliveryPrincipal':
+          found(resources.deliveryPrincipal, 'the webhook delivery principal').bind(this, binding);
+          break;
       }
     }
   }
@@ -379,7 +386,7 @@ export class CausewayFunction extends NodejsFunction {
 }
 
 /** The finding id cdk-nag's IAM5 reports for a wildcard resource (`Resource::<flattened>`). */
-function nagWildcard(scope: Construct, resource: string): string {
+export function nagWildcard(scope: Construct, resource: string): string {
   return `AwsSolutions-IAM5[Resource::${flattenCfnReference(Stack.of(scope).resolve(resource))}]`;
 }
 

@@ -12,7 +12,7 @@ import { visibilityTimeoutSeconds } from '../../shared/catalog/queues';
 import { type StreamConsumerDef, streamConsumers } from '../../shared/catalog/streams';
 import { loadStage, stageEnvironment } from '../stages';
 import { ensureTables, localDynamoClient, startDynamoDbLocal } from './dynamodb';
-import { type ClientEndpoints, clientEnvironment } from './env';
+import { type ClientEndpoints, clientEnvironment, localDeliveryPrincipalArn } from './env';
 import { LocalGateway } from './gateway';
 import { LocalInvokeEndpoint, localFunctionName } from './invoke-endpoint';
 import { lockStateDir } from './lock';
@@ -138,6 +138,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
           localFunctionName(LOCAL_PREFIX, f.name),
         ]),
       ),
+      deliveryPrincipalArn: localDeliveryPrincipalArn('local'),
     };
     const env: Record<string, string> = {
       ...clientEnvironment(clientEndpoints),

@@ -6,10 +6,23 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DELIVERY_PRINCIPAL_ENV } from '../../shared/catalog/access';
 import { functionEnvVar } from '../../shared/catalog/functions';
 import { dlqEnvVar, type QueueName, queueEnvVar } from '../../shared/catalog/queues';
 import { type TableName, tableEnvVar } from '../../shared/catalog/tables';
 import { type WorkflowName, workflowEnvVar } from '../../shared/catalog/workflows';
+import { deliveryPrincipalRoleName } from '../outputs';
+
+/** The account the local cloud's AWS-shaped ARNs name (the one fauxqs knows). */
+const LOCAL_ACCOUNT_ID = '000000000000';
+
+/**
+ * The local stage's webhook delivery principal (ADR 0019): the ARN the role would have in AWS,
+ * in the local account, so what `GET /webhooks/aws-trust` answers locally has AWS's shape.
+ */
+export function localDeliveryPrincipalArn(stage: string): string {
+  return `arn:aws:iam::${LOCAL_ACCOUNT_ID}:role/${deliveryPrincipalRoleName(stage)}`;
+}
 
 export interface ClientEndpoints {
   dynamodb: string;
@@ -22,6 +35,8 @@ export interface ClientEndpoints {
   lambda: string;
   /** Internal function name (catalog) → physical function name. */
   functions: Record<string, string>;
+  /** The webhook delivery principal's role ARN (`localDeliveryPrincipalArn`). */
+  deliveryPrincipalArn: string;
 }
 
 export function clientEnvironment(endpoints: ClientEndpoints): Record<string, string> {
@@ -33,6 +48,7 @@ export function clientEnvironment(endpoints: ClientEndpoints): Record<string, st
     AWS_ENDPOINT_URL_SQS: endpoints.sqs,
     AWS_ENDPOINT_URL_SFN: endpoints.stepfunctions,
     AWS_ENDPOINT_URL_LAMBDA: endpoints.lambda,
+    [DELIVERY_PRINCIPAL_ENV]: endpoints.deliveryPrincipalArn,
   };
   for (const [name, physical] of Object.entries(endpoints.functions)) env[functionEnvVar(name)] = physical;
   for (const [name, physical] of Object.entries(endpoints.tables))

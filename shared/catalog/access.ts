@@ -22,4 +22,13 @@ export interface FunctionAccess {
   readonly usesSecrets?: boolean;
   /** Internal functions (see `functions.ts`) this function invokes synchronously. */
   readonly invokes?: readonly string[];
+  /**
+   * The stage's webhook delivery principal (ADR 0019), the one role customers' AWS roles trust.
+   * `assume`: a function that reaches a customer's account through it — its ARN, `sts:AssumeRole`
+   * on it, and a place in its trust policy; `name`: its ARN only (to show customers what to trust).
+   */
+  readonly deliveryPrincipal?: 'assume' | 'name';
 }
+
+/** The variable that holds the webhook delivery principal's role ARN. */
+export const DELIVERY_PRINCIPAL_ENV = 'WEBHOOK_DELIVERY_PRINCIPAL_ARN';

@@ -6,7 +6,7 @@
  * function feeds both, so a grant missing from the catalog fails locally exactly as it would
  * in AWS (the variable is "not set"), instead of passing locally because every variable exists.
  */
-import type { FunctionAccess } from './access';
+import { DELIVERY_PRINCIPAL_ENV, type FunctionAccess } from './access';
 import { functionEnvVar, internalFunctions } from './functions';
 import { dlqEnvVar, type QueueName, queueEnvVar, queues } from './queues';
 import { type TableName, tableEnvVar, tables } from './tables';
@@ -22,7 +22,8 @@ export type ResourceBinding =
   | { kind: 'queue'; name: QueueName; env: string; dlqEnv: string }
   | { kind: 'workflow'; name: WorkflowName; env: string }
   | { kind: 'secretsKey'; env: typeof SECRETS_KEY_ENV }
-  | { kind: 'function'; name: string; env: string };
+  | { kind: 'function'; name: string; env: string }
+  | { kind: 'deliveryPrincipal'; assume: boolean; env: typeof DELIVERY_PRINCIPAL_ENV };
 
 /**
  * Every resource binding an access grants, each resource once. `consumes` is the queue a
@@ -44,6 +45,13 @@ export function resourceBindings(access: FunctionAccess, consumes?: QueueName): 
   if (access.usesSecrets) bindings.push({ kind: 'secretsKey', env: SECRETS_KEY_ENV });
   for (const name of new Set(access.invokes ?? [])) {
     bindings.push({ kind: 'function', name, env: functionEnvVar(name) });
+  }
+  if (access.deliveryPrincipal) {
+    bindings.push({
+      kind: 'deliveryPrincipal',
+      assume: access.deliveryPrincipal === 'assume',
+      env: DELIVERY_PRINCIPAL_ENV,
+    });
   }
   return bindings;
 }
@@ -68,5 +76,6 @@ export function resourceVariables(): Set<string> {
     startsWorkflow: true,
     usesSecrets: true,
     invokes: internalFunctions.map((f) => f.name),
+    deliveryPrincipal: 'assume',
   });
 }

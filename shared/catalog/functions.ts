@@ -74,6 +74,8 @@ export const internalFunctions = [
       { table: 'counters', access: 'readWrite' },
     ],
     usesSecrets: true,
+    // Test sends and manual retries to an AWS destination go through the stage's principal (ADR 0019).
+    deliveryPrincipal: 'assume',
   },
 ] as const satisfies readonly InternalFunctionDef[];
 

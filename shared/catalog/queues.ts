@@ -86,6 +86,8 @@ export const queues = [
       // move for exhausted or malformed deliveries; notifications: webhookAutoDisabled.
       sendsTo: ['deliveries', 'notifications'],
       usesSecrets: true,
+      // Deliveries into customers' AWS accounts go through the stage's principal (ADR 0019).
+      deliveryPrincipal: 'assume',
     },
   },
   {

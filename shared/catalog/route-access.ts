@@ -118,6 +118,8 @@ const routeGrants = {
       { table: 'webhookKeySets', access: 'readWrite' },
     ],
     usesSecrets: true,
+    // An AWS destination's trust is checked before it is stored (ADR 0019).
+    deliveryPrincipal: 'assume',
   },
   'GET /webhooks': {
     tables: [
@@ -128,6 +130,12 @@ const routeGrants = {
     ],
   },
   'GET /webhooks/actions': {},
+  'GET /webhooks/aws-trust': {
+    // The caller's ExternalId, made on first request (a conditional create).
+    tables: [{ table: 'awsExternalIds', access: 'readWrite' }],
+    // The principal's ARN, to name in the trust policy; never assumed here.
+    deliveryPrincipal: 'name',
+  },
   'GET /webhooks/history': {
     tables: [
       { table: 'deliveryHistory', access: 'read' },
@@ -168,6 +176,8 @@ const routeGrants = {
     ],
     // …and seals the new key pair or HMAC secret.
     usesSecrets: true,
+    // A new AWS destination's trust is checked before the change is stored (ADR 0019).
+    deliveryPrincipal: 'assume',
   },
   'POST /webhooks/{id}/disable': {
     tables: [

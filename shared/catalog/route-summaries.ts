@@ -49,6 +49,8 @@ const routeSummaries = {
   'GET /webhooks':
     'Webhooks visible to the caller (admins see all, other users their own), each with its delivery health.',
   'GET /webhooks/actions': 'Valid notification actions: ALL_NOTIFICATIONS and every notification name.',
+  'GET /webhooks/aws-trust':
+    "What an AWS role of the caller's must trust for webhook deliveries into their account (coming): the service's principal ARN, the caller's ExternalId (made on first request, never changed) and the trust policy to paste.",
   'GET /webhooks/history':
     "One page of the caller's webhook history (filters, sorting, paging) and the total count.",
   'GET /webhooks/{id}':

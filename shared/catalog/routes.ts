@@ -225,6 +225,14 @@ export const routes = [
     tag: 'webhooks',
   },
   {
+    // What a customer's AWS role must trust for deliveries into their account (ADR 0019).
+    method: 'GET',
+    path: '/webhooks/aws-trust',
+    handler: 'functions/webhooks/aws-trust.ts',
+    auth: 'user',
+    tag: 'webhooks',
+  },
+  {
     method: 'GET',
     path: '/webhooks/history',
     handler: 'functions/webhooks/history.ts',

@@ -136,6 +136,14 @@ export const tables = [
     partitionKey: { name: 'keySetId', type: 'S' },
   },
   {
+    // Apart from `principals` (whose items hold permissions): the route that makes an ExternalId
+    // writes here, and may write nothing else of a principal.
+    name: 'awsExternalIds',
+    description:
+      "The ExternalId each user's AWS roles require of the webhook delivery principal (ADR 0019): one item per user id, made on the first `GET /webhooks/aws-trust` with a conditional create, never changed.",
+    partitionKey: { name: 'userId', type: 'N' },
+  },
+  {
     name: 'webhookSubscriptions',
     description:
       'One item per (notification type, audience, webhook) so fan-out is an index query that reads only matches.',

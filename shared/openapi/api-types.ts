@@ -349,6 +349,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/aws-trust": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What an AWS role of the caller's must trust for webhook deliveries into their account (coming): the service's principal ARN, the caller's ExternalId (made on first request, never changed) and the trust policy to paste. */
+        get: operations["getWebhooksAwsTrust"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/history": {
         parameters: {
             query?: never;
@@ -1621,6 +1638,36 @@ export interface components {
             webhooks: components["schemas"]["Webhook"][];
             /** @description absent on the last page */
             nextToken?: string;
+        };
+        /** @description What an AWS role of the caller's must trust for webhook deliveries into their account (delivery there is coming: docs/webhooks.md). */
+        AwsTrust: {
+            /** @description the caller's ExternalId: 32 random bytes, base64url (43 characters), made on the first request and never changed; one for all of the caller's webhooks */
+            externalId: string;
+            /** @description the stage's webhook delivery principal: the one role (fixed name, kept across deploys) that assumes customers' roles */
+            principalArn: string;
+            trustPolicy: components["schemas"]["AwsTrustPolicy"];
+        };
+        /** @description An IAM role trust policy (the JSON document): the service's delivery principal may assume the role only with the caller's ExternalId. */
+        AwsTrustPolicy: {
+            /** @constant */
+            Version: "2012-10-17";
+            Statement: {
+                Sid: string;
+                /** @constant */
+                Effect: "Allow";
+                Principal: {
+                    /** @description the delivery principal (`principalArn`) */
+                    AWS: string;
+                };
+                /** @constant */
+                Action: "sts:AssumeRole";
+                Condition: {
+                    StringEquals: {
+                        /** @description the caller's ExternalId (`externalId`) */
+                        "sts:ExternalId": string;
+                    };
+                };
+            }[];
         };
         /** @description One delivery attempt. */
         WebhookHistoryRecord: {
@@ -3589,6 +3636,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": string[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWebhooksAwsTrust: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's ExternalId, the delivery principal and the trust policy to attach to the role. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AwsTrust"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -10,6 +10,7 @@ import { integrationContracts } from '../integrations/api/contracts';
 import { scriptContracts } from '../integrations/api/script-contracts';
 import { notificationContracts } from '../notifications/contracts';
 import { serviceContracts } from '../service/contracts';
+import { awsTrustContracts } from '../webhooks/api/aws-trust-contract';
 import { webhookContracts } from '../webhooks/api/contracts';
 import { filterPreviewContracts } from '../webhooks/api/filter-preview-contract';
 
@@ -22,4 +23,5 @@ export const contracts: Record<RouteKey, RouteContract> = {
   ...notificationContracts,
   ...webhookContracts,
   ...filterPreviewContracts,
+  ...awsTrustContracts,
 };

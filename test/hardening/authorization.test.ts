@@ -39,6 +39,7 @@ const INVENTORY: Record<string, RouteDef['auth']> = {
   'POST /webhooks': 'user',
   'GET /webhooks': 'user',
   'GET /webhooks/actions': 'user',
+  'GET /webhooks/aws-trust': 'user',
   'GET /webhooks/history': 'user',
   'GET /webhooks/{id}': 'user',
   'DELETE /webhooks/{id}': 'user',

@@ -11,10 +11,16 @@ import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CausewayFunction } from '../../infra/constructs/function';
-import { API_URL_OUTPUT, queueOutputName, SECRETS_KEY_OUTPUT, tableOutputName } from '../../infra/outputs';
+import {
+  API_URL_OUTPUT,
+  DELIVERY_PRINCIPAL_OUTPUT,
+  queueOutputName,
+  SECRETS_KEY_OUTPUT,
+  tableOutputName,
+} from '../../infra/outputs';
 import type { CausewayStack } from '../../infra/stack';
 import { stageEnvironment } from '../../infra/stages';
-import type { FunctionAccess } from '../../shared/catalog/access';
+import { DELIVERY_PRINCIPAL_ENV, type FunctionAccess } from '../../shared/catalog/access';
 import { grantedVariables, LOCAL_SECRETS_KEY_ENV, resourceVariables } from '../../shared/catalog/environment';
 import {
   functionEnvVar,
@@ -132,6 +138,7 @@ function expectAccess(
   expect(Object.keys(env).some((k) => k.startsWith('STATE_MACHINE_'))).toBe(access.startsWorkflow === true);
   const functionVars = Object.keys(env).filter((k) => k.startsWith('FUNCTION_'));
   expect(functionVars.sort()).toEqual([...new Set((access.invokes ?? []).map(functionEnvVar))].sort());
+  expect(DELIVERY_PRINCIPAL_ENV in env).toBe(access.deliveryPrincipal !== undefined);
   // The same bindings the local cloud scopes each invocation with (shared/catalog/environment.ts).
   const governed = resourceVariables();
   expect(
@@ -147,6 +154,7 @@ function expectAccess(
   expect(actions.has('states:StartExecution')).toBe(access.startsWorkflow === true);
   expect(actions.has('lambda:InvokeFunction')).toBe((access.invokes ?? []).length > 0);
   expect(actions.has('sqs:SendMessage')).toBe(queueNames.length > 0 || failureQueue);
+  expect(actions.has('sts:AssumeRole')).toBe(access.deliveryPrincipal === 'assume');
 }
 
 describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
@@ -433,10 +441,102 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
     expect(reserved).toHaveLength(declared.length);
   });
 
+  it('has one retained, fixed-name webhook delivery principal that only the functions reaching customers assume (ADR 0019)', () => {
+    const stack = synth.stack(stage);
+    const all = synth.template(stage).toJSON().Resources as Record<string, Resource>;
+    const principalId = logicalId(stack, stack.deliveryPrincipal.role.node.defaultChild);
+    const role = all[principalId] as Resource & { UpdateReplacePolicy?: string };
+    expect(role.Type).toBe('AWS::IAM::Role');
+    expect(role.Properties.RoleName).toBe(`causeway-${stage}-webhook-delivery`);
+    expect(role.DeletionPolicy).toBe('Retain');
+    expect(role.UpdateReplacePolicy).toBe('Retain');
+    const principalArn = { 'Fn::GetAtt': [principalId, 'Arn'] };
+    synth.template(stage).hasOutput(DELIVERY_PRINCIPAL_OUTPUT, { Value: principalArn });
+
+    // The functions that reach customers: deliveries, test sends and manual retries (the sender),
+    // and create and PATCH (the trust check), as the catalog says, and no other.
+    const reaching = [
+      stack.notifications.queues.get('deliveries')?.consumer,
+      stack.internalFunctions.get('webhookSender'),
+      stack.api.routeFunctions.get('POST /webhooks'),
+      stack.api.routeFunctions.get('PATCH /webhooks/{id}'),
+    ];
+    const assuming = stack.resources.functions.filter((fn) => fn.access.deliveryPrincipal === 'assume');
+    expect(new Set(assuming)).toEqual(new Set(reaching));
+
+    // Trusted: exactly their roles, by ARN; never an account root.
+    const trust = (role.Properties.AssumeRolePolicyDocument as { Statement: Record<string, unknown>[] })
+      .Statement;
+    expect(trust).toHaveLength(1);
+    const [statement = {}] = trust;
+    expect(statement).toMatchObject({ Effect: 'Allow', Action: 'sts:AssumeRole' });
+    expect(Object.keys(statement.Principal as object)).toEqual(['AWS']);
+    const trusted = [(statement.Principal as { AWS: unknown }).AWS].flat();
+    const roleArn = (fn: CausewayFunction | undefined) => ({
+      'Fn::GetAtt': [logicalId(stack, fn?.executionRole.node.defaultChild), 'Arn'],
+    });
+    expect(trusted).toHaveLength(reaching.length);
+    expect(trusted).toEqual(expect.arrayContaining(reaching.map(roleArn)));
+    expect(JSON.stringify(trust)).not.toMatch(/root/);
+
+    // Its only permission: other accounts' roles, and a Deny on the stage account's own.
+    const account = stack.resolve(stack.account);
+    const partition = { Ref: 'AWS::Partition' };
+    expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+    expect(role.Properties.Policies).toEqual([
+      {
+        PolicyName: 'AssumeCustomerRoles',
+        PolicyDocument: {
+          Version: '2012-10-17',
+          Statement: [
+            {
+              Sid: 'OtherAccountsRoles',
+              Effect: 'Allow',
+              Action: 'sts:AssumeRole',
+              Resource: { 'Fn::Join': ['', ['arn:', partition, ':iam::*:role/*']] },
+              Condition: { StringNotEquals: { 'aws:ResourceAccount': account } },
+            },
+            {
+              Sid: 'NeverOwnAccountsRoles',
+              Effect: 'Deny',
+              Action: 'sts:AssumeRole',
+              Resource: { 'Fn::Join': ['', ['arn:', partition, ':iam::', account, ':role/*']] },
+            },
+          ],
+        },
+      },
+    ]);
+    for (const [, policy] of resources(stage, 'AWS::IAM::Policy'))
+      expect(policy.Properties.Roles).not.toContainEqual({ Ref: principalId });
+
+    // Each of those functions may assume it (and only it: no other sts:AssumeRole), and has its ARN.
+    const assumeStatements = (fn: CausewayFunction) => {
+      const roleId = logicalId(stack, fn.executionRole.node.defaultChild);
+      return resources(stage, 'AWS::IAM::Policy')
+        .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+        .flatMap(
+          ([, p]) => (p.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement,
+        )
+        .filter((st) => [st.Action].flat().includes('sts:AssumeRole'));
+    };
+    for (const fn of assuming) {
+      expect(functionEnv(stage, fn)[DELIVERY_PRINCIPAL_ENV]).toEqual(principalArn);
+      expect(assumeStatements(fn)).toEqual([
+        { Effect: 'Allow', Action: 'sts:AssumeRole', Resource: principalArn },
+      ]);
+    }
+    // GET /webhooks/aws-trust names it, and may not assume it.
+    const trustRoute = stack.api.routeFunctions.get('GET /webhooks/aws-trust');
+    if (!trustRoute) throw new Error('no GET /webhooks/aws-trust function');
+    expect(functionEnv(stage, trustRoute)[DELIVERY_PRINCIPAL_ENV]).toEqual(principalArn);
+    expect(assumeStatements(trustRoute)).toEqual([]);
+  });
+
   it('exports the outputs the CLI reads for --stage', () => {
     const template = synth.template(stage);
     template.hasOutput(API_URL_OUTPUT, {});
     template.hasOutput(SECRETS_KEY_OUTPUT, {});
+    template.hasOutput(DELIVERY_PRINCIPAL_OUTPUT, {});
     for (const def of tableList) template.hasOutput(tableOutputName(def.name), {});
     for (const def of queueList) template.hasOutput(queueOutputName(def.name), {});
   });

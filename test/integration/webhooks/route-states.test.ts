@@ -124,6 +124,8 @@ const CASES: Record<string, RouteCase> = {
     }),
   },
   'GET /webhooks/actions': { request: () => ({ path: '/webhooks/actions' }) },
+  // The caller's own ExternalId (ADR 0019), whatever their webhooks' states.
+  'GET /webhooks/aws-trust': { request: () => ({ path: '/webhooks/aws-trust' }) },
   'GET /webhooks/history': {
     request: (cell) => ({ path: `/webhooks/history?webhookId=${cell.webhookId}&includeGlobal=true` }),
   },

@@ -1,0 +1,60 @@
+/**
+ * The trust a customer grants for webhook deliveries into their AWS account (ADR 0019): a role
+ * of theirs that trusts the stage's delivery principal, on condition of the ExternalId the
+ * service made for them — AWS's defence against the confused deputy: another customer who names
+ * that role cannot make the service assume it, since the service sends only the caller's own
+ * ExternalId.
+ *
+ * The rules only (no I/O): the ExternalId's shape and the trust policy document. The id is
+ * stored by `store/aws-trust.ts`, and `api/aws-trust.ts` answers `GET /webhooks/aws-trust`.
+ */
+import { randomBytes } from 'node:crypto';
+import { DELIVERY_PRINCIPAL_ENV } from '../catalog/access';
+import { requireEnv } from '../config/env';
+
+/** Random bytes in an ExternalId. */
+const EXTERNAL_ID_BYTES = 32;
+
+/** 32 bytes in base64url, unpadded: 43 characters, all within the set AWS allows for an ExternalId. */
+export const EXTERNAL_ID = /^[A-Za-z0-9_-]{43}$/;
+
+/** A new ExternalId: 32 random bytes, base64url. Made once per principal, never changed. */
+export function newExternalId(): string {
+  return randomBytes(EXTERNAL_ID_BYTES).toString('base64url');
+}
+
+/** The IAM trust policy a customer attaches to their role (the JSON document, as an object). */
+export interface TrustPolicy {
+  Version: '2012-10-17';
+  Statement: {
+    Sid: string;
+    Effect: 'Allow';
+    Principal: { AWS: string };
+    Action: 'sts:AssumeRole';
+    Condition: { StringEquals: { 'sts:ExternalId': string } };
+  }[];
+}
+
+/**
+ * The trust policy to paste: the delivery principal may assume the role, and only while it sends
+ * the customer's ExternalId.
+ */
+export function trustPolicy(principalArn: string, externalId: string): TrustPolicy {
+  return {
+    Version: '2012-10-17',
+    Statement: [
+      {
+        Sid: 'CausewayWebhookDelivery',
+        Effect: 'Allow',
+        Principal: { AWS: principalArn },
+        Action: 'sts:AssumeRole',
+        Condition: { StringEquals: { 'sts:ExternalId': externalId } },
+      },
+    ],
+  };
+}
+
+/** The stage's delivery principal (its role ARN, from the function's catalog access). */
+export function deliveryPrincipalArn(): string {
+  return requireEnv(DELIVERY_PRINCIPAL_ENV);
+}
