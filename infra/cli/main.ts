@@ -19,6 +19,8 @@
  *   sandbox outage --type T --host H on|off               make a sandbox host unreachable / reachable
  *   sandbox s3 put|rm --account A --region R --path s3://bucket/key
  *                                       put an object into / remove one from the ObjectStore sandbox
+ *   sandbox aws create-queue|create-topic|create-bus|create-role|receive …
+ *                                       the sandbox AWS account deliveries go into (./sandbox-aws.ts)
  *   webhooks disable|enable|rotate-secret|test|recover|recover-status --id ID …  [--key KEY]
  *                                       a webhook's operations through the API (./webhooks.ts)
  */
@@ -41,6 +43,11 @@ const USAGE = `usage: npm run --silent cli -- <command> [--stage NAME]
   sandbox show --type T --host H                          (local stage only)
   sandbox outage --type T --host H on|off                 (local stage only)
   sandbox s3 put|rm --account A --region R --path s3://bucket/key   (local stage only)
+  sandbox aws create-queue --name Q [--fifo]                        (local stage only)
+  sandbox aws create-topic --name T --queue Q                       (local stage only)
+  sandbox aws create-bus --name B --queue Q                         (local stage only)
+  sandbox aws create-role --name R --external-id X [--deny ACTION]…   (local stage only)
+  sandbox aws receive --queue Q [--wait S] [--max N]                (local stage only)
   webhooks disable --id ID [--reason TEXT] | webhooks enable --id ID          [--key KEY]
   webhooks rotate-secret --id ID [--secret S] | webhooks test --id ID [--type NAME]   [--key KEY]
   webhooks recover --id ID --since T [--until T] [--all] [--dry-run]          [--key KEY]
@@ -132,8 +139,23 @@ async function main() {
     if (stage && stage !== 'local') throw new UsageError('the sandbox exists only on the local stage');
     // The sandbox the running cloud reads, never one the CLI would make up beside it.
     const stateDir = resolve(localStateDir());
-    readEndpoints(stateDir);
+    const endpoints = readEndpoints(stateDir);
     process.env.SANDBOX_DIR = join(stateDir, 'sandbox');
+    if (rest[0] === 'aws') {
+      const { SandboxAwsUsageError, sandboxAwsCommand } = await import('./sandbox-aws');
+      try {
+        const lines = await sandboxAwsCommand(
+          rest.slice(1),
+          endpoints.sandboxAccount,
+          process.env.SANDBOX_DIR,
+        );
+        if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
+        return;
+      } catch (error) {
+        if (error instanceof SandboxAwsUsageError) throw new UsageError(error.message);
+        throw error;
+      }
+    }
     const { SandboxUsageError, sandboxCommand } = await import('./sandbox');
     try {
       const lines = await sandboxCommand(rest, () => readFileSync(0, 'utf8'));

@@ -11,6 +11,7 @@ import { type InternalFunctionDef, internalFunctions } from '../../shared/catalo
 import { visibilityTimeoutSeconds } from '../../shared/catalog/queues';
 import { type StreamConsumerDef, streamConsumers } from '../../shared/catalog/streams';
 import { loadStage, stageEnvironment } from '../stages';
+import { startSandboxAccount } from './customer-account/sandbox-account';
 import { ensureTables, localDynamoClient, startDynamoDbLocal } from './dynamodb';
 import { type ClientEndpoints, clientEnvironment, localDeliveryPrincipalArn } from './env';
 import { LocalGateway } from './gateway';
@@ -51,6 +52,12 @@ export interface LocalCloudOptions {
 
 export interface Endpoints extends ClientEndpoints {
   gateway: string;
+  /**
+   * The sandbox AWS account (issue 40): `endpoint` is where customer clients call (STS, SQS,
+   * SNS, EventBridge), `emulator` its own SQS/SNS emulator (the operator CLI's), `principalArn`
+   * the stage's delivery principal its roles trust.
+   */
+  sandboxAccount: { endpoint: string; emulator: string; principalArn: string };
   adminKeyFile: string;
   pid: number;
 }
@@ -94,13 +101,18 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     // that never restart (the test suite's), where the file-backed stores' writes cost CPU the
     // tests need; `npm start` keeps its state in the state directory.
     const durable = process.env.LOCAL_STORAGE !== 'memory';
-    const [dynamo, sqs] = await Promise.all([
+    const sandboxDir = join(stateDir, 'sandbox');
+    mkdirSync(sandboxDir, { recursive: true });
+    const principalArn = localDeliveryPrincipalArn('local');
+    const [dynamo, sqs, sandboxAccount] = await Promise.all([
       startDynamoDbLocal(durable ? join(stateDir, 'dynamodb') : undefined),
       startSqs(durable ? join(stateDir, 'sqs') : undefined),
+      startSandboxAccount({ dir: join(sandboxDir, 'aws'), durable, principalArn }),
     ]);
     stops.push(
       () => dynamo.stop(),
       () => sqs.stop(),
+      () => sandboxAccount.stop(),
     );
     const ddbClient = localDynamoClient(dynamo.endpoint);
     const sqsClient = localSqsClient(sqs.endpoint);
@@ -113,8 +125,6 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
 
     const masterKeyFile = join(stateDir, 'master.key');
     ensureSecretFile(masterKeyFile, () => randomBytes(32).toString('base64'));
-    const sandboxDir = join(stateDir, 'sandbox');
-    mkdirSync(sandboxDir, { recursive: true });
 
     // The environment every handler sees, as the CDK function wrapper sets it in AWS.
     const sfn = new LocalStepFunctions({ stateDir, prefix: LOCAL_PREFIX, retryIntervalMs: 100 });
@@ -257,6 +267,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const endpoints: Endpoints = {
       gateway: gatewayUrl,
       ...clientEndpoints,
+      sandboxAccount: { endpoint: sandboxAccount.endpoint, emulator: sandboxAccount.emulator, principalArn },
       adminKeyFile,
       pid: process.pid,
     };

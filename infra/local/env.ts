@@ -12,6 +12,7 @@ import { dlqEnvVar, type QueueName, queueEnvVar } from '../../shared/catalog/que
 import { type TableName, tableEnvVar } from '../../shared/catalog/tables';
 import { type WorkflowName, workflowEnvVar } from '../../shared/catalog/workflows';
 import { deliveryPrincipalRoleName } from '../outputs';
+import type { Endpoints } from './cloud';
 
 /** The account the local cloud's AWS-shaped ARNs name (the one fauxqs knows). */
 const LOCAL_ACCOUNT_ID = '000000000000';
@@ -77,12 +78,10 @@ function alive(pid: number): boolean {
  * none runs there: no endpoints file, or one a killed cloud left behind (its pid is gone). Every
  * local CLI command starts here, so none can act silently on a directory the service never reads.
  */
-export function readEndpoints(
-  stateDir: string,
-): ClientEndpoints & { gateway: string; adminKeyFile: string; pid: number } {
+export function readEndpoints(stateDir: string): Endpoints {
   const file = join(stateDir, 'endpoints.json');
   const start = 'start one with npm start, or set STATE_DIR to the directory it uses (and export it)';
-  let endpoints: ClientEndpoints & { gateway: string; adminKeyFile: string; pid: number };
+  let endpoints: Endpoints;
   try {
     endpoints = JSON.parse(readFileSync(file, 'utf8'));
   } catch {

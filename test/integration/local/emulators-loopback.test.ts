@@ -12,12 +12,17 @@ import { networkInterfaces } from 'node:os';
 import { describe, expect, inject, it } from 'vitest';
 
 const endpoints = inject('endpoints');
-const listeners: Record<string, number> = Object.fromEntries(
-  (['dynamodb', 'sqs', 'stepfunctions', 'lambda', 'gateway'] as const).map((name) => [
-    name,
-    Number(new URL(endpoints[name]).port),
-  ]),
-);
+const listeners: Record<string, number> = {
+  ...Object.fromEntries(
+    (['dynamodb', 'sqs', 'stepfunctions', 'lambda', 'gateway'] as const).map((name) => [
+      name,
+      Number(new URL(endpoints[name]).port),
+    ]),
+  ),
+  // The sandbox AWS account's front and its own SQS/SNS emulator (issue 40).
+  sandboxAccount: Number(new URL(endpoints.sandboxAccount.endpoint).port),
+  sandboxAccountEmulator: Number(new URL(endpoints.sandboxAccount.emulator).port),
+};
 
 /** Local addresses of the sockets listening on `port` (Linux `/proc/net/tcp{,6}`, hex-encoded). */
 function listeningAddresses(port: number): string[] {

@@ -129,6 +129,7 @@ describe('npm run cli', () => {
     for (const args of [
       ['sandbox', 'show', '--type', 'ClusterWarehouse', '--host', host],
       ['sandbox', 'run-script', '--type', 'ClusterWarehouse', '--host', host, '-'],
+      ['sandbox', 'aws', 'create-queue', '--name', 'orders'],
     ]) {
       const run = npm(['run', '--silent', 'cli', '--', ...args], { STATE_DIR: stateDir });
       expect(await run.exited, args.join(' ')).toBe(1);
