@@ -10,6 +10,7 @@ import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { type InternalFunctionDef, internalFunctions } from '../../shared/catalog/functions';
 import { visibilityTimeoutSeconds } from '../../shared/catalog/queues';
 import { type StreamConsumerDef, streamConsumers } from '../../shared/catalog/streams';
+import { LOCAL_DESTINATION_ENDPOINT_ENV } from '../../shared/webhooks/aws/credentials';
 import { loadStage, stageEnvironment } from '../stages';
 import { startSandboxAccount } from './customer-account/sandbox-account';
 import { ensureTables, localDynamoClient, startDynamoDbLocal } from './dynamodb';
@@ -155,6 +156,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       ...stageEnvironment('local', stage),
       LOCAL_MASTER_KEY_FILE: masterKeyFile,
       SANDBOX_DIR: sandboxDir,
+      // Customer clients (webhook destinations, ADR 0019) reach the sandbox account; unset in AWS.
+      [LOCAL_DESTINATION_ENDPOINT_ENV]: sandboxAccount.endpoint,
       POWERTOOLS_SERVICE_NAME: 'causeway',
       POWERTOOLS_LOG_LEVEL: process.env.LOG_LEVEL ?? 'INFO',
       POWERTOOLS_METRICS_NAMESPACE: 'Causeway',

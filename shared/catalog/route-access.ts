@@ -116,6 +116,8 @@ const routeGrants = {
       { table: 'counters', access: 'readWrite' },
       // A `v1a` webhook's key set, in the create transaction.
       { table: 'webhookKeySets', access: 'readWrite' },
+      // A destination's role is assumed with the owner's ExternalId (never written here).
+      { table: 'awsExternalIds', access: 'read' },
     ],
     usesSecrets: true,
     // An AWS destination's trust is checked before it is stored (ADR 0019).
@@ -173,6 +175,8 @@ const routeGrants = {
       { table: 'principals', access: 'read' },
       // A signatureScheme switch writes the key set in the same transaction…
       { table: 'webhookKeySets', access: 'readWrite' },
+      // A new destination's role is assumed with the owner's ExternalId (never written here).
+      { table: 'awsExternalIds', access: 'read' },
     ],
     // …and seals the new key pair or HMAC secret.
     usesSecrets: true,

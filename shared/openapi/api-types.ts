@@ -1364,13 +1364,29 @@ export interface components {
             /** @description the s3:// path of a prefix (ends with /), bucket or object inside the integration’s cloudLocationPath; it must exist there; unique across the service */
             prefix: string;
         };
+        /** @description An SQS queue in the customer's AWS account: each delivery is one SendMessage, its body the JSON an HTTPS receiver gets, with `webhook-id`, `webhook-timestamp` and `webhook-signature` as message attributes (docs/webhooks.md). */
+        SqsDestination: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "sqs";
+            /** @description the queue, as SQS names it: https://sqs.<region>.amazonaws.com/<account>/<name> (`.fifo` for a FIFO queue) */
+            queueUrl: string;
+            /** @description the role in the destination's account that the service assumes to send (its trust policy is GET /webhooks/aws-trust's `trustPolicy`); in the destination's account */
+            roleArn: string;
+        };
+        /** @description Where deliveries go instead of a URL: a resource in the customer’s AWS account, reached by assuming their role (ADR 0019). */
+        WebhookDestination: components["schemas"]["SqsDestination"];
         /** @description The fields to change (JSON merge patch), at least one. Never accepted here: `secret`, `id`, `publicKey`, `jwksUrl`, `createdBy`, `createdAt`, `updatedAt`, `status`, `disabledAt`, `disabledReason`, `previousSecretExpiresAt`, `failingSince`, `health` (the secret changes through POST /webhooks/{id}/secret/rotate; the others are read-only). */
         WebhookPatch: {
             /**
              * Format: uri
-             * @description http(s) URL the notifications are POSTed to
+             * @description http(s) URL the notifications are POSTed to; a webhook has either `url` or `destination`
              */
             url?: string;
+            /** @description instead of `url`: a queue in the caller's AWS account, sent to by assuming their role (ADR 0019; docs/webhooks.md). A webhook with a destination has no `url` */
+            destination?: components["schemas"]["WebhookDestination"];
             name?: string;
             /** @description true: receives every subscribed notification (admins only) */
             global?: boolean;
@@ -1572,7 +1588,10 @@ export interface components {
         Webhook: {
             id: number;
             name: string;
-            url: string;
+            /** @description where notifications are POSTed; absent when the webhook has a `destination` (an extension of the specification, which always shows `url`) */
+            url?: string;
+            /** @description the AWS destination deliveries go to, instead of a URL (ADR 0019) */
+            destination?: components["schemas"]["WebhookDestination"];
             global: boolean;
             notificationType: string[];
             actionType: ("triggered" | "receive") | null;
@@ -1633,20 +1652,6 @@ export interface components {
             /** @description attempts the percentiles are taken over (at most 200) */
             samples: number;
         };
-        /** @description One page of webhooks (sent when pageSize or nextToken is). */
-        WebhookPage: {
-            webhooks: components["schemas"]["Webhook"][];
-            /** @description absent on the last page */
-            nextToken?: string;
-        };
-        /** @description What an AWS role of the caller's must trust for webhook deliveries into their account (delivery there is coming: docs/webhooks.md). */
-        AwsTrust: {
-            /** @description the caller's ExternalId: 32 random bytes, base64url (43 characters), made on the first request and never changed; one for all of the caller's webhooks */
-            externalId: string;
-            /** @description the stage's webhook delivery principal: the one role (fixed name, kept across deploys) that assumes customers' roles */
-            principalArn: string;
-            trustPolicy: components["schemas"]["AwsTrustPolicy"];
-        };
         /** @description An IAM role trust policy (the JSON document): the service's delivery principal may assume the role only with the caller's ExternalId. */
         AwsTrustPolicy: {
             /** @constant */
@@ -1668,6 +1673,20 @@ export interface components {
                     };
                 };
             }[];
+        };
+        /** @description One page of webhooks (sent when pageSize or nextToken is). */
+        WebhookPage: {
+            webhooks: components["schemas"]["Webhook"][];
+            /** @description absent on the last page */
+            nextToken?: string;
+        };
+        /** @description What an AWS role of the caller's must trust for webhook deliveries into their account (docs/webhooks.md). */
+        AwsTrust: {
+            /** @description the caller's ExternalId: 32 random bytes, base64url (43 characters), made on the first request and never changed; one for all of the caller's webhooks */
+            externalId: string;
+            /** @description the stage's webhook delivery principal: the one role (fixed name, kept across deploys) that assumes customers' roles */
+            principalArn: string;
+            trustPolicy: components["schemas"]["AwsTrustPolicy"];
         };
         /** @description One delivery attempt. */
         WebhookHistoryRecord: {
@@ -1736,7 +1755,10 @@ export interface components {
         WebhookPatched: {
             id: number;
             name: string;
-            url: string;
+            /** @description where notifications are POSTed; absent when the webhook has a `destination` (an extension of the specification, which always shows `url`) */
+            url?: string;
+            /** @description the AWS destination deliveries go to, instead of a URL (ADR 0019) */
+            destination?: components["schemas"]["WebhookDestination"];
             global: boolean;
             notificationType: string[];
             actionType: ("triggered" | "receive") | null;
@@ -3544,9 +3566,11 @@ export interface operations {
                     webhooks: {
                         /**
                          * Format: uri
-                         * @description http(s) URL the notifications are POSTed to
+                         * @description http(s) URL the notifications are POSTed to; a webhook has either `url` or `destination`
                          */
-                        url: string;
+                        url?: string;
+                        /** @description instead of `url`: a queue in the caller's AWS account, sent to by assuming their role (ADR 0019; docs/webhooks.md). A webhook with a destination has no `url` */
+                        destination?: components["schemas"]["WebhookDestination"];
                         name: string;
                         /** @description true: receives every subscribed notification (admins only) */
                         global: boolean;
@@ -3584,6 +3608,8 @@ export interface operations {
                             url?: string;
                             /** @description why it was rejected */
                             message: string;
+                            /** @description when the destination's role refused to be assumed: the trust policy it must have */
+                            trustPolicy?: components["schemas"]["AwsTrustPolicy"];
                         }[];
                     };
                 };
@@ -3592,7 +3618,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description No webhook was created; `errors` says why for each entry. */
+            /** @description No webhook was created; `errors` says why for each entry (with `trustPolicy` for a destination whose role refused to be assumed). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3610,6 +3636,8 @@ export interface operations {
                             url?: string;
                             /** @description why it was rejected */
                             message: string;
+                            /** @description when the destination's role refused to be assumed: the trust policy it must have */
+                            trustPolicy?: components["schemas"]["AwsTrustPolicy"];
                         }[];
                     } & {
                         [key: string]: unknown;
@@ -3818,7 +3846,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The new URL is one another webhook of the owner already uses, or the signatureScheme change comes while the previous scheme's overlap window is still running. */
+            /** @description The new URL (or queue) is one another webhook of the owner already uses, or the signatureScheme change comes while the previous scheme's overlap window is still running. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3829,6 +3857,23 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description The new `destination`'s role could not be assumed with the owner's ExternalId (or the owner has none yet: GET /webhooks/aws-trust makes it). Nothing was changed; `trustPolicy` is the trust policy the role needs. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                        /** @description the trust policy to attach to the role */
+                        trustPolicy?: components["schemas"]["AwsTrustPolicy"];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };

@@ -9,8 +9,10 @@
  * stored by `store/aws-trust.ts`, and `api/aws-trust.ts` answers `GET /webhooks/aws-trust`.
  */
 import { randomBytes } from 'node:crypto';
+import * as z from 'zod/mini';
 import { DELIVERY_PRINCIPAL_ENV } from '../catalog/access';
 import { requireEnv } from '../config/env';
+import { described, withMeta } from '../schema-meta';
 
 /** Random bytes in an ExternalId. */
 const EXTERNAL_ID_BYTES = 32;
@@ -24,16 +26,30 @@ export function newExternalId(): string {
 }
 
 /** The IAM trust policy a customer attaches to their role (the JSON document, as an object). */
-export interface TrustPolicy {
-  Version: '2012-10-17';
-  Statement: {
-    Sid: string;
-    Effect: 'Allow';
-    Principal: { AWS: string };
-    Action: 'sts:AssumeRole';
-    Condition: { StringEquals: { 'sts:ExternalId': string } };
-  }[];
-}
+export const TrustPolicySchema = withMeta(
+  z.object({
+    Version: z.literal('2012-10-17'),
+    Statement: z.array(
+      z.object({
+        Sid: z.string(),
+        Effect: z.literal('Allow'),
+        Principal: z.object({ AWS: described(z.string(), 'the delivery principal (`principalArn`)') }),
+        Action: z.literal('sts:AssumeRole'),
+        Condition: z.object({
+          StringEquals: z.object({
+            'sts:ExternalId': described(z.string(), "the caller's ExternalId (`externalId`)"),
+          }),
+        }),
+      }),
+    ),
+  }),
+  {
+    id: 'AwsTrustPolicy',
+    description:
+      "An IAM role trust policy (the JSON document): the service's delivery principal may assume the role only with the caller's ExternalId.",
+  },
+);
+export type TrustPolicy = z.infer<typeof TrustPolicySchema>;
 
 /**
  * The trust policy to paste: the delivery principal may assume the role, and only while it sends

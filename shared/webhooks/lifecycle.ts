@@ -53,8 +53,9 @@ export async function changeWebhook(id: number, change: WebhookChange): Promise<
     if (outcome === 'replaced') return { before: current, after, changed: true };
     if (outcome === 'sameUrl') {
       const limit = webhookLimits().perUrl;
+      const [field, what] = after.destination ? ['destination.queueUrl', 'queue'] : ['url', 'URL'];
       throw new ConflictError(
-        `body.url: at most ${limit} webhook${limit === 1 ? '' : 's'} of one user may use the same URL, and another one uses it`,
+        `body.${field}: at most ${limit} webhook${limit === 1 ? '' : 's'} of one user may use the same ${what}, and another one uses it`,
       );
     }
     await new Promise((r) => setTimeout(r, Math.random() * 20 * (round + 1)));

@@ -9,6 +9,8 @@ import { SUBSCRIBABLE_NAMES } from '../notifications/catalog';
 import { notificationName } from '../notifications/name-schema';
 import { described, withMeta } from '../schema-meta';
 import { withUnknownFieldHints } from '../validation';
+import { TrustPolicySchema } from './aws-trust';
+import { type Destination, DestinationSchema } from './destination';
 import { filter } from './fields';
 import { nextTokenParam } from './page-token';
 import { statusOf } from './status';
@@ -20,13 +22,11 @@ export const MAX_WEBHOOK_PAGE_SIZE = 100;
 
 export const ActionTypeSchema = z.enum(['triggered', 'receive']);
 
-/** A missing URL is "required"; `ftp://…` and other schemes get their own message. */
+/** `ftp://…` and other schemes get their own message. */
 const urlMessage = (input: unknown): string =>
-  input === undefined
-    ? 'required'
-    : typeof input === 'string' && /^[a-z][a-z0-9+.-]*:/i.test(input) && !/^https?:/i.test(input)
-      ? 'the URL scheme must be http or https'
-      : 'must be an absolute http or https URL';
+  typeof input === 'string' && /^[a-z][a-z0-9+.-]*:/i.test(input) && !/^https?:/i.test(input)
+    ? 'the URL scheme must be http or https'
+    : 'must be an absolute http or https URL';
 
 /**
  * Control characters (C0 with NUL, CR and LF; DEL; C1) and the bidirectional controls that
@@ -55,7 +55,11 @@ const signatureScheme = described(
 const WebhookFields = {
   url: described(
     z.url({ protocol: /^https?$/, error: (issue) => urlMessage(issue.input) }).check(z.maxLength(2048)),
-    'http(s) URL the notifications are POSTed to',
+    'http(s) URL the notifications are POSTed to; a webhook has either `url` or `destination`',
+  ),
+  destination: described(
+    DestinationSchema,
+    "instead of `url`: a queue in the caller's AWS account, sent to by assuming their role (ADR 0019; docs/webhooks.md). A webhook with a destination has no `url`",
   ),
   name: z
     .string()
@@ -79,17 +83,35 @@ const WebhookFields = {
   ),
 };
 
-export const WebhookInputSchema = z.strictObject({
-  ...WebhookFields,
-  signatureScheme: z.optional(signatureScheme),
-  maxDeliveriesPerSecond: z.optional(maxDeliveriesPerSecond),
-  filter: z.optional(filter),
-});
+/** Both a URL and a destination: refused, naming `destination` (a webhook has one target). */
+const BOTH_TARGETS = 'send either url or destination, not both';
+
+export const WebhookInputSchema = z
+  .strictObject({
+    ...WebhookFields,
+    url: z.optional(WebhookFields.url),
+    destination: z.optional(WebhookFields.destination),
+    signatureScheme: z.optional(signatureScheme),
+    maxDeliveriesPerSecond: z.optional(maxDeliveriesPerSecond),
+    filter: z.optional(filter),
+  })
+  .check(
+    z.refine((input) => input.url === undefined || input.destination === undefined, {
+      message: BOTH_TARGETS,
+      path: ['destination'],
+    }),
+    z.refine((input) => input.url !== undefined || input.destination !== undefined, {
+      message: 'required (or a destination instead)',
+      path: ['url'],
+    }),
+  );
 export type WebhookInput = z.output<typeof WebhookInputSchema>;
 
 /**
  * `PATCH /webhooks/{id}`: a JSON merge patch of the webhook's settings. Only the fields sent
- * change; `maxDeliveriesPerSecond: null` removes the limit, `filter: null` the filter. The secret changes through
+ * change; `maxDeliveriesPerSecond: null` removes the limit, `filter: null` the filter. A webhook
+ * has one target: sending `destination` replaces its URL and sending `url` its destination (no
+ * `null` needed); both at once is refused. The secret changes through
  * `POST /webhooks/{id}/secret/rotate`, never here; `signatureScheme` switches between HMAC and
  * Ed25519 with an overlap window (ADR 0018).
  */
@@ -97,6 +119,7 @@ export const WebhookPatchSchema = withUnknownFieldHints(
   z
     .strictObject({
       url: z.optional(WebhookFields.url),
+      destination: z.optional(WebhookFields.destination),
       name: z.optional(WebhookFields.name),
       global: z.optional(WebhookFields.global),
       notificationType: z.optional(WebhookFields.notificationType),
@@ -108,7 +131,11 @@ export const WebhookPatchSchema = withUnknownFieldHints(
     .check(
       z.refine((patch) => Object.keys(patch).length > 0, {
         message:
-          'send at least one of url, name, global, notificationType, actionType, maxDeliveriesPerSecond, filter, signatureScheme',
+          'send at least one of url, destination, name, global, notificationType, actionType, maxDeliveriesPerSecond, filter, signatureScheme',
+      }),
+      z.refine((patch) => patch.url === undefined || patch.destination === undefined, {
+        message: `${BOTH_TARGETS} (either one replaces the other)`,
+        path: ['destination'],
       }),
     ),
   { secret: 'a secret is changed with POST /webhooks/{id}/secret/rotate, not with PATCH' },
@@ -136,7 +163,15 @@ export const CreateWebhooksBodySchema = z.strictObject({
 export interface WebhookItem {
   id: number;
   name: string;
-  url: string;
+  /** Where deliveries are POSTed; absent when the webhook has a `destination` (it has one of them). */
+  url?: string;
+  /** An AWS destination instead of a URL (./destination.ts, ADR 0019). */
+  destination?: Destination;
+  /**
+   * With a destination: the owner's ExternalId its role was checked with, copied here when it
+   * was (create, or a PATCH of the destination), so the senders need not read the ExternalIds.
+   */
+  externalId?: string;
   global: boolean;
   notificationType: string[];
   actionType: 'triggered' | 'receive' | null;
@@ -226,7 +261,14 @@ export const WebhookViewSchema = withMeta(
   z.object({
     id: z.int(),
     name: z.string(),
-    url: z.string(),
+    url: described(
+      z.optional(z.string()),
+      'where notifications are POSTed; absent when the webhook has a `destination` (an extension of the specification, which always shows `url`)',
+    ),
+    destination: described(
+      z.optional(DestinationSchema),
+      'the AWS destination deliveries go to, instead of a URL (ADR 0019)',
+    ),
     global: z.boolean(),
     notificationType: z.array(z.string()),
     actionType: z.nullable(ActionTypeSchema),
@@ -274,7 +316,7 @@ export function webhookView(item: WebhookItem, serviceUrl: string): WebhookView 
   return {
     id: item.id,
     name: item.name,
-    url: item.url,
+    ...(item.destination !== undefined ? { destination: item.destination } : { url: item.url ?? '' }),
     global: item.global,
     notificationType: item.notificationType,
     actionType: item.actionType ?? null,
@@ -303,6 +345,10 @@ const WebhookErrorSchema = z.object({
   name: z.optional(z.string()),
   url: z.optional(z.string()),
   message: described(z.string(), 'why it was rejected'),
+  trustPolicy: described(
+    z.optional(TrustPolicySchema),
+    "when the destination's role refused to be assumed: the trust policy it must have",
+  ),
 });
 export type WebhookError = z.infer<typeof WebhookErrorSchema>;
 

@@ -3,17 +3,19 @@
  * Today every webhook has a `url`. Issue 40 (ADR 0019) adds webhooks with a `destination` in the
  * customer's AWS account instead; their case is added here, and the owner's counters, the
  * history records and the service's notifications follow:
- * - `targetKey`: the identity the per-URL limit counts (`sqs:<queueArn>` … for a destination);
- * - `targetLabel`: what records and messages show (a destination's queue URL or ARN).
+ * - `targetKey`: the identity the per-URL limit counts (`sqs:<queueArn>` for a queue, whatever
+ *   role sends to it);
+ * - `targetLabel`: what records and messages show (a queue's URL).
  *
  * What is sent where stays the transport's (pipeline/attempt.ts picks it by the webhook), and the
  * webhook's view shows the fields it was given (model.ts).
  */
 import { canonicalUrl } from './canonical-url';
+import { destinationTarget } from './destination';
 import type { WebhookItem } from './model';
 
-/** What a webhook's target is read from. */
-type Targeted = Pick<WebhookItem, 'url'>;
+/** What a webhook's target is read from: its URL or its destination (it has one of them). */
+type Targeted = Pick<WebhookItem, 'url' | 'destination'>;
 
 /**
  * The identity the owner's same-URL counters and the per-URL limit count: two webhooks with equal
@@ -21,7 +23,8 @@ type Targeted = Pick<WebhookItem, 'url'>;
  * name hashes, so the key of a URL never changes.
  */
 export function targetKey(webhook: Targeted): string {
-  return canonicalUrl(webhook.url);
+  if (webhook.destination !== undefined) return destinationTarget(webhook.destination).key;
+  return canonicalUrl(webhook.url ?? '');
 }
 
 /**
@@ -29,5 +32,6 @@ export function targetKey(webhook: Targeted): string {
  * `webhookFailing` and `webhookAutoDisabled` notifications. For a URL, the URL as the caller sent it.
  */
 export function targetLabel(webhook: Targeted): string {
-  return webhook.url;
+  if (webhook.destination !== undefined) return destinationTarget(webhook.destination).label;
+  return webhook.url ?? '';
 }

@@ -530,6 +530,17 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
     if (!trustRoute) throw new Error('no GET /webhooks/aws-trust function');
     expect(functionEnv(stage, trustRoute)[DELIVERY_PRINCIPAL_ENV]).toEqual(principalArn);
     expect(assumeStatements(trustRoute)).toEqual([]);
+    // Create and PATCH check a destination's trust with the owner's ExternalId: they read the
+    // ExternalIds (never write them; only GET /webhooks/aws-trust makes one).
+    for (const key of ['POST /webhooks', 'PATCH /webhooks/{id}']) {
+      const route = routeList.find((r) => routeKey(r) === key);
+      if (!route) throw new Error(`no ${key} route`);
+      expect(routeAccess(route).tables).toContainEqual({ table: 'awsExternalIds', access: 'read' });
+      expect(routeAccess(route).tables).not.toContainEqual({ table: 'awsExternalIds', access: 'readWrite' });
+      const fn = stack.api.routeFunctions.get(key);
+      if (!fn) throw new Error(`no ${key} function`);
+      expect(functionEnv(stage, fn)[tableEnvVar('awsExternalIds')]).toBeTruthy();
+    }
   });
 
   it('exports the outputs the CLI reads for --stage', () => {

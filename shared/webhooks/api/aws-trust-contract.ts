@@ -7,30 +7,7 @@
 import * as z from 'zod/mini';
 import type { RouteContract } from '../../catalog/contract';
 import { described, withMeta } from '../../schema-meta';
-
-const TrustPolicySchema = withMeta(
-  z.object({
-    Version: z.literal('2012-10-17'),
-    Statement: z.array(
-      z.object({
-        Sid: z.string(),
-        Effect: z.literal('Allow'),
-        Principal: z.object({ AWS: described(z.string(), 'the delivery principal (`principalArn`)') }),
-        Action: z.literal('sts:AssumeRole'),
-        Condition: z.object({
-          StringEquals: z.object({
-            'sts:ExternalId': described(z.string(), "the caller's ExternalId (`externalId`)"),
-          }),
-        }),
-      }),
-    ),
-  }),
-  {
-    id: 'AwsTrustPolicy',
-    description:
-      "An IAM role trust policy (the JSON document): the service's delivery principal may assume the role only with the caller's ExternalId.",
-  },
-);
+import { TrustPolicySchema } from '../aws-trust';
 
 const AwsTrustSchema = withMeta(
   z.object({
@@ -47,7 +24,7 @@ const AwsTrustSchema = withMeta(
   {
     id: 'AwsTrust',
     description:
-      "What an AWS role of the caller's must trust for webhook deliveries into their account (delivery there is coming: docs/webhooks.md).",
+      "What an AWS role of the caller's must trust for webhook deliveries into their account (docs/webhooks.md).",
   },
 );
 

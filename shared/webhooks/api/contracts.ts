@@ -8,6 +8,7 @@ import { ErrorBodySchema } from '../../edge/error-body';
 import { idParam, queryBoolean } from '../../edge/validation';
 import { NOTIFICATION_NAMES } from '../../notifications/catalog';
 import { described, withMeta } from '../../schema-meta';
+import { TrustPolicySchema } from '../aws-trust';
 import { HistoryPageSchema, HistoryQuerySchema, HistoryRecordSchema, instant } from '../history-model';
 import {
   CONTROL_CHARACTERS,
@@ -216,7 +217,8 @@ export const webhookContracts = {
         schema: CreateWebhooksResponseSchema,
       },
       422: {
-        description: 'No webhook was created; `errors` says why for each entry.',
+        description:
+          'No webhook was created; `errors` says why for each entry (with `trustPolicy` for a destination whose role refused to be assumed).',
         schema: z.extend(ErrorBodySchema, CreateWebhooksResponseSchema.shape),
       },
     },
@@ -263,8 +265,15 @@ export const webhookContracts = {
       404: notFound,
       409: {
         description:
-          "The new URL is one another webhook of the owner already uses, or the signatureScheme change comes while the previous scheme's overlap window is still running.",
+          "The new URL (or queue) is one another webhook of the owner already uses, or the signatureScheme change comes while the previous scheme's overlap window is still running.",
         schema: ErrorBodySchema,
+      },
+      422: {
+        description:
+          "The new `destination`'s role could not be assumed with the owner's ExternalId (or the owner has none yet: GET /webhooks/aws-trust makes it). Nothing was changed; `trustPolicy` is the trust policy the role needs.",
+        schema: z.extend(ErrorBodySchema, {
+          trustPolicy: described(z.optional(TrustPolicySchema), 'the trust policy to attach to the role'),
+        }),
       },
     },
   },

@@ -16,18 +16,34 @@
  * `filter` is compiled here against the types the webhook will subscribe to (../filter.ts), and
  * `filter: null` removes it. Deliveries already queued keep the decision fan-out made: the
  * filter is evaluated at fan-out only, never when a queued delivery is attempted.
+ *
+ * A webhook has one target (ADR 0019): `destination` replaces its URL and `url` its destination,
+ * no `null` needed; both at once is a 400. A new destination — another queue or role, or a URL
+ * webhook's first — has its role assumed with the owner's ExternalId before anything changes
+ * (./destination-trust.ts): a refusal is a 422 with the trust policy, and the webhook is left as
+ * it was. The ExternalId checked is copied onto the webhook with the destination.
  */
 import { APPLICATION_ADMIN, isAdmin, type Principal } from '../../auth/permissions';
 import { getPrincipalItem } from '../../auth/store';
-import { InvalidInputError } from '../../errors';
+import { InvalidInputError, UnprocessableError } from '../../errors';
 import { requiresAdmin, type SubscribableName } from '../../notifications/catalog';
 import { secretOverlapSeconds } from '../config';
 import { type NewCredential, newHmacSecret, newKeyPair, replaceCredential, schemeOf } from '../credentials';
+import { sameDestination } from '../destination';
 import { changeWebhook } from '../lifecycle';
 import { type WebhookItem, type WebhookPatch, type WebhookView, webhookView } from '../model';
 import { generateSecret } from '../pipeline/signing';
 import { getWebhookItem, MAX_SUBSCRIPTION_CHANGES, subscriptionChanges } from '../store/webhooks';
-import { assertVisible, globalProblem, subscriptionProblem, urlProblem, webhookNotFound } from './webhooks';
+import { checkTrust } from './destination-trust';
+import {
+  assertVisible,
+  destinationFieldProblem,
+  findVisibleWebhook,
+  globalProblem,
+  subscriptionProblem,
+  urlProblem,
+  webhookNotFound,
+} from './webhooks';
 
 /** The first rule the patch breaks for this caller, as a 400 naming its field. */
 function checkPatch(caller: Principal, patch: WebhookPatch): void {
@@ -41,6 +57,31 @@ function checkPatch(caller: Principal, patch: WebhookPatch): void {
   ];
   const found = problems.find(([, problem]) => problem !== undefined);
   if (found) throw new InvalidInputError(`body.${found[0]}: ${found[1]}`);
+  const destination =
+    patch.destination === undefined ? undefined : destinationFieldProblem(patch.destination);
+  if (destination) throw new InvalidInputError(`body.destination${destination[0]}: ${destination[1]}`);
+}
+
+/**
+ * The ExternalId a new destination's role was checked with (a 422 when it refused, or when the
+ * owner has none yet); undefined when the patch keeps the destination the webhook has.
+ */
+async function checkedExternalId(
+  caller: Principal,
+  id: number,
+  patch: WebhookPatch,
+): Promise<string | undefined> {
+  if (patch.destination === undefined) return undefined;
+  const current = await findVisibleWebhook(caller, id, true);
+  if (sameDestination(current.destination, patch.destination) && current.externalId !== undefined)
+    return undefined;
+  const check = await checkTrust(current.createdBy, patch.destination, id);
+  if ('problem' in check)
+    throw new UnprocessableError(
+      `body.destination.roleArn: ${check.problem}`,
+      check.trustPolicy !== undefined ? { trustPolicy: check.trustPolicy } : undefined,
+    );
+  return check.externalId;
 }
 
 /**
@@ -77,10 +118,19 @@ function checkOwnerRights(next: WebhookItem, ownerAdmin: boolean): void {
   }
 }
 
-/** The webhook with the patch applied. */
-function patched(current: WebhookItem, patch: WebhookPatch): WebhookItem {
+/** The webhook with the patch applied (`externalId`: the one a new destination was checked with). */
+function patched(current: WebhookItem, patch: WebhookPatch, externalId: string | undefined): WebhookItem {
   const { maxDeliveriesPerSecond, notificationType, filter, signatureScheme: _scheme, ...fields } = patch;
   const next: WebhookItem = { ...current, ...fields };
+  // One target: a URL replaces the destination (and its ExternalId), a destination the URL.
+  if (patch.url !== undefined) {
+    delete next.destination;
+    delete next.externalId;
+  }
+  if (patch.destination !== undefined) {
+    delete next.url;
+    if (externalId !== undefined) next.externalId = externalId;
+  }
   if (notificationType !== undefined) next.notificationType = [...new Set(notificationType)];
   if (maxDeliveriesPerSecond === null) delete next.maxDeliveriesPerSecond;
   else if (maxDeliveriesPerSecond !== undefined) next.maxDeliveriesPerSecond = maxDeliveriesPerSecond;
@@ -142,15 +192,16 @@ export async function updateWebhook(
   serviceUrl: string,
 ): Promise<WebhookView & { secret?: string }> {
   checkPatch(caller, patch);
-  const [compileFilter, ownerAdmin, credential] = await Promise.all([
+  const [compileFilter, ownerAdmin, credential, externalId] = await Promise.all([
     filterCompiler(patch),
     ownerIsAdmin(caller, id),
     switchCredential(id, patch),
+    checkedExternalId(caller, id, patch),
   ]);
   const overlapEnds = new Date(Date.now() + secretOverlapSeconds() * 1000).toISOString();
   const result = await changeWebhook(id, (current) => {
     assertVisible(caller, current);
-    let next = patched(current, patch);
+    let next = patched(current, patch, externalId);
     if (credential !== undefined && patch.signatureScheme !== schemeOf(current)) {
       next = replaceCredential(next, credential.fresh, overlapEnds);
     }

@@ -8,7 +8,10 @@
  * - a payload filter is compiled against the types the webhook subscribes to before anything is
  *   stored: one that can never work refuses the whole request (400 naming the entry's field and
  *   the line and column), unlike the other per-entry problems, which `errors` lists; so does an
- *   unknown `signatureScheme`, or a `secret` beside `signatureScheme: "v1a"`.
+ *   unknown `signatureScheme`, or a `secret` beside `signatureScheme: "v1a"`, or a `destination`
+ *   that is not AWS's shape, not in one account, or in the service's own (./destination-trust.ts);
+ * - a destination's role is assumed with the owner's ExternalId before the webhook is stored: a
+ *   role that refuses is a per-entry error carrying the trust policy it needs.
  */
 import { isAdmin, type Principal } from '../../auth/permissions';
 import { ConflictError, InvalidInputError, NotFoundError, UnprocessableError } from '../../errors';
@@ -16,8 +19,10 @@ import { isPublicAddress, literalIp } from '../../net/addresses';
 import { requiresAdmin, type SubscribableName } from '../../notifications/catalog';
 import { nextId } from '../../store/counters';
 import { describeIssues } from '../../validation';
+import { deliveryPrincipalArn } from '../aws-trust';
 import { allowPrivateTargets, webhookLimits } from '../config';
 import { newHmacSecret, newKeyPair, replaceCredential } from '../credentials';
+import { type Destination, DestinationSchema, destinationProblem } from '../destination';
 import {
   MAX_WEBHOOK_PAGE_SIZE,
   SIGNATURE_SCHEMES,
@@ -41,6 +46,7 @@ import {
   pageWebhooks,
   putWebhook,
 } from '../store/webhooks';
+import { checkTrust, type TrustCheck } from './destination-trust';
 import { webhookLatency, webhooksHealth } from './health';
 
 /**
@@ -86,7 +92,7 @@ export function rejectionReason(caller: Principal, input: WebhookInput): string 
   return (
     globalProblem(caller, input.global) ??
     subscriptionProblem(caller, input.notificationType) ??
-    urlProblem(input.url) ??
+    (input.url === undefined ? undefined : urlProblem(input.url)) ??
     (input.secret === undefined ? undefined : secretProblem(input.secret))
   );
 }
@@ -133,12 +139,63 @@ function checkSignatureSettings(entries: readonly unknown[]): void {
   });
 }
 
+/**
+ * Why a destination (schema-valid or not) may not be stored, as `[field under destination, message]`:
+ * its shape, or a rule across its fields (./destination.ts).
+ */
+export function destinationFieldProblem(raw: unknown): [string, string] | undefined {
+  const parsed = DestinationSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.map(String).join('.') ?? '';
+    return [field === '' ? '' : `.${field}`, issue?.message ?? 'is not a destination'];
+  }
+  const problem = destinationProblem(parsed.data, deliveryPrincipalArn());
+  return problem && [`.${problem[0]}`, problem[1]];
+}
+
+/**
+ * The whole-request refusals of destinations (400 naming the entry's field): a URL beside a
+ * destination, or a destination that is not AWS's shape, not in one account, or in ours.
+ */
+function checkDestinations(entries: readonly unknown[]): void {
+  entries.forEach((raw, index) => {
+    if (typeof raw !== 'object' || raw === null) return;
+    const { url, destination } = raw as Record<string, unknown>;
+    if (destination === undefined) return;
+    const field = `body.webhooks[${index}].destination`;
+    if (url !== undefined) throw new InvalidInputError(`${field}: send either url or destination, not both`);
+    const problem = destinationFieldProblem(destination);
+    if (problem) throw new InvalidInputError(`${field}${problem[0]}: ${problem[1]}`);
+  });
+}
+
+/** The trust checks of the entries with a destination, all at once (ids: the entries' new ids). */
+async function trustChecks(
+  owner: number,
+  accepted: readonly { input: WebhookInput }[],
+  ids: readonly number[],
+): Promise<(TrustCheck | undefined)[]> {
+  return Promise.all(
+    accepted.map(({ input }, n) =>
+      input.destination === undefined ? undefined : checkTrust(owner, input.destination, ids[n] as number),
+    ),
+  );
+}
+
+/** The new webhook's target: its URL, or its destination with the ExternalId checked. */
+const targetOf = (input: WebhookInput, trust: TrustCheck | undefined) =>
+  input.destination !== undefined && trust !== undefined && 'externalId' in trust
+    ? { destination: input.destination as Destination, externalId: trust.externalId }
+    : { url: input.url ?? '' };
+
 export async function createWebhooks(
   caller: Principal,
   entries: readonly unknown[],
   serviceUrl: string,
 ): Promise<{ createdWebhooks: WebhookView[]; errors: WebhookError[] }> {
   checkSignatureSettings(entries);
+  checkDestinations(entries);
   const errors: WebhookError[] = [];
   const accepted: { index: number; input: WebhookInput }[] = [];
   entries.forEach((raw, index) => {
@@ -148,7 +205,13 @@ export async function createWebhooks(
       return;
     }
     const reason = rejectionReason(caller, parsed.data);
-    if (reason) errors.push({ index, name: parsed.data.name, url: parsed.data.url, message: reason });
+    if (reason)
+      errors.push({
+        index,
+        name: parsed.data.name,
+        ...(parsed.data.url !== undefined ? { url: parsed.data.url } : {}),
+        message: reason,
+      });
     else accepted.push({ index, input: parsed.data });
   });
   if (accepted.some(({ input }) => input.filter !== undefined)) {
@@ -167,13 +230,28 @@ export async function createWebhooks(
     sameUrl: `at most ${limits.perUrl} webhook${limits.perUrl === 1 ? '' : 's'} of one user may use the same URL`,
   };
   const createdWebhooks: WebhookView[] = [];
-  for (const { index, input } of accepted) {
+  // Ids first (in the entries' order), so every destination's role is assumed at once, its
+  // session named after the webhook it will be.
+  const ids: number[] = [];
+  for (const _ of accepted) ids.push(await nextId('webhooks'));
+  const trust = await trustChecks(caller.userId, accepted, ids);
+  for (const [n, { index, input }] of accepted.entries()) {
+    const check = trust[n];
+    if (check !== undefined && 'problem' in check) {
+      errors.push({
+        index,
+        name: input.name,
+        message: `destination.roleArn: ${check.problem}`,
+        ...(check.trustPolicy !== undefined ? { trustPolicy: check.trustPolicy } : {}),
+      });
+      continue;
+    }
     const now = new Date().toISOString();
-    const id = await nextId('webhooks');
+    const id = ids[n] as number;
     const item: WebhookItem = {
       id,
       name: input.name,
-      url: input.url,
+      ...targetOf(input, check),
       global: input.global,
       notificationType: [...new Set(input.notificationType)],
       actionType: input.actionType,
@@ -190,7 +268,16 @@ export async function createWebhooks(
     const signed = await withCredential(item, input);
     const outcome = await putWebhook(signed, { total: quota, sameUrl: limits.perUrl });
     if (outcome === 'created') createdWebhooks.push(webhookView(signed, serviceUrl));
-    else errors.push({ index, name: input.name, url: input.url, message: limitMessage[outcome] });
+    else
+      errors.push({
+        index,
+        name: input.name,
+        ...(input.url !== undefined ? { url: input.url } : {}),
+        message:
+          outcome === 'sameUrl' && input.destination !== undefined
+            ? `destination.queueUrl: ${limitMessage.sameUrl.replace('same URL', 'same queue')}`
+            : limitMessage[outcome],
+      });
   }
   errors.sort((a, b) => a.index - b.index);
   if (createdWebhooks.length === 0) {

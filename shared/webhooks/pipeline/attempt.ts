@@ -1,6 +1,8 @@
 /**
  * The parts of one attempt that every sender shares (an automatic delivery, a recover job's
  * re-send, a manual retry, a test send): sign the payload, send it, and record the outcome.
+ * The transport is the webhook's: a POST to its URL (./transport.ts), or a message into its AWS
+ * destination (../aws/sqs.ts, loaded only by a container that sends to one).
  *
  * Once a POST was made its outcome is recorded: a failed history write is retried (never the
  * POST) until shortly before the invocation's deadline, and what happens next does not depend on
@@ -19,12 +21,14 @@ import { targetLabel } from '../target';
 import { webhookHeaders } from './signing';
 import { type AttemptOutcome, postWebhook } from './transport';
 
-/** A signed request to a webhook's URL: what is sent, byte for byte. */
+/** A signed request: what is sent, byte for byte (a destination carries the headers as attributes). */
 export interface SignedRequest {
-  url: string;
   body: string;
   headers: Record<string, string>;
 }
+
+/** Which attempt a send is (a FIFO queue's deduplication id is made of it). */
+export type SendIdentity = Pick<AttemptFields, 'deliveryId' | 'attempt' | 'retryOf' | 'recoverJob'>;
 
 /** The payload as JSON, signed with the webhook’s live secrets or keys, with the attempt's trace header. */
 export async function signedRequest(
@@ -36,24 +40,32 @@ export async function signedRequest(
   const body = JSON.stringify(payload);
   const credentials = await signingCredentials(webhook);
   return {
-    url: webhook.url,
     body,
     headers: { ...webhookHeaders(deliveryId, body, credentials), traceparent },
   };
 }
 
-/** POSTs a signed request (./transport.ts: no redirects, the stage's timeout, a capped answer). */
-export const send = (request: SignedRequest): Promise<AttemptOutcome> =>
-  postWebhook(request.url, request.body, request.headers);
+/**
+ * Sends a signed request to the webhook's target: POSTed to its URL (./transport.ts: no
+ * redirects, the stage's timeout, a capped answer, the SSRF guard), or into its destination.
+ */
+export async function send(
+  webhook: WebhookItem,
+  request: SignedRequest,
+  identity: SendIdentity,
+): Promise<AttemptOutcome> {
+  if (webhook.destination === undefined) return postWebhook(webhook.url ?? '', request.body, request.headers);
+  const { sendToQueue } = await import('../aws/sqs');
+  return sendToQueue(webhook.destination, webhook, request, identity);
+}
 
-/** Signs and POSTs the payload to the webhook's URL. */
+/** Signs and sends the attempt's payload to the webhook's target. */
 export async function post(
   webhook: WebhookItem,
-  deliveryId: string,
-  payload: DeliveryPayload,
+  fields: Pick<AttemptFields, 'deliveryId' | 'attempt' | 'retryOf' | 'recoverJob' | 'payload'>,
   traceparent: string,
 ): Promise<AttemptOutcome> {
-  return send(await signedRequest(webhook, deliveryId, payload, traceparent));
+  return send(webhook, await signedRequest(webhook, fields.deliveryId, fields.payload, traceparent), fields);
 }
 
 /** The recorded outcome of an attempt that was due while its webhook was disabled: no POST. */

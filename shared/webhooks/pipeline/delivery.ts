@@ -62,7 +62,7 @@ async function attemptDelivery(message: DeliveryMessage, context: MessageContext
     fields.payload,
     deliveryTraceparent(message, context.traceHeader),
   );
-  const outcome = await send(request);
+  const outcome = await send(webhook, request, fields);
   observeAttempt(outcome, fields.attempt, message.notifiedAt);
   const stored = await recordAttempt(webhook, fields, outcome, context);
   if (stored === 'twin') return done();

@@ -40,20 +40,16 @@ export async function resendHistoryRecord(key: HistoryKey, context?: Context): P
       `webhook ${original.webhooksId} of history record ${original.id} no longer exists`,
     );
   const payload = requestView(original.request);
-  const outcome = await post(webhook, original.deliveryId, payload, deliveryTraceparent({}));
-  const created = await record(
-    webhook,
-    {
-      deliveryId: original.deliveryId,
-      attempt: original.attempt,
-      activityId: original.webhooksActivityId,
-      notificationType: original.notificationType,
-      payload,
-      retryOf: original.id,
-    },
-    outcome,
-    writeDeadline(invocationEnd(context)),
-  );
+  const fields = {
+    deliveryId: original.deliveryId,
+    attempt: original.attempt,
+    activityId: original.webhooksActivityId,
+    notificationType: original.notificationType,
+    payload,
+    retryOf: original.id,
+  };
+  const outcome = await post(webhook, fields, deliveryTraceparent({}));
+  const created = await record(webhook, fields, outcome, writeDeadline(invocationEnd(context)));
   if (!created || created === 'duplicate')
     throw new Error(`the re-send of history record ${original.id} was made but could not be recorded`);
   return historyView(created);
@@ -130,7 +126,7 @@ export async function resend(message: ResendMessage, context: MessageContext): P
     const pace = await throttle(webhook, message, 1);
     if (pace.kind === 'later')
       return deferToSlot({ ...message, slot: { attempt: 1, at: pace.slotAt } }, pace.delaySeconds, lease.id);
-    outcome = await post(webhook, deliveryId, fields.payload, deliveryTraceparent({}));
+    outcome = await post(webhook, fields, deliveryTraceparent({}));
     observeAttempt(outcome, original.attempt);
   }
   const stored = await record(webhook, fields, outcome, writeDeadline(context.deadline));

@@ -37,13 +37,16 @@ export async function sendTest(
     webhookId: webhook.id,
     webhookName: webhook.name,
   };
-  const outcome = await post(webhook, deliveryId, payload, deliveryTraceparent({}));
-  const created = await record(
-    webhook,
-    { deliveryId, attempt: 1, activityId: activityIdFor(digest), notificationType, payload, test: true },
-    outcome,
-    writeDeadline(invocationEnd(context)),
-  );
+  const fields = {
+    deliveryId,
+    attempt: 1,
+    activityId: activityIdFor(digest),
+    notificationType,
+    payload,
+    test: true as const,
+  };
+  const outcome = await post(webhook, fields, deliveryTraceparent({}));
+  const created = await record(webhook, fields, outcome, writeDeadline(invocationEnd(context)));
   if (!created || created === 'duplicate')
     throw new Error(`the test send to webhook ${webhookId} was made but could not be recorded`);
   return historyView(created);
