@@ -15,7 +15,9 @@
  * other's changes (a DELETE or a disable) and run concurrently; each state and caller has its own
  * owner (quotas and send limits are per user) and this file its own receiver.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { sandboxAwsCommand } from '../../../infra/cli/sandbox-aws';
 import { type RouteDef, routeKey, routes } from '../../../shared/catalog/routes';
 import { call, createKey, useLocalCloudEnv } from '../../support/api';
 import { createHooks } from './helpers';
@@ -37,11 +39,15 @@ interface Cell {
   entry: Record<string, unknown>;
   /** A URL path of this file's receiver no other webhook of this owner uses. */
   freshPath(): string;
+  /** A target no other webhook of this owner uses: `{url}`, or an AWS state's `{destination}`. */
+  freshTarget(): Promise<Record<string, unknown>>;
 }
 
 interface WebhookState {
   /** Fields the webhook is created with, on top of a plain personal webhook. */
   create?: Record<string, unknown>;
+  /** A fresh target of this kind for the owner (default: a URL of this file's receiver). */
+  target?: (owner: { userId: number; apiKey: string }) => Promise<Record<string, unknown>>;
   /** What is done to it once created (by its owner, or as the service does it). */
   after?: (cell: Cell) => Promise<Partial<Cell> | undefined>;
 }
@@ -85,6 +91,8 @@ const STATES: Record<string, WebhookState> = {
       return undefined;
     },
   },
+  // Delivered into a queue of the sandbox AWS account by assuming the owner's role (ADR 0019).
+  destination: { target: (owner) => sandboxDestination(owner) },
   recovering: {
     after: async (cell) => {
       const answer = await call('POST', `/webhooks/${cell.webhookId}/recover`, {
@@ -96,6 +104,38 @@ const STATES: Record<string, WebhookState> = {
     },
   },
 };
+
+const endpoints = inject('endpoints');
+const stateDir = inject('stateDir');
+const run = Math.random().toString(36).slice(2, 8);
+const sandboxCli = async (...args: string[]) =>
+  (await sandboxAwsCommand(args, endpoints.sandboxAccount, join(stateDir, 'sandbox'))).map((line) =>
+    JSON.parse(line),
+  );
+const roles = new Map<number, Promise<string>>();
+let queues = 0;
+
+/** A new sandbox queue, sent to through the owner's role (made once, trusting their ExternalId). */
+async function sandboxDestination(owner: { userId: number; apiKey: string }) {
+  if (!roles.has(owner.userId))
+    roles.set(
+      owner.userId,
+      (async () => {
+        const trust = await call('GET', '/webhooks/aws-trust', { key: owner.apiKey });
+        const [{ roleArn }] = await sandboxCli(
+          'create-role',
+          '--name',
+          `route-states-${run}-${owner.userId}`,
+          '--external-id',
+          trust.body.externalId as string,
+        );
+        return roleArn as string;
+      })(),
+    );
+  const roleArn = await (roles.get(owner.userId) as Promise<string>);
+  const [{ queueUrl }] = await sandboxCli('create-queue', '--name', `route-states-${run}-${++queues}`);
+  return { destination: { type: 'sqs', queueUrl, roleArn } };
+}
 
 /** A well-formed id of a job that does not exist. */
 const NO_JOB = `rj_${'0'.repeat(32)}`;
@@ -112,9 +152,9 @@ const since = () => new Date(Date.now() - 3_600_000).toISOString();
 /** How every webhook route is called on a cell. A route without a case fails the inventory test. */
 const CASES: Record<string, RouteCase> = {
   'POST /webhooks': {
-    request: (cell) => ({
+    request: async (cell) => ({
       path: '/webhooks',
-      body: { webhooks: [{ ...cell.entry, name: 'created by the matrix', url: cell.freshPath() }] },
+      body: { webhooks: [{ ...cell.entry, name: 'created by the matrix', ...(await cell.freshTarget()) }] },
     }),
   },
   // The owner's plain list; an admin's page (a plain admin list holds every test's webhooks).
@@ -209,6 +249,7 @@ describe('every webhook route against a webhook in every state', () => {
     const state = STATES[stateName] as WebhookState;
     const owner = await ownerOf(stateName, caller);
     const freshPath = () => receiver.url(`/route-states/${stateName}/${caller}/${++paths}`);
+    const freshTarget = async () => (state.target ? state.target(owner) : { url: freshPath() });
     const entry = {
       name: `${stateName} webhook`,
       global: false,
@@ -217,7 +258,7 @@ describe('every webhook route against a webhook in every state', () => {
       secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
       ...state.create,
     };
-    const [webhookId] = await createHooks(owner.apiKey, [{ ...entry, url: freshPath() }]);
+    const [webhookId] = await createHooks(owner.apiKey, [{ ...entry, ...(await freshTarget()) }]);
     useLocalCloudEnv();
     const { writeHistoryRecord } = await import('../../../shared/webhooks/store/history');
     const record = await writeHistoryRecord({
@@ -249,6 +290,7 @@ describe('every webhook route against a webhook in every state', () => {
       recordId: record.id,
       entry,
       freshPath,
+      freshTarget,
     };
     return { ...cell, ...(await state.after?.(cell)) };
   }
