@@ -9,6 +9,7 @@ import type { components } from '../../shared/openapi/api-types';
 import { type ApiError, api, asApiError } from './api';
 import { ActionError, fieldErrors } from './errors';
 import type { ActionProps } from './webhook-actions';
+import { AwsTrustPanel, type Target, TargetChoice } from './webhook-destination';
 import { FilterField } from './webhook-filter';
 import { type Scheme, SchemeChoice, switchHint } from './webhook-signing';
 import { GlobalSwitch, TypePicker } from './webhook-types';
@@ -28,7 +29,10 @@ export function EditWebhook({
   onSecret,
 }: ActionProps & { onClose: () => void; onSecret: (shown: SwitchedSecret) => void }) {
   const [name, setName] = useState(webhook.name);
-  const [url, setUrl] = useState(webhook.url);
+  const [target, setTarget] = useState<Target>(webhook.destination ? 'sqs' : 'url');
+  const [url, setUrl] = useState(webhook.url ?? '');
+  const [queueUrl, setQueueUrl] = useState(webhook.destination?.queueUrl ?? '');
+  const [roleArn, setRoleArn] = useState(webhook.destination?.roleArn ?? '');
   const [types, setTypes] = useState<Set<string>>(new Set(webhook.notificationType));
   const [actionType, setActionType] = useState(webhook.actionType ?? 'receive');
   const [global, setGlobal] = useState(webhook.global);
@@ -40,7 +44,13 @@ export function EditWebhook({
     setError(null);
     const body: components['schemas']['WebhookPatch'] = {};
     if (name !== webhook.name) body.name = name;
-    if (url !== webhook.url) body.url = url;
+    // A destination replaces the URL and a URL the destination (docs/webhooks.md).
+    if (target === 'url' && url !== webhook.url) body.url = url;
+    if (
+      target === 'sqs' &&
+      (queueUrl !== webhook.destination?.queueUrl || roleArn !== webhook.destination?.roleArn)
+    )
+      body.destination = { type: 'sqs', queueUrl, roleArn };
     const sameTypes =
       types.size === webhook.notificationType.length && webhook.notificationType.every((t) => types.has(t));
     if (!sameTypes) body.notificationType = [...types] as typeof body.notificationType;
@@ -85,11 +95,28 @@ export function EditWebhook({
         <input id="edit-name" value={name} onInput={(e) => setName(input(e))} />
         {fieldError('name') && <span class="field-error">{fieldError('name')}</span>}
       </div>
-      <div class="field">
-        <label for="edit-url">URL</label>
-        <input id="edit-url" type="url" value={url} onInput={(e) => setUrl(input(e))} />
-        {fieldError('url') && <span class="field-error">{fieldError('url')}</span>}
-      </div>
+      <TargetChoice id="edit-target" value={target} onChange={setTarget} />
+      {target === 'url' ? (
+        <div class="field">
+          <label for="edit-url">URL</label>
+          <input id="edit-url" type="url" value={url} onInput={(e) => setUrl(input(e))} />
+          {fieldError('url') && <span class="field-error">{fieldError('url')}</span>}
+        </div>
+      ) : (
+        <>
+          <div class="field">
+            <label for="edit-queue">Queue URL</label>
+            <input id="edit-queue" type="url" value={queueUrl} onInput={(e) => setQueueUrl(input(e))} />
+            {fieldError('queueUrl') && <span class="field-error">{fieldError('queueUrl')}</span>}
+          </div>
+          <div class="field">
+            <label for="edit-role">Role ARN</label>
+            <input id="edit-role" value={roleArn} onInput={(e) => setRoleArn(input(e))} />
+            {fieldError('roleArn') && <span class="field-error">{fieldError('roleArn')}</span>}
+          </div>
+          <AwsTrustPanel id="edit-trust" />
+        </>
+      )}
       <div class="field">
         <label for="edit-action">Action type</label>
         <select

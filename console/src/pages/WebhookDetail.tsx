@@ -85,8 +85,19 @@ export function WebhookDetail({ id }: { id: number }) {
             <WebhookStatusBadge webhook={item} />
           </div>
           <dl>
-            <dt>URL</dt>
-            <dd class="url">{item.url}</dd>
+            {item.destination ? (
+              <>
+                <dt>SQS queue</dt>
+                <dd class="url">{item.destination.queueUrl}</dd>
+                <dt>Role</dt>
+                <dd class="url">{item.destination.roleArn}</dd>
+              </>
+            ) : (
+              <>
+                <dt>URL</dt>
+                <dd class="url">{item.url}</dd>
+              </>
+            )}
             <dt>Scope</dt>
             <dd>{item.global ? 'global' : 'personal'}</dd>
             <dt>Owner</dt>

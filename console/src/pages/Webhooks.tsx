@@ -3,6 +3,7 @@ import { type ApiError, api, asApiError, rawCall } from '../api';
 import { ErrorBanner, fieldErrors } from '../errors';
 import { Loading } from '../loading';
 import { toast } from '../toast';
+import { AwsTrustPanel, type Target, TargetChoice, targetText } from '../webhook-destination';
 import { FilterField } from '../webhook-filter';
 import { HealthSummary, ownerOf, type Webhook, WebhookStatusBadge } from '../webhook-health';
 import { createHint, type Scheme, SchemeChoice } from '../webhook-signing';
@@ -11,7 +12,10 @@ import '../webhooks.css';
 
 function CreateWebhook({ onCreated }: { onCreated: (name: string) => void }) {
   const [name, setName] = useState('');
+  const [target, setTarget] = useState<Target>('url');
   const [url, setUrl] = useState('');
+  const [queueUrl, setQueueUrl] = useState('');
+  const [roleArn, setRoleArn] = useState('');
   const [secret, setSecret] = useState('');
   const [scheme, setScheme] = useState<Scheme>('v1');
   const [global, setGlobal] = useState(false);
@@ -23,7 +27,8 @@ function CreateWebhook({ onCreated }: { onCreated: (name: string) => void }) {
     setError(null);
     const entry = {
       name,
-      url,
+      // A webhook has a URL or an AWS destination, never both.
+      ...(target === 'sqs' ? { destination: { type: 'sqs', queueUrl, roleArn } } : { url }),
       notificationType: [...types],
       actionType,
       global,
@@ -44,6 +49,8 @@ function CreateWebhook({ onCreated }: { onCreated: (name: string) => void }) {
     }
     setName('');
     setUrl('');
+    setQueueUrl('');
+    setRoleArn('');
     setSecret('');
     setScheme('v1');
     setTypes(new Set());
@@ -66,16 +73,44 @@ function CreateWebhook({ onCreated }: { onCreated: (name: string) => void }) {
         <input id="wh-name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
         {fieldError('name') && <span class="field-error">{fieldError('name')}</span>}
       </div>
-      <div class="field">
-        <label for="wh-url">URL *</label>
-        <input
-          id="wh-url"
-          type="url"
-          value={url}
-          onInput={(e) => setUrl((e.target as HTMLInputElement).value)}
-        />
-        {fieldError('url') && <span class="field-error">{fieldError('url')}</span>}
-      </div>
+      <TargetChoice id="wh-target" value={target} onChange={setTarget} />
+      {target === 'url' ? (
+        <div class="field">
+          <label for="wh-url">URL *</label>
+          <input
+            id="wh-url"
+            type="url"
+            value={url}
+            onInput={(e) => setUrl((e.target as HTMLInputElement).value)}
+          />
+          {fieldError('url') && <span class="field-error">{fieldError('url')}</span>}
+        </div>
+      ) : (
+        <>
+          <div class="field">
+            <label for="wh-queue">Queue URL *</label>
+            <input
+              id="wh-queue"
+              type="url"
+              placeholder="https://sqs.us-east-1.amazonaws.com/123456789012/orders"
+              value={queueUrl}
+              onInput={(e) => setQueueUrl((e.target as HTMLInputElement).value)}
+            />
+            {fieldError('queueUrl') && <span class="field-error">{fieldError('queueUrl')}</span>}
+          </div>
+          <div class="field">
+            <label for="wh-role">Role ARN *</label>
+            <input
+              id="wh-role"
+              placeholder="arn:aws:iam::123456789012:role/causeway-deliveries"
+              value={roleArn}
+              onInput={(e) => setRoleArn((e.target as HTMLInputElement).value)}
+            />
+            {fieldError('roleArn') && <span class="field-error">{fieldError('roleArn')}</span>}
+          </div>
+          <AwsTrustPanel id="wh-trust" />
+        </>
+      )}
       <SchemeChoice
         id="wh-scheme"
         value={scheme}
@@ -150,7 +185,7 @@ export function Webhooks() {
             <thead>
               <tr>
                 <th scope="col">Name</th>
-                <th scope="col">URL</th>
+                <th scope="col">URL or queue</th>
                 <th scope="col">Status</th>
                 <th scope="col">Health (24 h)</th>
                 <th scope="col">Scope</th>
@@ -164,7 +199,7 @@ export function Webhooks() {
                   <td>
                     <a href={`#/webhooks/${w.id}`}>{w.name}</a>
                   </td>
-                  <td class="url">{w.url}</td>
+                  <td class="url">{targetText(w)}</td>
                   <td>
                     <WebhookStatusBadge webhook={w} />
                   </td>
