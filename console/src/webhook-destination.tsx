@@ -10,6 +10,7 @@ import type { components } from '../../shared/openapi/api-types';
 import { type ApiError, api, asApiError } from './api';
 import { ErrorBanner } from './errors';
 import { Loading } from './loading';
+import { CopyButton } from './webhook-signing';
 
 export type Target = 'url' | 'sqs';
 type AwsTrust = components['schemas']['AwsTrust'];
@@ -20,18 +21,6 @@ export function targetText(webhook: {
   destination?: { queueUrl?: string } | undefined;
 }): string {
   return webhook.url ?? webhook.destination?.queueUrl ?? '';
-}
-
-function CopyButton({ text, what }: { text: string; what: string }) {
-  return (
-    <button
-      type="button"
-      aria-label={`Copy ${what}`}
-      onClick={() => void navigator.clipboard?.writeText(text)}
-    >
-      Copy
-    </button>
-  );
 }
 
 /** URL or SQS queue, as radio buttons in a labelled group. */

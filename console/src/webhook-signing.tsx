@@ -18,7 +18,7 @@ const SCHEME_LABEL: Record<Scheme, string> = {
 };
 
 /** The visible text stays "Copy"; `what` completes the accessible name ("Copy the public key"). */
-function CopyButton({ text, what }: { text: string; what?: string }) {
+export function CopyButton({ text, what }: { text: string; what?: string }) {
   return (
     <button
       type="button"
