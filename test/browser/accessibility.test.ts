@@ -232,6 +232,9 @@ describe('keyboard only', () => {
     // The form's fields in reading order, typed into and ticked with the keyboard.
     await page.getByLabel('Name *').focus();
     await page.keyboard.type('typed receiver');
+    // "Deliver to" is one stop (a radio group), on its checked choice: an HTTPS URL.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<string | undefined>('document.activeElement?.value')).toBe('url');
     await page.keyboard.press('Tab');
     expect(await page.evaluate<string | undefined>('document.activeElement?.id')).toBe('wh-url');
     await page.keyboard.type('https://example.com/typed');

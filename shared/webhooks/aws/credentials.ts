@@ -24,7 +24,7 @@
  * name the service's own emulators.
  */
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
-import { requireEnv } from '../../config/env';
+import { optionalEnv, requireEnv } from '../../config/env';
 import { deliveryPrincipalArn } from '../aws-trust';
 import { connectTimeoutMs, webhookTimeoutMs } from '../config';
 
@@ -61,7 +61,7 @@ export class AssumeRoleRefused extends Error {
 
 /** The endpoint of an AWS service in a region: the sandbox account's front locally, else AWS's own. */
 export function awsEndpoint(service: 'sqs' | 'sts', region: string): string {
-  const local = process.env[LOCAL_DESTINATION_ENDPOINT_ENV];
+  const local = optionalEnv(LOCAL_DESTINATION_ENDPOINT_ENV);
   return local !== undefined && local !== '' ? local : `https://${service}.${region}.amazonaws.com`;
 }
 
