@@ -1,9 +1,9 @@
 import { apiHandler } from '../../shared/edge/handler';
-import { webhookContracts } from '../../shared/webhooks/api/contracts';
 import { queryHistory } from '../../shared/webhooks/api/history';
+import { historyContracts } from '../../shared/webhooks/api/history-contract';
 
 export const handler = apiHandler(
-  webhookContracts['GET /webhooks/history'],
+  historyContracts['GET /webhooks/history'],
   async ({ principal, query }) => ({
     body: await queryHistory(principal, query),
   }),

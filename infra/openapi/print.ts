@@ -1,13 +1,19 @@
 /**
  * `npm run openapi` prints the OpenAPI document; `npm run openapi -- --write` writes it to
- * `shared/openapi/openapi.json`, the file the `GET /openapi.json` function serves (generated
+ * `shared/openapi/openapi.json` and the same document as compact text in `served-document.ts`, which
+ * the `GET /openapi.json` function serves (generated
  * here rather than at cold start, so the function bundles neither zod-openapi nor every
  * capability's schemas), the typed client's types to `shared/openapi/api-types.ts`, and the
  * table of filter payload fields in docs/webhooks.md (./filter-fields.ts). A unit test fails when
  * any of them is out of date.
  */
 import { writeFileSync } from 'node:fs';
-import { OPENAPI_FILE, renderOpenApiDocument } from '../../shared/openapi/document';
+import {
+  OPENAPI_FILE,
+  renderOpenApiDocument,
+  renderServedDocument,
+  SERVED_DOCUMENT_FILE,
+} from '../../shared/openapi/document';
 import { CLIENT_TYPES_FILE, renderClientTypes } from './client-types';
 import { WEBHOOKS_DOC, writeFilterFields } from './filter-fields';
 import { stageServers } from './servers';
@@ -16,6 +22,8 @@ const document = renderOpenApiDocument(stageServers());
 if (process.argv.includes('--write')) {
   writeFileSync(OPENAPI_FILE, document);
   process.stderr.write(`wrote ${OPENAPI_FILE}\n`);
+  writeFileSync(SERVED_DOCUMENT_FILE, renderServedDocument(document));
+  process.stderr.write(`wrote ${SERVED_DOCUMENT_FILE}\n`);
   writeFileSync(CLIENT_TYPES_FILE, await renderClientTypes(document));
   process.stderr.write(`wrote ${CLIENT_TYPES_FILE}\n`);
   writeFilterFields();

@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AuthDenialReason } from '../catalog/metrics';
 import { nextId } from '../store/counters';
-import { APPLICATION_ADMIN, type Permission, type Principal, PrincipalSchema } from './permissions';
+import { APPLICATION_ADMIN, type Permission, type Principal, principalSchema } from './permissions';
 import {
   allApiKeyRecords,
   allPrincipalItems,
@@ -68,7 +68,7 @@ export async function authenticate(authorization: string | undefined): Promise<A
 async function getPrincipal(userId: number): Promise<Principal | undefined> {
   const item = await getPrincipalItem(userId);
   if (!item) return undefined;
-  return PrincipalSchema.parse({ userId: item.userId, name: item.name, permissions: item.permissions });
+  return principalSchema().parse({ userId: item.userId, name: item.name, permissions: item.permissions });
 }
 
 export interface IssuedKey extends Principal {
@@ -81,7 +81,7 @@ export async function createPrincipalWithKey(
   permissions: readonly Permission[],
 ): Promise<IssuedKey> {
   const userId = await nextId('principals');
-  const principal = PrincipalSchema.parse({ userId, name, permissions: [...permissions] });
+  const principal = principalSchema().parse({ userId, name, permissions: [...permissions] });
   if (!(await putPrincipal({ ...principal, createdAt: new Date().toISOString() }, { ifAbsent: true }))) {
     throw new Error(`principal ${userId} already exists`);
   }
@@ -109,7 +109,7 @@ export async function ensureAdminKey(apiKey: string, name = 'admin'): Promise<Pr
   }
   if (record?.revokedAt) throw new Error('ADMIN_API_KEY has been revoked; choose another key');
   const userId = await nextId('principals');
-  const principal = PrincipalSchema.parse({ userId, name, permissions: [APPLICATION_ADMIN] });
+  const principal = principalSchema().parse({ userId, name, permissions: [APPLICATION_ADMIN] });
   await putPrincipal({ ...principal, createdAt: new Date().toISOString() }, { ifAbsent: false });
   await registerApiKey(apiKey, userId);
   return principal;

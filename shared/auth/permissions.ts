@@ -1,16 +1,21 @@
 import * as z from 'zod/mini';
+import { lazySchema } from '../lazy-schema';
 
 export const APPLICATION_ADMIN = 'APPLICATION_ADMIN';
 
-const PermissionSchema = z.enum([APPLICATION_ADMIN]);
-export type Permission = z.infer<typeof PermissionSchema>;
-
-export const PrincipalSchema = z.object({
-  userId: z.int().check(z.positive()),
-  name: z.string().check(z.minLength(1), z.maxLength(200)),
-  permissions: z.array(PermissionSchema),
-});
-export type Principal = z.infer<typeof PrincipalSchema>;
+/**
+ * Built on first use (ADR 0021): every API function decodes its caller with it, and building it
+ * at module scope made it the function's first zod schema, at init.
+ */
+export const principalSchema = lazySchema(() =>
+  z.object({
+    userId: z.int().check(z.positive()),
+    name: z.string().check(z.minLength(1), z.maxLength(200)),
+    permissions: z.array(z.enum([APPLICATION_ADMIN])),
+  }),
+);
+export type Principal = z.infer<ReturnType<typeof principalSchema>>;
+export type Permission = Principal['permissions'][number];
 
 export function isAdmin(principal: Pick<Principal, 'permissions'>): boolean {
   return principal.permissions.includes(APPLICATION_ADMIN);
@@ -42,7 +47,7 @@ export function principalFromContext(ctx: Partial<AuthorizerContext> | undefined
   // Values arrive as strings when API Gateway serialises the context; accept both forms.
   const authenticated = ctx?.authenticated === true || String(ctx?.authenticated) === 'true';
   if (!ctx || !authenticated) return undefined;
-  const parsed = PrincipalSchema.safeParse({
+  const parsed = principalSchema().safeParse({
     userId: Number(ctx.userId),
     name: ctx.name,
     permissions: (ctx.permissions ?? '').split(',').filter(Boolean),

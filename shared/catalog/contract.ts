@@ -21,7 +21,12 @@ interface BodyFormat {
 
 interface ResponseContract {
   description: string;
-  schema?: z.ZodMiniType;
+  /**
+   * The answer's shape, for the OpenAPI document only (handlers never parse their answers). A
+   * `lazySchema` thunk is taken as it is, so a function's init does not build the schemas of its
+   * answers (ADR 0021).
+   */
+  schema?: z.ZodMiniType | (() => z.ZodMiniType);
   /** Defaults to application/json. */
   contentTypes?: readonly string[];
 }

@@ -5,13 +5,15 @@
  */
 import * as z from 'zod/mini';
 import type { RouteContract } from '../catalog/contract';
+import { lazySchema } from '../lazy-schema';
 
 export const notificationContracts = {
   'GET /webhooks/actions': {
     responses: {
       200: {
         description: 'ALL_NOTIFICATIONS and every notification name.',
-        schema: z.array(z.string()),
+        // An answer's schema: built for the OpenAPI document only (ADR 0021).
+        schema: lazySchema(() => z.array(z.string())),
       },
     },
   },

@@ -13,6 +13,7 @@ import { serviceContracts } from '../service/contracts';
 import { awsTrustContracts } from '../webhooks/api/aws-trust-contract';
 import { webhookContracts } from '../webhooks/api/contracts';
 import { filterPreviewContracts } from '../webhooks/api/filter-preview-contract';
+import { historyContracts } from '../webhooks/api/history-contract';
 
 /** Each capability declares its own record in its `api.ts`; they are only gathered here. */
 export const contracts: Record<RouteKey, RouteContract> = {
@@ -24,4 +25,5 @@ export const contracts: Record<RouteKey, RouteContract> = {
   ...webhookContracts,
   ...filterPreviewContracts,
   ...awsTrustContracts,
+  ...historyContracts,
 };

@@ -4,12 +4,13 @@
  */
 import * as z from 'zod/mini';
 import { documentedAs, queryBoolean, queryInt } from '../edge/validation';
+import { lazySchema } from '../lazy-schema';
 import { NOTIFICATION_NAMES } from '../notifications/catalog';
 import { NotificationMetadataSchema } from '../notifications/metadata';
 import { notificationName } from '../notifications/name-schema';
 import { described, withMeta } from '../schema-meta';
+import { ActionTypeSchema } from './action-type';
 import { DELIVERY_ID } from './delivery-id';
-import { ActionTypeSchema } from './model';
 
 const MAX_HISTORY_PAGE_SIZE = 100;
 const MAX_HISTORY_OFFSET = 10_000;
@@ -135,8 +136,11 @@ export const HistoryQuerySchema = z
   );
 export type HistoryQuery = z.output<typeof HistoryQuerySchema>;
 
-export const HistoryPageSchema = z.object({
-  count: described(z.int(), 'records matching the filters (all pages)'),
-  records: z.array(HistoryRecordSchema),
-});
-export type HistoryPage = z.infer<typeof HistoryPageSchema>;
+/** The answer of `GET /webhooks/history`: built for the OpenAPI document only (ADR 0021). */
+export const historyPageSchema = lazySchema(() =>
+  z.object({
+    count: described(z.int(), 'records matching the filters (all pages)'),
+    records: z.array(HistoryRecordSchema),
+  }),
+);
+export type HistoryPage = z.infer<ReturnType<typeof historyPageSchema>>;

@@ -9,6 +9,7 @@ import { SUBSCRIBABLE_NAMES } from '../notifications/catalog';
 import { notificationName } from '../notifications/name-schema';
 import { described, withMeta } from '../schema-meta';
 import { withUnknownFieldHints } from '../validation';
+import { ActionTypeSchema } from './action-type';
 import { TrustPolicySchema } from './aws-trust';
 import { type Destination, DestinationSchema } from './destination';
 import { filter } from './fields';
@@ -19,8 +20,6 @@ import { MAX_DELIVERIES_PER_SECOND, MIN_DELIVERIES_PER_SECOND } from './throttle
 export const MAX_WEBHOOKS_PER_REQUEST = 50;
 
 export const MAX_WEBHOOK_PAGE_SIZE = 100;
-
-export const ActionTypeSchema = z.enum(['triggered', 'receive']);
 
 /** `ftp://…` and other schemes get their own message. */
 const urlMessage = (input: unknown): string =>

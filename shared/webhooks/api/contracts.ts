@@ -9,7 +9,7 @@ import { idParam, queryBoolean } from '../../edge/validation';
 import { NOTIFICATION_NAMES } from '../../notifications/catalog';
 import { described, withMeta } from '../../schema-meta';
 import { TrustPolicySchema } from '../aws-trust';
-import { HistoryPageSchema, HistoryQuerySchema, HistoryRecordSchema, instant } from '../history-model';
+import { HistoryRecordSchema, instant } from '../history-model';
 import {
   CONTROL_CHARACTERS,
   CreateWebhooksBodySchema,
@@ -232,15 +232,6 @@ export const webhookContracts = {
           '(the original answer); with `pageSize` or `nextToken`, one page `{webhooks, nextToken}` ' +
           '(owners’ pages in id order, admins’ in storage order).',
         schema: z.union([z.array(WebhookViewSchema), WebhookPageSchema]),
-      },
-    },
-  },
-  'GET /webhooks/history': {
-    query: HistoryQuerySchema,
-    responses: {
-      200: {
-        description: 'One page of the caller’s history and the total count.',
-        schema: HistoryPageSchema,
       },
     },
   },

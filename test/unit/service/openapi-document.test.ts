@@ -4,11 +4,28 @@ import { describe, expect, it } from 'vitest';
 import { CLIENT_TYPES_FILE, renderClientTypes } from '../../../infra/openapi/client-types';
 import { WEBHOOKS_DOC, withFilterFields } from '../../../infra/openapi/filter-fields';
 import { stageServers } from '../../../infra/openapi/servers';
-import { OPENAPI_FILE, renderOpenApiDocument } from '../../../shared/openapi/document';
+import {
+  OPENAPI_FILE,
+  renderOpenApiDocument,
+  renderServedDocument,
+  SERVED_DOCUMENT_FILE,
+} from '../../../shared/openapi/document';
+import { FIRST_SERVER_AT, OPENAPI_TEXT } from '../../../shared/openapi/served-document';
 
 describe('the served OpenAPI document', () => {
   it('is up to date with the route table and contracts (regenerate: npm run openapi -- --write)', () => {
     expect(readFileSync(OPENAPI_FILE, 'utf8')).toBe(renderOpenApiDocument(stageServers()));
+  });
+
+  it('is served from a text module up to date with it (regenerate: npm run openapi -- --write)', () => {
+    const json = readFileSync(OPENAPI_FILE, 'utf8');
+    expect(readFileSync(SERVED_DOCUMENT_FILE, 'utf8')).toBe(renderServedDocument(json));
+    // What the function answers: the document with the server the request reached first.
+    const here = { url: 'https://example.test', description: 'This server.' };
+    const document = JSON.parse(json) as { servers: unknown[] };
+    expect(
+      `${OPENAPI_TEXT.slice(0, FIRST_SERVER_AT)}${JSON.stringify(here)},${OPENAPI_TEXT.slice(FIRST_SERVER_AT)}`,
+    ).toBe(JSON.stringify({ ...document, servers: [here, ...document.servers] }));
   });
 
   it('has a typed client whose types are up to date (regenerate: npm run openapi -- --write)', async () => {
