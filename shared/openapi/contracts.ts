@@ -7,6 +7,7 @@ import type { RouteContract } from '../catalog/contract';
 import type { RouteKey } from '../catalog/routes';
 import { dataSourceContracts } from '../data-sources/contracts';
 import { integrationContracts } from '../integrations/api/contracts';
+import { regenerateContracts } from '../integrations/api/regenerate-contract';
 import { scriptContracts } from '../integrations/api/script-contracts';
 import { notificationContracts } from '../notifications/contracts';
 import { serviceContracts } from '../service/contracts';
@@ -19,6 +20,7 @@ import { historyContracts } from '../webhooks/api/history-contract';
 export const contracts: Record<RouteKey, RouteContract> = {
   ...serviceContracts,
   ...integrationContracts,
+  ...regenerateContracts,
   ...scriptContracts,
   ...dataSourceContracts,
   ...notificationContracts,

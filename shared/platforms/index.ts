@@ -5,6 +5,7 @@
  * (`shared/platforms/<type>/`, see `./module.ts` for what it holds) and one line here.
  */
 import * as z from 'zod/mini';
+import { lazySchema } from '../lazy-schema';
 import { withMeta } from '../schema-meta';
 import { analyticsWarehouse } from './analytics-warehouse';
 import { cloudWarehouse } from './cloud-warehouse';
@@ -29,7 +30,7 @@ const PLATFORMS = {
 type Registry = typeof PLATFORMS;
 export type IntegrationType = keyof Registry;
 export const INTEGRATION_TYPES = Object.keys(PLATFORMS) as [IntegrationType, ...IntegrationType[]];
-export const IntegrationTypeSchema = z.enum(INTEGRATION_TYPES);
+export const integrationTypeSchema = lazySchema(() => z.enum(INTEGRATION_TYPES));
 
 type PayloadOfModule<M> = M extends { payloadSchema: infer S extends z.ZodMiniType } ? z.output<S> : never;
 type InputOfModule<M> = M extends { payloadSchema: infer S extends z.ZodMiniType } ? z.input<S> : never;
@@ -88,11 +89,15 @@ function payloadUnion(modules: readonly PlatformModule[]): z.ZodMiniType {
   );
 }
 
-/** The create/update body as the API documents and checks it (the seven types). */
-export const IntegrationPayloadSchema = payloadUnion(Object.values(PLATFORMS)) as z.ZodMiniType<
-  IntegrationPayload,
-  IntegrationPayloadInput
->;
+/**
+ * The create/update body as the API documents and checks it (the seven types), built on first use
+ * (ADR 0021): the functions that only read a type's facts (its secrets, its connector) build none
+ * of the seven types' schemas. The contracts take it as `IntegrationPayloadSchema` from
+ * `./payload-schema.ts`.
+ */
+export const integrationPayloadSchema = lazySchema(
+  () => payloadUnion(Object.values(PLATFORMS)) as z.ZodMiniType<IntegrationPayload, IntegrationPayloadInput>,
+);
 
 /**
  * The modules generic code sees: the registry above, plus any a test registers at run time (the
@@ -150,7 +155,7 @@ export function typesWhere(pick: (module: PlatformModule) => boolean): Integrati
 export function payloadSchemaFor(body: unknown): z.ZodMiniType<IntegrationPayload> {
   const type = (body as { type?: unknown } | null)?.type;
   const module = typeof type === 'string' ? registered.get(type) : undefined;
-  return (module?.payloadSchema ?? IntegrationPayloadSchema) as z.ZodMiniType<IntegrationPayload>;
+  return (module?.payloadSchema ?? integrationPayloadSchema()) as z.ZodMiniType<IntegrationPayload>;
 }
 
 /** The remote side of a type, or undefined for types without remote objects. */

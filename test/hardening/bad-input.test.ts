@@ -19,8 +19,8 @@ import { stringify } from 'yaml';
 import type * as z from 'zod/mini';
 import { type RouteDef, routeKey, routes } from '../../shared/catalog/routes';
 import { contracts } from '../../shared/openapi/contracts';
-import { IntegrationPayloadSchema } from '../../shared/platforms';
-import { CloudWarehouseDeleteSchema } from '../../shared/platforms/cloud-warehouse/schema';
+import { cloudWarehouseSchemas } from '../../shared/platforms/cloud-warehouse/schema';
+import { IntegrationPayloadSchema } from '../../shared/platforms/payload-schema';
 import { WebhookInputSchema } from '../../shared/webhooks/model';
 import { type RunningCloud, startCloudProcess } from '../support/local-cloud-process';
 import { deleteBodies, type Payload, payloads, uid } from '../unit/integrations/fixtures';
@@ -112,7 +112,7 @@ function bodyRoutes(): BodyRoute[] {
       list.push({
         route,
         seeds: () => [deleteBodies(uid()).CloudWarehouse as Payload],
-        accepts: (b) => ok(CloudWarehouseDeleteSchema, b),
+        accepts: (b) => ok(cloudWarehouseSchemas().deletion, b),
         yaml: true,
       });
     } else if (key === 'POST /data-sources' && contract?.body) {

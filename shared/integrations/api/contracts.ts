@@ -6,14 +6,16 @@ import * as z from 'zod/mini';
 import type { RouteContract } from '../../catalog/contract';
 import { ErrorBodySchema } from '../../edge/error-body';
 import type { ApiResult } from '../../edge/handler';
-import { idParam, queryBoolean } from '../../edge/validation';
+import { queryBoolean } from '../../edge/validation';
 import { JSON_OR_YAML } from '../../edge/yaml-body';
-import { IntegrationPayloadSchema, IntegrationTypeSchema, platforms } from '../../platforms';
+import { integrationTypeSchema, platforms } from '../../platforms';
+import { IntegrationPayloadSchema } from '../../platforms/payload-schema';
 import { AssuranceFindingSchema, ValidationResultsSchema } from '../../platforms/port';
 import { described, withMeta } from '../../schema-meta';
 import { IntegrationStatusSchema } from '../lifecycle';
+import { conflict, IntegrationIdParamsSchema } from './contract-parts';
 
-export const IntegrationIdParamsSchema = z.object({ id: idParam() });
+export { IntegrationIdParamsSchema } from './contract-parts';
 
 const flag = z.pipe(
   z.optional(queryBoolean({ error: 'must be true or false' })),
@@ -30,7 +32,7 @@ const IntegrationResponseSchema = withMeta(
   z.object({
     id: z.string(),
     status: IntegrationStatusSchema,
-    type: IntegrationTypeSchema,
+    type: integrationTypeSchema(),
     autoBootstrap: z.optional(z.boolean()),
     config: described(
       z.optional(z.record(z.string(), z.unknown())),
@@ -75,23 +77,11 @@ const IntegrationStatusResponseSchema = withMeta(
 );
 export type IntegrationStatusResponse = z.infer<typeof IntegrationStatusResponseSchema>;
 
-const RegenerateResponseSchema = withMeta(
-  z.object({ id: z.string(), apiKey: z.string(), configurationSnippet: z.string() }),
-  { id: 'FederatedSqlKey' },
-);
-export type RegenerateResponse = z.infer<typeof RegenerateResponseSchema>;
-
 /** 422: a validation test failed; `validationResults` says which and why. */
 const validationFailed = {
   description: 'A validation test failed; the body carries validationResults.',
   schema: z.extend(ErrorBodySchema, { validationResults: ValidationResultsSchema }),
 };
-
-/** 409: the integration's state does not allow the operation; `status` is its current status when known. */
-const conflict = (description: string) => ({
-  description,
-  schema: z.extend(ErrorBodySchema, { status: z.optional(IntegrationStatusSchema) }),
-});
 
 /** 502: the platform connector could not run the validation tests. */
 const connectorFailed = { description: 'The platform connector could not run the validation tests; retry.' };
@@ -196,18 +186,6 @@ export const integrationContracts = {
     responses: {
       200: { description: 'The id (a number) and status.', schema: IntegrationStatusResponseSchema },
       404: { description: 'No integration with the id.' },
-    },
-  },
-  'POST /integrations/{id}/regenerate': {
-    params: IntegrationIdParamsSchema,
-    responses: {
-      200: {
-        description: 'A new cluster API key and snippet, shown once.',
-        schema: RegenerateResponseSchema,
-      },
-      400: { description: 'The integration is not FederatedSql.' },
-      404: { description: 'No integration with the id.' },
-      409: conflict('The integration is not enabled.'),
     },
   },
   'POST /integrations/{id}/repair': {

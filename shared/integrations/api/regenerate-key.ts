@@ -3,9 +3,9 @@ import { InvalidInputError } from '../../errors';
 import { platformOf, typesWhere } from '../../platforms';
 import { updateIntegration as writeIntegration } from '../store/integrations';
 import { configurationSnippet, issueClusterKey } from './cluster-key';
-import type { RegenerateResponse } from './contracts';
 import { lostRace, now, refuse } from './operation';
 import { loadIntegration } from './queries';
+import type { RegenerateResponse } from './regenerate-contract';
 
 export async function regenerateKey(id: number, serviceUrl: string): Promise<RegenerateResponse> {
   const record = await loadIntegration(id);

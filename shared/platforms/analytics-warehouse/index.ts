@@ -1,14 +1,19 @@
 /** AnalyticsWarehouse (SQL Server family, T-SQL): a schema and a login; two-step manual setup. */
 import type * as z from 'zod/mini';
+import { lazySchema } from '../../lazy-schema';
 import { configPayload, definePlatform, hostClaim } from '../module';
-import { AnalyticsWarehouseConfigSchema, AnalyticsWarehouseDeleteSchema } from './schema';
+import { analyticsWarehouseSchemas } from './schema';
 
-const AnalyticsWarehousePayloadSchema = configPayload('AnalyticsWarehouse', AnalyticsWarehouseConfigSchema);
-export type AnalyticsWarehousePayload = z.output<typeof AnalyticsWarehousePayloadSchema>;
+const analyticsWarehousePayloadSchema = lazySchema(() =>
+  configPayload('AnalyticsWarehouse', analyticsWarehouseSchemas().config),
+);
+export type AnalyticsWarehousePayload = z.output<ReturnType<typeof analyticsWarehousePayloadSchema>>;
 
 export const analyticsWarehouse = definePlatform<AnalyticsWarehousePayload>()({
   type: 'AnalyticsWarehouse',
-  payloadSchema: AnalyticsWarehousePayloadSchema,
+  get payloadSchema() {
+    return analyticsWarehousePayloadSchema();
+  },
   secretPaths: ['username', 'password'],
   settings: ['database', 'schema', 'metadataDelimiters', 'impersonation'],
   nonEditable: ['host', 'database', 'schema'],
@@ -17,7 +22,9 @@ export const analyticsWarehouse = definePlatform<AnalyticsWarehousePayload>()({
   supportsAutoBootstrap: true,
   updatable: true,
   deletion: {
-    schema: AnalyticsWarehouseDeleteSchema,
+    get schema() {
+      return analyticsWarehouseSchemas().deletion;
+    },
     // `{authenticationType: userPassword}` alone is not a credential: a manual integration may send it.
     ignoredManualBody: (body) => Object.keys(body).length === 1 && body.authenticationType === 'userPassword',
     requiredWhenAutomatic: ['username', 'password'],

@@ -1,5 +1,6 @@
 /** CloudWarehouse (Snowflake-like): a role, a database and schemas; key-pair or OAuth logins. */
 import * as z from 'zod/mini';
+import { lazySchema } from '../../lazy-schema';
 import {
   addIssue,
   configPayload,
@@ -9,27 +10,31 @@ import {
   hostClaim,
   requireWhenAutomatic,
 } from '../module';
-import { CloudWarehouseConfigSchema, CloudWarehouseDeleteSchema } from './schema';
+import { cloudWarehouseSchemas } from './schema';
 
 /** An automatic setup acts as `role` (a manual one is set up by the operator). */
 const AUTOMATIC_NEEDS = ['role'] as const;
 
-const CloudWarehousePayloadSchema = configPayload('CloudWarehouse', CloudWarehouseConfigSchema).check(
-  z.superRefine((p, ctx) => {
-    if (p.autoBootstrap === true) {
-      requireWhenAutomatic(p, ctx, AUTOMATIC_NEEDS);
-      if (getPath(p, 'config.authenticationType') === 'oAuth')
-        addIssue(ctx, ['autoBootstrap'], 'must be false with oAuth authentication');
-    } else if (p.autoBootstrap === false && getPath(p, 'config.privilegedConnectArgs') !== undefined) {
-      addIssue(ctx, ['config', 'privilegedConnectArgs'], 'is only used when autoBootstrap is true');
-    }
-  }, EVEN_WITH_OTHER_ISSUES),
+const cloudWarehousePayloadSchema = lazySchema(() =>
+  configPayload('CloudWarehouse', cloudWarehouseSchemas().config).check(
+    z.superRefine((p, ctx) => {
+      if (p.autoBootstrap === true) {
+        requireWhenAutomatic(p, ctx, AUTOMATIC_NEEDS);
+        if (getPath(p, 'config.authenticationType') === 'oAuth')
+          addIssue(ctx, ['autoBootstrap'], 'must be false with oAuth authentication');
+      } else if (p.autoBootstrap === false && getPath(p, 'config.privilegedConnectArgs') !== undefined) {
+        addIssue(ctx, ['config', 'privilegedConnectArgs'], 'is only used when autoBootstrap is true');
+      }
+    }, EVEN_WITH_OTHER_ISSUES),
+  ),
 );
-export type CloudWarehousePayload = z.output<typeof CloudWarehousePayloadSchema>;
+export type CloudWarehousePayload = z.output<ReturnType<typeof cloudWarehousePayloadSchema>>;
 
 export const cloudWarehouse = definePlatform<CloudWarehousePayload>()({
   type: 'CloudWarehouse',
-  payloadSchema: CloudWarehousePayloadSchema,
+  get payloadSchema() {
+    return cloudWarehousePayloadSchema();
+  },
   secretPaths: [
     'username',
     'password',
@@ -59,7 +64,11 @@ export const cloudWarehouse = definePlatform<CloudWarehousePayload>()({
   identityAttributes: ['config.host'],
   supportsAutoBootstrap: true,
   updatable: true,
-  deletion: { schema: CloudWarehouseDeleteSchema },
+  deletion: {
+    get schema() {
+      return cloudWarehouseSchemas().deletion;
+    },
+  },
   claims: (p) => [hostClaim(p.config.host)],
   remote: {
     host: ({ config }) => config.host,

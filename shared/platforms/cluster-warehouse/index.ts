@@ -1,5 +1,6 @@
 /** ClusterWarehouse (PostgreSQL/Redshift family): a database, groups and schemas; IAM or IdP logins. */
 import * as z from 'zod/mini';
+import { lazySchema } from '../../lazy-schema';
 import {
   configPayload,
   definePlatform,
@@ -7,19 +8,23 @@ import {
   hostClaim,
   requireWhenAutomatic,
 } from '../module';
-import { ClusterWarehouseConfigSchema, ClusterWarehouseDeleteSchema } from './schema';
+import { clusterWarehouseSchemas } from './schema';
 
 /** An automatic setup first connects to `initialDatabase` (a manual one never does). */
 const AUTOMATIC_NEEDS = ['initialDatabase'] as const;
 
-const ClusterWarehousePayloadSchema = configPayload('ClusterWarehouse', ClusterWarehouseConfigSchema).check(
-  z.superRefine((p, ctx) => requireWhenAutomatic(p, ctx, AUTOMATIC_NEEDS), EVEN_WITH_OTHER_ISSUES),
+const clusterWarehousePayloadSchema = lazySchema(() =>
+  configPayload('ClusterWarehouse', clusterWarehouseSchemas().config).check(
+    z.superRefine((p, ctx) => requireWhenAutomatic(p, ctx, AUTOMATIC_NEEDS), EVEN_WITH_OTHER_ISSUES),
+  ),
 );
-export type ClusterWarehousePayload = z.output<typeof ClusterWarehousePayloadSchema>;
+export type ClusterWarehousePayload = z.output<ReturnType<typeof clusterWarehousePayloadSchema>>;
 
 export const clusterWarehouse = definePlatform<ClusterWarehousePayload>()({
   type: 'ClusterWarehouse',
-  payloadSchema: ClusterWarehousePayloadSchema,
+  get payloadSchema() {
+    return clusterWarehousePayloadSchema();
+  },
   secretPaths: [
     'username',
     'password',
@@ -44,7 +49,11 @@ export const clusterWarehouse = definePlatform<ClusterWarehousePayload>()({
   identityAttributes: ['config.host'],
   supportsAutoBootstrap: true,
   updatable: true,
-  deletion: { schema: ClusterWarehouseDeleteSchema },
+  deletion: {
+    get schema() {
+      return clusterWarehouseSchemas().deletion;
+    },
+  },
   claims: (p) => [hostClaim(p.config.host)],
   remote: {
     host: ({ config }) => config.host,

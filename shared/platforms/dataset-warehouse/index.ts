@@ -1,14 +1,17 @@
 /** DatasetWarehouse (BigQuery-like): a metadata dataset in the service account's project. */
 import * as z from 'zod/mini';
+import { lazySchema } from '../../lazy-schema';
 import { addIssue, configPayload, definePlatform, EVEN_WITH_OTHER_ISSUES } from '../module';
-import { DatasetWarehouseConfigSchema, parseServiceAccount } from './schema';
+import { datasetWarehouseSchemas, parseServiceAccount } from './schema';
 
-const DatasetWarehousePayloadSchema = configPayload('DatasetWarehouse', DatasetWarehouseConfigSchema).check(
-  z.superRefine((p, ctx) => {
-    if (p.autoBootstrap === true) addIssue(ctx, ['autoBootstrap'], 'must be false for DatasetWarehouse');
-  }, EVEN_WITH_OTHER_ISSUES),
+const datasetWarehousePayloadSchema = lazySchema(() =>
+  configPayload('DatasetWarehouse', datasetWarehouseSchemas().config).check(
+    z.superRefine((p, ctx) => {
+      if (p.autoBootstrap === true) addIssue(ctx, ['autoBootstrap'], 'must be false for DatasetWarehouse');
+    }, EVEN_WITH_OTHER_ISSUES),
+  ),
 );
-export type DatasetWarehousePayload = z.output<typeof DatasetWarehousePayloadSchema>;
+export type DatasetWarehousePayload = z.output<ReturnType<typeof datasetWarehousePayloadSchema>>;
 
 /** The project of the service-account credential: the type's host identity. */
 const project = (p: DatasetWarehousePayload) =>
@@ -16,7 +19,9 @@ const project = (p: DatasetWarehousePayload) =>
 
 export const datasetWarehouse = definePlatform<DatasetWarehousePayload>()({
   type: 'DatasetWarehouse',
-  payloadSchema: DatasetWarehousePayloadSchema,
+  get payloadSchema() {
+    return datasetWarehousePayloadSchema();
+  },
   secretPaths: ['credential'],
   settings: ['role', 'datasetSuffix', 'dataset', 'location'],
   nonEditable: ['dataset', 'location'],

@@ -3,14 +3,17 @@
  * an API key the service issues (shared/integrations/api/cluster-key.ts). No remote objects.
  */
 import * as z from 'zod/mini';
+import { lazySchema } from '../../lazy-schema';
 import { definePlatform } from '../module';
 
-const FederatedSqlPayloadSchema = z.strictObject({ type: z.literal('FederatedSql') });
-export type FederatedSqlPayload = z.output<typeof FederatedSqlPayloadSchema>;
+const federatedSqlPayloadSchema = lazySchema(() => z.strictObject({ type: z.literal('FederatedSql') }));
+export type FederatedSqlPayload = z.output<ReturnType<typeof federatedSqlPayloadSchema>>;
 
 export const federatedSql = definePlatform<FederatedSqlPayload>()({
   type: 'FederatedSql',
-  payloadSchema: FederatedSqlPayloadSchema,
+  get payloadSchema() {
+    return federatedSqlPayloadSchema();
+  },
   secretPaths: [],
   settings: [],
   nonEditable: [],

@@ -1,14 +1,17 @@
 /** Lakehouse (Databricks-like): a catalog and schemas owned by the service principal. */
 import type * as z from 'zod/mini';
+import { lazySchema } from '../../lazy-schema';
 import { configPayload, definePlatform, hostClaim } from '../module';
-import { LakehouseConfigSchema, lakehouseHost } from './schema';
+import { lakehouseHost, lakehouseSchemas } from './schema';
 
-const LakehousePayloadSchema = configPayload('Lakehouse', LakehouseConfigSchema);
-export type LakehousePayload = z.output<typeof LakehousePayloadSchema>;
+const lakehousePayloadSchema = lazySchema(() => configPayload('Lakehouse', lakehouseSchemas().config));
+export type LakehousePayload = z.output<ReturnType<typeof lakehousePayloadSchema>>;
 
 export const lakehouse = definePlatform<LakehousePayload>()({
   type: 'Lakehouse',
-  payloadSchema: LakehousePayloadSchema,
+  get payloadSchema() {
+    return lakehousePayloadSchema();
+  },
   secretPaths: ['token', 'oAuthClientConfig.clientSecret'],
   settings: [
     'audit',

@@ -1,18 +1,23 @@
 /** ObjectStore: an access-grants location in the cloud account; no SQL, no automatic setup. */
 import * as z from 'zod/mini';
+import { lazySchema } from '../../lazy-schema';
 import { addIssue, configPayload, definePlatform, EVEN_WITH_OTHER_ISSUES } from '../module';
-import { ObjectStoreConfigSchema } from './schema';
+import { objectStoreSchemas } from './schema';
 
-const ObjectStorePayloadSchema = configPayload('ObjectStore', ObjectStoreConfigSchema).check(
-  z.superRefine((p, ctx) => {
-    if (p.autoBootstrap === true) addIssue(ctx, ['autoBootstrap'], 'must be false for ObjectStore');
-  }, EVEN_WITH_OTHER_ISSUES),
+const objectStorePayloadSchema = lazySchema(() =>
+  configPayload('ObjectStore', objectStoreSchemas().config).check(
+    z.superRefine((p, ctx) => {
+      if (p.autoBootstrap === true) addIssue(ctx, ['autoBootstrap'], 'must be false for ObjectStore');
+    }, EVEN_WITH_OTHER_ISSUES),
+  ),
 );
-export type ObjectStorePayload = z.output<typeof ObjectStorePayloadSchema>;
+export type ObjectStorePayload = z.output<ReturnType<typeof objectStorePayloadSchema>>;
 
 export const objectStore = definePlatform<ObjectStorePayload>()({
   type: 'ObjectStore',
-  payloadSchema: ObjectStorePayloadSchema,
+  get payloadSchema() {
+    return objectStorePayloadSchema();
+  },
   secretPaths: ['cloudAccessKeyId', 'cloudSecretAccessKey'],
   settings: ['name', 'cloudLocationRole', 'cloudLocationPath', 'cloudRoleToAssume', 'authenticationType'],
   nonEditable: ['name', 'cloudLocationPath'],

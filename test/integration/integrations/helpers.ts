@@ -110,9 +110,10 @@ export async function store() {
  */
 export async function runManualSetup(payload: Record<string, unknown>): Promise<void> {
   useLocalCloudEnv();
-  const [{ IntegrationPayloadSchema, hostOf, isSqlType }, { scriptFor }, { runOnSandbox }] =
+  const [{ hostOf, isSqlType }, { IntegrationPayloadSchema }, { scriptFor }, { runOnSandbox }] =
     await Promise.all([
       import('../../../shared/platforms'),
+      import('../../../shared/platforms/payload-schema'),
       import('../../../shared/platforms/scripts'),
       import('../../../shared/platforms/sandbox/run-script'),
     ]);

@@ -8,10 +8,10 @@
 import { createHash, createVerify, generateKeyPairSync, randomUUID } from 'node:crypto';
 import snowflake from 'snowflake-sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { IntegrationPayloadSchema } from '../../../shared/platforms';
 import { createCloudDriver } from '../../../shared/platforms/cloud-warehouse/driver';
 import type { OAuthOptions } from '../../../shared/platforms/cloud-warehouse/oauth';
 import { realConnector } from '../../../shared/platforms/connectors';
+import { IntegrationPayloadSchema } from '../../../shared/platforms/payload-schema';
 import type { PlatformPayload, ValidationTest } from '../../../shared/platforms/port';
 import { sqlConnector } from '../../../shared/platforms/sql/connector';
 import { type LoopbackServer, type ReceivedRequest, type Reply, startLoopback } from '../../support/loopback';

@@ -10,9 +10,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { IntegrationPayloadSchema } from '../../../shared/platforms';
 import { createClusterDriver } from '../../../shared/platforms/cluster-warehouse/driver';
 import type { ClusterAuthOptions } from '../../../shared/platforms/cluster-warehouse/iam-auth';
+import { IntegrationPayloadSchema } from '../../../shared/platforms/payload-schema';
 import type { ValidationTest } from '../../../shared/platforms/port';
 import type { SqlPayload } from '../../../shared/platforms/scripts';
 import { sqlConnector } from '../../../shared/platforms/sql/connector';

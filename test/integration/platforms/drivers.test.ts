@@ -9,10 +9,10 @@
  */
 import { type AddressInfo, createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IntegrationPayloadSchema } from '../../../shared/platforms';
 import { connectorFor, realConnector } from '../../../shared/platforms/connectors';
 import { connector as datasetWarehouseConnector } from '../../../shared/platforms/dataset-warehouse/driver';
 import { connector as objectStoreConnector } from '../../../shared/platforms/object-store/driver';
+import { IntegrationPayloadSchema } from '../../../shared/platforms/payload-schema';
 import type { PlatformConnector, PlatformPayload } from '../../../shared/platforms/port';
 
 const TIMEOUT_MS = 1500;

@@ -20,9 +20,9 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { IntegrationPayloadSchema } from '../../../shared/platforms';
 import { guardEgress } from '../../../shared/platforms/egress';
 import { connector as objectStoreConnector } from '../../../shared/platforms/object-store/driver';
+import { IntegrationPayloadSchema } from '../../../shared/platforms/payload-schema';
 import type { LocatedPath, PlatformPayload } from '../../../shared/platforms/port';
 
 const BLOCKED = /is not an address integrations may connect to/;

@@ -13,9 +13,9 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IntegrationPayloadSchema } from '../../../shared/platforms';
 import { driver as clusterDriver } from '../../../shared/platforms/cluster-warehouse/driver';
 import { realConnector } from '../../../shared/platforms/connectors';
+import { IntegrationPayloadSchema } from '../../../shared/platforms/payload-schema';
 import type { PlatformConnector } from '../../../shared/platforms/port';
 import { repairScriptFor, type SqlPayload, scriptFor } from '../../../shared/platforms/scripts';
 import { runScript } from '../../../shared/platforms/sql/connector';

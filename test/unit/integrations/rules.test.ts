@@ -20,12 +20,8 @@ import {
 import type { IntegrationRecord } from '../../../shared/integrations/model';
 import { executionName } from '../../../shared/integrations/model';
 import { failureReason } from '../../../shared/integrations/workflow/outcome';
-import {
-  type IntegrationPayload,
-  IntegrationPayloadSchema,
-  REDACTED,
-  uniquenessClaims,
-} from '../../../shared/platforms';
+import { type IntegrationPayload, REDACTED, uniquenessClaims } from '../../../shared/platforms';
+import { IntegrationPayloadSchema } from '../../../shared/platforms/payload-schema';
 import { type Payload, payloads } from './fixtures';
 
 function statusOf(fn: () => unknown): number | undefined {

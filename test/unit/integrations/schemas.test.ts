@@ -3,7 +3,8 @@
  * Over 400 lines: one table of cases per type, kept together so the types can be compared.
  */
 import { describe, expect, it } from 'vitest';
-import { INTEGRATION_TYPES, IntegrationPayloadSchema } from '../../../shared/platforms';
+import { INTEGRATION_TYPES } from '../../../shared/platforms';
+import { IntegrationPayloadSchema } from '../../../shared/platforms/payload-schema';
 import { fixtureSuite, schemaSuite } from '../../support/platform-suites';
 import { type Payload, payloads, serviceAccount } from './fixtures';
 

@@ -3,8 +3,9 @@
  * each type's own builder, from its examples (`shared/platforms/<type>/examples.ts`), for the
  * tests about one type. Generic tests iterate the registry instead (test/support/platform-examples.ts).
  */
-import { IntegrationPayloadSchema } from '../../../shared/platforms';
+
 import type { SqlExamples } from '../../../shared/platforms/examples';
+import { IntegrationPayloadSchema } from '../../../shared/platforms/payload-schema';
 import type { SqlPayload } from '../../../shared/platforms/scripts';
 import { examplesOf } from '../../support/platform-examples';
 

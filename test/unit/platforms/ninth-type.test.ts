@@ -21,7 +21,7 @@ import {
 } from '../../../shared/platforms';
 import { clusterWarehouse } from '../../../shared/platforms/cluster-warehouse';
 import { examples as clusterExamples } from '../../../shared/platforms/cluster-warehouse/examples';
-import { ClusterWarehouseConfigSchema } from '../../../shared/platforms/cluster-warehouse/schema';
+import { clusterWarehouseSchemas } from '../../../shared/platforms/cluster-warehouse/schema';
 import { platform as clusterSql } from '../../../shared/platforms/cluster-warehouse/sql-platform';
 import type { PlatformExamples, SqlExamples } from '../../../shared/platforms/examples';
 import {
@@ -68,7 +68,7 @@ const ninth: SqlDialect = {
   },
 };
 
-const PayloadSchema = configPayload('NinthWarehouse', ClusterWarehouseConfigSchema).check(
+const PayloadSchema = configPayload('NinthWarehouse', clusterWarehouseSchemas().config).check(
   z.superRefine((p, ctx) => requireWhenAutomatic(p, ctx, ['initialDatabase']), EVEN_WITH_OTHER_ISSUES),
 );
 const ninthWarehouse = { ...clusterWarehouse, type: NINTH, payloadSchema: PayloadSchema } as PlatformModule;
