@@ -6,24 +6,30 @@
  * never log them or put them in error messages.
  */
 import * as z from 'zod/mini';
+import { lazySchema } from '../lazy-schema';
 import type { RemotePayload, RemoteType } from '.';
 
-const ValidationStatusSchema = z.enum(['passed', 'failed', 'warning', 'skipped']);
-export type ValidationStatus = z.infer<typeof ValidationStatusSchema>;
-
-const ValidationTestSchema = z.object({
-  name: z.string(),
-  status: ValidationStatusSchema,
-  message: z.optional(z.string()),
-  result: z.optional(z.array(z.unknown())),
-});
-export type ValidationTest = z.infer<typeof ValidationTestSchema>;
-
-export const ValidationResultsSchema = z.object({
-  status: z.enum(['passed', 'failed', 'warning']),
-  validationTests: z.array(ValidationTestSchema),
-});
-export type ValidationResults = z.infer<typeof ValidationResultsSchema>;
+/**
+ * What validation tests found, as the API answers it. Built on first use (ADR 0021): only the
+ * integration routes' contracts read it, and every function that reaches this port would
+ * otherwise build it at init.
+ */
+export const validationResultsSchema = lazySchema(() =>
+  z.object({
+    status: z.enum(['passed', 'failed', 'warning']),
+    validationTests: z.array(
+      z.object({
+        name: z.string(),
+        status: z.enum(['passed', 'failed', 'warning', 'skipped']),
+        message: z.optional(z.string()),
+        result: z.optional(z.array(z.unknown())),
+      }),
+    ),
+  }),
+);
+export type ValidationResults = z.infer<ReturnType<typeof validationResultsSchema>>;
+export type ValidationTest = ValidationResults['validationTests'][number];
+export type ValidationStatus = ValidationTest['status'];
 
 /** Overall status: failed if any test failed, else warning if any warned, else passed. */
 export function summarize(validationTests: ValidationTest[]): ValidationResults {
@@ -111,16 +117,18 @@ export interface AssureRequest {
   payload: PlatformPayload;
 }
 
-/** One thing a check found wrong: the object, what was expected, what was found. */
-export const AssuranceFindingSchema = z.object({
-  kind: z.enum(['missing', 'unplanned']),
-  /** The setup step that makes it (missing objects and grants). */
-  step: z.optional(z.string()),
-  object: z.string(),
-  expected: z.string(),
-  found: z.string(),
-});
-export type AssuranceFinding = z.infer<typeof AssuranceFindingSchema>;
+/** One thing a check found wrong: the object, what was expected, what was found (built on first use). */
+export const assuranceFindingSchema = lazySchema(() =>
+  z.object({
+    kind: z.enum(['missing', 'unplanned']),
+    /** The setup step that makes it (missing objects and grants). */
+    step: z.optional(z.string()),
+    object: z.string(),
+    expected: z.string(),
+    found: z.string(),
+  }),
+);
+export type AssuranceFinding = z.infer<ReturnType<typeof assuranceFindingSchema>>;
 
 export interface AssuranceResult {
   /** The connection test and the assurance tests, as validation results show them. */

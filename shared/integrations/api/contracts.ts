@@ -10,7 +10,7 @@ import { queryBoolean } from '../../edge/validation';
 import { JSON_OR_YAML } from '../../edge/yaml-body';
 import { integrationTypeSchema, platforms } from '../../platforms';
 import { IntegrationPayloadSchema } from '../../platforms/payload-schema';
-import { AssuranceFindingSchema, ValidationResultsSchema } from '../../platforms/port';
+import { assuranceFindingSchema, validationResultsSchema } from '../../platforms/port';
 import { described, withMeta } from '../../schema-meta';
 import { IntegrationStatusSchema } from '../lifecycle';
 import { conflict, IntegrationIdParamsSchema } from './contract-parts';
@@ -38,11 +38,11 @@ const IntegrationResponseSchema = withMeta(
       z.optional(z.record(z.string(), z.unknown())),
       'The config in effect, defaults applied, every secret shown as [REDACTED].',
     ),
-    validationResults: z.optional(ValidationResultsSchema),
+    validationResults: z.optional(validationResultsSchema()),
     statusMessage: described(z.optional(z.string()), 'Why the last operation failed.'),
     lastCheckedAt: described(z.optional(z.string()), 'When the last periodic check ran.'),
     findings: described(
-      z.optional(z.array(AssuranceFindingSchema)),
+      z.optional(z.array(assuranceFindingSchema())),
       'What the last periodic check found wrong: setup objects and grants missing, grants nobody planned (privilege creep).',
     ),
     createdAt: z.string(),
@@ -56,7 +56,7 @@ const AcceptedResponseSchema = withMeta(
   z.object({
     id: z.string(),
     status: IntegrationStatusSchema,
-    validationResults: ValidationResultsSchema,
+    validationResults: validationResultsSchema(),
     apiKey: described(z.optional(z.string()), 'FederatedSql create only: the cluster API key, shown once.'),
     configurationSnippet: described(
       z.optional(z.string()),
@@ -67,7 +67,7 @@ const AcceptedResponseSchema = withMeta(
 );
 export type AcceptedResponse = z.infer<typeof AcceptedResponseSchema>;
 
-const DryRunResponseSchema = withMeta(z.object({ validationResults: ValidationResultsSchema }), {
+const DryRunResponseSchema = withMeta(z.object({ validationResults: validationResultsSchema() }), {
   id: 'IntegrationDryRun',
 });
 
@@ -80,7 +80,7 @@ export type IntegrationStatusResponse = z.infer<typeof IntegrationStatusResponse
 /** 422: a validation test failed; `validationResults` says which and why. */
 const validationFailed = {
   description: 'A validation test failed; the body carries validationResults.',
-  schema: z.extend(ErrorBodySchema, { validationResults: ValidationResultsSchema }),
+  schema: z.extend(ErrorBodySchema, { validationResults: validationResultsSchema() }),
 };
 
 /** 502: the platform connector could not run the validation tests. */
