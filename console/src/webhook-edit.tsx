@@ -1,15 +1,23 @@
 /**
- * Editing a webhook (PATCH /webhooks/{id}, only the fields that changed): name, URL, action type,
- * rate limit, types, the payload filter (with its live preview), the signature scheme (a switch to
- * `v1` answers a generated secret once, which the detail page shows; webhook-signing.tsx), and the
- * global switch for admins; each refusal shown next to its field.
+ * Editing a webhook (PATCH /webhooks/{id}, only the fields that changed): name, URL or AWS
+ * destination (webhook-destination.tsx), action type, rate limit, types, the payload filter (with
+ * its live preview), the signature scheme (a switch to `v1` answers a generated secret once,
+ * which the detail page shows; webhook-signing.tsx), and the global switch for admins; each
+ * refusal shown next to its field.
  */
 import { useState } from 'preact/hooks';
 import type { components } from '../../shared/openapi/api-types';
 import { type ApiError, api, asApiError } from './api';
 import { ActionError, fieldErrors } from './errors';
 import type { ActionProps } from './webhook-actions';
-import { AwsTrustPanel, type Target, TargetChoice } from './webhook-destination';
+import {
+  DestinationFields,
+  destinationOf,
+  draftOf,
+  sameDestination,
+  type Target,
+  TargetChoice,
+} from './webhook-destination';
 import { FilterField } from './webhook-filter';
 import { type Scheme, SchemeChoice, switchHint } from './webhook-signing';
 import { GlobalSwitch, TypePicker } from './webhook-types';
@@ -29,10 +37,9 @@ export function EditWebhook({
   onSecret,
 }: ActionProps & { onClose: () => void; onSecret: (shown: SwitchedSecret) => void }) {
   const [name, setName] = useState(webhook.name);
-  const [target, setTarget] = useState<Target>(webhook.destination ? 'sqs' : 'url');
+  const [target, setTarget] = useState<Target>(webhook.destination?.type ?? 'url');
   const [url, setUrl] = useState(webhook.url ?? '');
-  const [queueUrl, setQueueUrl] = useState(webhook.destination?.queueUrl ?? '');
-  const [roleArn, setRoleArn] = useState(webhook.destination?.roleArn ?? '');
+  const [draft, setDraft] = useState(draftOf(webhook.destination));
   const [types, setTypes] = useState<Set<string>>(new Set(webhook.notificationType));
   const [actionType, setActionType] = useState(webhook.actionType ?? 'receive');
   const [global, setGlobal] = useState(webhook.global);
@@ -46,11 +53,10 @@ export function EditWebhook({
     if (name !== webhook.name) body.name = name;
     // A destination replaces the URL and a URL the destination (docs/webhooks.md).
     if (target === 'url' && url !== webhook.url) body.url = url;
-    if (
-      target === 'sqs' &&
-      (queueUrl !== webhook.destination?.queueUrl || roleArn !== webhook.destination?.roleArn)
-    )
-      body.destination = { type: 'sqs', queueUrl, roleArn };
+    if (target !== 'url') {
+      const destination = destinationOf(target, draft);
+      if (!sameDestination(destination, webhook.destination)) body.destination = destination;
+    }
     const sameTypes =
       types.size === webhook.notificationType.length && webhook.notificationType.every((t) => types.has(t));
     if (!sameTypes) body.notificationType = [...types] as typeof body.notificationType;
@@ -103,19 +109,14 @@ export function EditWebhook({
           {fieldError('url') && <span class="field-error">{fieldError('url')}</span>}
         </div>
       ) : (
-        <>
-          <div class="field">
-            <label for="edit-queue">Queue URL</label>
-            <input id="edit-queue" type="url" value={queueUrl} onInput={(e) => setQueueUrl(input(e))} />
-            {fieldError('queueUrl') && <span class="field-error">{fieldError('queueUrl')}</span>}
-          </div>
-          <div class="field">
-            <label for="edit-role">Role ARN</label>
-            <input id="edit-role" value={roleArn} onInput={(e) => setRoleArn(input(e))} />
-            {fieldError('roleArn') && <span class="field-error">{fieldError('roleArn')}</span>}
-          </div>
-          <AwsTrustPanel id="edit-trust" />
-        </>
+        <DestinationFields
+          idPrefix="edit"
+          type={target}
+          draft={draft}
+          onChange={setDraft}
+          required={false}
+          fieldError={fieldError}
+        />
       )}
       <div class="field">
         <label for="edit-action">Action type</label>

@@ -1376,8 +1376,36 @@ export interface components {
             /** @description the role in the destination's account that the service assumes to send (its trust policy is GET /webhooks/aws-trust's `trustPolicy`); in the destination's account */
             roleArn: string;
         };
-        /** @description Where deliveries go instead of a URL: a resource in the customer’s AWS account, reached by assuming their role (ADR 0019). */
-        WebhookDestination: components["schemas"]["SqsDestination"];
+        /** @description An SNS topic in the customer's AWS account: each delivery is one Publish, its message the JSON an HTTPS receiver gets, with `webhook-id`, `webhook-timestamp` and `webhook-signature` as message attributes (an SQS subscription keeps them with raw message delivery; docs/webhooks.md). */
+        SnsDestination: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "sns";
+            /** @description the topic: arn:aws:sns:<region>:<account>:<name> (`.fifo` for a FIFO topic) */
+            topicArn: string;
+            /** @description the role in the destination's account that the service assumes to send (its trust policy is GET /webhooks/aws-trust's `trustPolicy`); in the destination's account */
+            roleArn: string;
+        };
+        /** @description An EventBridge event bus in the customer's AWS account: each delivery is one PutEvents entry whose `detail` is the JSON an HTTPS receiver gets and whose `resources` holds the delivery id (the `webhook-id`). EventBridge re-serialises `detail`, so no signature is sent: the bus's IAM is what a receiver relies on (docs/webhooks.md). */
+        EventBridgeDestination: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "eventbridge";
+            /** @description the event bus: arn:aws:events:<region>:<account>:event-bus/<name> (a bus of its own is best: docs/webhooks.md) */
+            eventBusArn: string;
+            /** @description the role in the destination's account that the service assumes to send (its trust policy is GET /webhooks/aws-trust's `trustPolicy`); in the destination's account */
+            roleArn: string;
+            /** @description the events' `source` (default `causeway.webhooks`) */
+            source?: string;
+            /** @description the events' `detail-type` (default: the notification type) */
+            detailType?: string;
+        };
+        /** @description Where deliveries go instead of a URL: a queue, topic or event bus in the customer’s AWS account, reached by assuming their role (ADR 0019). */
+        WebhookDestination: components["schemas"]["SqsDestination"] | components["schemas"]["SnsDestination"] | components["schemas"]["EventBridgeDestination"];
         /** @description The fields to change (JSON merge patch), at least one. Never accepted here: `secret`, `id`, `publicKey`, `jwksUrl`, `createdBy`, `createdAt`, `updatedAt`, `status`, `disabledAt`, `disabledReason`, `previousSecretExpiresAt`, `failingSince`, `health` (the secret changes through POST /webhooks/{id}/secret/rotate; the others are read-only). */
         WebhookPatch: {
             /**
@@ -1385,7 +1413,7 @@ export interface components {
              * @description http(s) URL the notifications are POSTed to; a webhook has either `url` or `destination`
              */
             url?: string;
-            /** @description instead of `url`: a queue in the caller's AWS account, sent to by assuming their role (ADR 0019; docs/webhooks.md). A webhook with a destination has no `url` */
+            /** @description instead of `url`: an SQS queue, SNS topic or EventBridge event bus in the caller's AWS account, sent to by assuming their role (ADR 0019; docs/webhooks.md). A webhook with a destination has no `url` */
             destination?: components["schemas"]["WebhookDestination"];
             name?: string;
             /** @description true: receives every subscribed notification (admins only) */
@@ -3569,7 +3597,7 @@ export interface operations {
                          * @description http(s) URL the notifications are POSTed to; a webhook has either `url` or `destination`
                          */
                         url?: string;
-                        /** @description instead of `url`: a queue in the caller's AWS account, sent to by assuming their role (ADR 0019; docs/webhooks.md). A webhook with a destination has no `url` */
+                        /** @description instead of `url`: an SQS queue, SNS topic or EventBridge event bus in the caller's AWS account, sent to by assuming their role (ADR 0019; docs/webhooks.md). A webhook with a destination has no `url` */
                         destination?: components["schemas"]["WebhookDestination"];
                         name: string;
                         /** @description true: receives every subscribed notification (admins only) */

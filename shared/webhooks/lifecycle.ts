@@ -17,6 +17,7 @@ import { webhookLimits } from './config';
 import type { DisableCause, WebhookItem } from './model';
 import { statusOf } from './status';
 import { getWebhookItem, listWebhooksByOwner, replaceWebhook } from './store/webhooks';
+import { targetField } from './target';
 
 /** The new state of a webhook, or undefined when nothing is to change. May throw a domain error. */
 export type WebhookChange = (current: WebhookItem) => WebhookItem | undefined;
@@ -53,7 +54,7 @@ export async function changeWebhook(id: number, change: WebhookChange): Promise<
     if (outcome === 'replaced') return { before: current, after, changed: true };
     if (outcome === 'sameUrl') {
       const limit = webhookLimits().perUrl;
-      const [field, what] = after.destination ? ['destination.queueUrl', 'queue'] : ['url', 'URL'];
+      const { field, what } = targetField(after);
       throw new ConflictError(
         `body.${field}: at most ${limit} webhook${limit === 1 ? '' : 's'} of one user may use the same ${what}, and another one uses it`,
       );

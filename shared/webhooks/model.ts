@@ -58,7 +58,7 @@ const WebhookFields = {
   ),
   destination: described(
     DestinationSchema,
-    "instead of `url`: a queue in the caller's AWS account, sent to by assuming their role (ADR 0019; docs/webhooks.md). A webhook with a destination has no `url`",
+    "instead of `url`: an SQS queue, SNS topic or EventBridge event bus in the caller's AWS account, sent to by assuming their role (ADR 0019; docs/webhooks.md). A webhook with a destination has no `url`",
   ),
   name: z
     .string()

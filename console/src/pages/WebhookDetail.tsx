@@ -5,6 +5,7 @@
  * confirmation, and its own delivery log. Every figure is the API's; after an action the webhook
  * is read again.
  */
+import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { type ApiError, api, asApiError } from '../api';
 import { confirmAction } from '../confirm';
@@ -13,6 +14,7 @@ import { Loading } from '../loading';
 import { navigate } from '../router';
 import { toast } from '../toast';
 import { PauseResume, Recover, RotateSecret, SendTest } from '../webhook-actions';
+import { destinationDetails } from '../webhook-destination';
 import { EditWebhook, type SwitchedSecret } from '../webhook-edit';
 import { HealthFigures, ownerOf, type Webhook, WebhookStatusBadge, when } from '../webhook-health';
 import { WebhookLog } from '../webhook-log';
@@ -86,12 +88,12 @@ export function WebhookDetail({ id }: { id: number }) {
           </div>
           <dl>
             {item.destination ? (
-              <>
-                <dt>SQS queue</dt>
-                <dd class="url">{item.destination.queueUrl}</dd>
-                <dt>Role</dt>
-                <dd class="url">{item.destination.roleArn}</dd>
-              </>
+              destinationDetails(item.destination).map(([term, value]) => (
+                <Fragment key={term}>
+                  <dt>{term}</dt>
+                  <dd class="url">{value}</dd>
+                </Fragment>
+              ))
             ) : (
               <>
                 <dt>URL</dt>

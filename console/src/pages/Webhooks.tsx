@@ -3,7 +3,14 @@ import { type ApiError, api, asApiError, rawCall } from '../api';
 import { ErrorBanner, fieldErrors } from '../errors';
 import { Loading } from '../loading';
 import { toast } from '../toast';
-import { AwsTrustPanel, type Target, TargetChoice, targetText } from '../webhook-destination';
+import {
+  DestinationFields,
+  destinationOf,
+  draftOf,
+  type Target,
+  TargetChoice,
+  targetText,
+} from '../webhook-destination';
 import { FilterField } from '../webhook-filter';
 import { HealthSummary, ownerOf, type Webhook, WebhookStatusBadge } from '../webhook-health';
 import { createHint, type Scheme, SchemeChoice } from '../webhook-signing';
@@ -14,8 +21,7 @@ function CreateWebhook({ onCreated }: { onCreated: (name: string) => void }) {
   const [name, setName] = useState('');
   const [target, setTarget] = useState<Target>('url');
   const [url, setUrl] = useState('');
-  const [queueUrl, setQueueUrl] = useState('');
-  const [roleArn, setRoleArn] = useState('');
+  const [draft, setDraft] = useState(draftOf(undefined));
   const [secret, setSecret] = useState('');
   const [scheme, setScheme] = useState<Scheme>('v1');
   const [global, setGlobal] = useState(false);
@@ -28,7 +34,7 @@ function CreateWebhook({ onCreated }: { onCreated: (name: string) => void }) {
     const entry = {
       name,
       // A webhook has a URL or an AWS destination, never both.
-      ...(target === 'sqs' ? { destination: { type: 'sqs', queueUrl, roleArn } } : { url }),
+      ...(target === 'url' ? { url } : { destination: destinationOf(target, draft) }),
       notificationType: [...types],
       actionType,
       global,
@@ -49,8 +55,7 @@ function CreateWebhook({ onCreated }: { onCreated: (name: string) => void }) {
     }
     setName('');
     setUrl('');
-    setQueueUrl('');
-    setRoleArn('');
+    setDraft(draftOf(undefined));
     setSecret('');
     setScheme('v1');
     setTypes(new Set());
@@ -86,30 +91,14 @@ function CreateWebhook({ onCreated }: { onCreated: (name: string) => void }) {
           {fieldError('url') && <span class="field-error">{fieldError('url')}</span>}
         </div>
       ) : (
-        <>
-          <div class="field">
-            <label for="wh-queue">Queue URL *</label>
-            <input
-              id="wh-queue"
-              type="url"
-              placeholder="https://sqs.us-east-1.amazonaws.com/123456789012/orders"
-              value={queueUrl}
-              onInput={(e) => setQueueUrl((e.target as HTMLInputElement).value)}
-            />
-            {fieldError('queueUrl') && <span class="field-error">{fieldError('queueUrl')}</span>}
-          </div>
-          <div class="field">
-            <label for="wh-role">Role ARN *</label>
-            <input
-              id="wh-role"
-              placeholder="arn:aws:iam::123456789012:role/causeway-deliveries"
-              value={roleArn}
-              onInput={(e) => setRoleArn((e.target as HTMLInputElement).value)}
-            />
-            {fieldError('roleArn') && <span class="field-error">{fieldError('roleArn')}</span>}
-          </div>
-          <AwsTrustPanel id="wh-trust" />
-        </>
+        <DestinationFields
+          idPrefix="wh"
+          type={target}
+          draft={draft}
+          onChange={setDraft}
+          required
+          fieldError={fieldError}
+        />
       )}
       <SchemeChoice
         id="wh-scheme"
@@ -185,7 +174,7 @@ export function Webhooks() {
             <thead>
               <tr>
                 <th scope="col">Name</th>
-                <th scope="col">URL or queue</th>
+                <th scope="col">URL or AWS destination</th>
                 <th scope="col">Status</th>
                 <th scope="col">Health (24 h)</th>
                 <th scope="col">Scope</th>

@@ -46,6 +46,7 @@ import {
   pageWebhooks,
   putWebhook,
 } from '../store/webhooks';
+import { targetField } from '../target';
 import { checkTrust, type TrustCheck } from './destination-trust';
 import { webhookLatency, webhooksHealth } from './health';
 
@@ -183,6 +184,12 @@ async function trustChecks(
   );
 }
 
+/** The per-URL limit's refusal for a destination, naming its field and what it is (`the same topic`). */
+function sameTargetMessage(destination: Destination, sameUrl: string): string {
+  const { field, what } = targetField({ destination });
+  return `${field}: ${sameUrl.replace('same URL', `same ${what}`)}`;
+}
+
 /** The new webhook's target: its URL, or its destination with the ExternalId checked. */
 const targetOf = (input: WebhookInput, trust: TrustCheck | undefined) =>
   input.destination !== undefined && trust !== undefined && 'externalId' in trust
@@ -275,7 +282,7 @@ export async function createWebhooks(
         ...(input.url !== undefined ? { url: input.url } : {}),
         message:
           outcome === 'sameUrl' && input.destination !== undefined
-            ? `destination.queueUrl: ${limitMessage.sameUrl.replace('same URL', 'same queue')}`
+            ? sameTargetMessage(input.destination as Destination, limitMessage.sameUrl)
             : limitMessage[outcome],
       });
   }

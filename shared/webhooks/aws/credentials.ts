@@ -60,7 +60,7 @@ export class AssumeRoleRefused extends Error {
 }
 
 /** The endpoint of an AWS service in a region: the sandbox account's front locally, else AWS's own. */
-export function awsEndpoint(service: 'sqs' | 'sts', region: string): string {
+export function awsEndpoint(service: 'sts' | 'sqs' | 'sns' | 'events', region: string): string {
   const local = optionalEnv(LOCAL_DESTINATION_ENDPOINT_ENV);
   return local !== undefined && local !== '' ? local : `https://${service}.${region}.amazonaws.com`;
 }

@@ -2,7 +2,7 @@
  * The parts of one attempt that every sender shares (an automatic delivery, a recover job's
  * re-send, a manual retry, a test send): sign the payload, send it, and record the outcome.
  * The transport is the webhook's: a POST to its URL (./transport.ts), or a message into its AWS
- * destination (../aws/sqs.ts, loaded only by a container that sends to one).
+ * destination (../aws/sqs.ts, sns.ts or eventbridge.ts, loaded only by a container that sends to one).
  *
  * Once a POST was made its outcome is recorded: a failed history write is retried (never the
  * POST) until shortly before the invocation's deadline, and what happens next does not depend on
@@ -27,8 +27,14 @@ export interface SignedRequest {
   headers: Record<string, string>;
 }
 
-/** Which attempt a send is (a FIFO queue's deduplication id is made of it). */
-export type SendIdentity = Pick<AttemptFields, 'deliveryId' | 'attempt' | 'retryOf' | 'recoverJob'>;
+/**
+ * Which attempt a send is (a FIFO queue's or topic's deduplication id is made of it), and of
+ * which notification type (an EventBridge destination's default `detail-type`).
+ */
+export type SendIdentity = Pick<
+  AttemptFields,
+  'deliveryId' | 'attempt' | 'retryOf' | 'recoverJob' | 'notificationType'
+>;
 
 /** The payload as JSON, signed with the webhook’s live secrets or keys, with the attempt's trace header. */
 export async function signedRequest(
@@ -54,15 +60,23 @@ export async function send(
   request: SignedRequest,
   identity: SendIdentity,
 ): Promise<AttemptOutcome> {
-  if (webhook.destination === undefined) return postWebhook(webhook.url ?? '', request.body, request.headers);
-  const { sendToQueue } = await import('../aws/sqs');
-  return sendToQueue(webhook.destination, webhook, request, identity);
+  const { destination } = webhook;
+  if (destination === undefined) return postWebhook(webhook.url ?? '', request.body, request.headers);
+  // Each transport loads its own AWS client, only in a container that sends to one.
+  switch (destination.type) {
+    case 'sqs':
+      return (await import('../aws/sqs')).sendToQueue(destination, webhook, request, identity);
+    case 'sns':
+      return (await import('../aws/sns')).publishToTopic(destination, webhook, request, identity);
+    case 'eventbridge':
+      return (await import('../aws/eventbridge')).putOnBus(destination, webhook, request, identity);
+  }
 }
 
 /** Signs and sends the attempt's payload to the webhook's target. */
 export async function post(
   webhook: WebhookItem,
-  fields: Pick<AttemptFields, 'deliveryId' | 'attempt' | 'retryOf' | 'recoverJob' | 'payload'>,
+  fields: SendIdentity & Pick<AttemptFields, 'payload'>,
   traceparent: string,
 ): Promise<AttemptOutcome> {
   return send(webhook, await signedRequest(webhook, fields.deliveryId, fields.payload, traceparent), fields);

@@ -6,87 +6,34 @@
  * retried, a queue gone disabling the webhook, FIFO ids, PATCH between a URL and a destination,
  * and the credential cache (AssumeRole lines in the sandbox's trail).
  */
-import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { DeleteQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { sandboxAwsCommand } from '../../../infra/cli/sandbox-aws';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { call, createKey, eventually } from '../../support/api';
-import { type AnyRecord, allHistory, createHooks, publish } from './helpers';
+import { createHooks, publish } from './helpers';
+import {
+  account,
+  deleteQueue,
+  externalIdOf,
+  hook,
+  received,
+  recordsOf,
+  SECRET,
+  sandboxQueue,
+  sandboxRole,
+  statusBecomes,
+  TYPE,
+  trailOf,
+} from './sandbox';
 
-const endpoints = inject('endpoints');
-const stateDir = inject('stateDir');
-const account = endpoints.sandboxAccount;
-const run = randomUUID().slice(0, 8);
-const TYPE = 'modelUserAdded';
-const SECRET = `whsec_${Buffer.alloc(24, 9).toString('base64')}`;
+const run = Math.random().toString(36).slice(2, 10);
 
-const cli = async (...args: string[]) =>
-  (await sandboxAwsCommand(args, account, join(stateDir, 'sandbox'))).map((line) => JSON.parse(line));
-
-/** The caller's ExternalId (made on the first request). */
-async function externalIdOf(key: string): Promise<string> {
-  const answer = await call('GET', '/webhooks/aws-trust', { key });
-  expect(answer.status, answer.text).toBe(200);
-  return answer.body.externalId as string;
-}
-
-let names = 0;
-/** A new queue and a role trusting `externalId` (`deny`: actions the role may not make). */
+/** A new queue and a role trusting `externalId` (`deny`: an action the role may not make). */
 async function sandbox(externalId: string, options: { fifo?: boolean; deny?: string } = {}) {
-  const name = `dest-${run}-${++names}`;
-  const [{ roleArn }] = await cli(
-    'create-role',
-    '--name',
-    name,
-    '--external-id',
-    externalId,
-    ...(options.deny ? ['--deny', options.deny] : []),
-  );
-  const [{ queueUrl }] = await cli('create-queue', '--name', name, ...(options.fifo ? ['--fifo'] : []));
-  return { queue: options.fifo ? `${name}.fifo` : name, destination: { type: 'sqs', queueUrl, roleArn } };
+  const roleArn = await sandboxRole(externalId, options.deny);
+  const { queue, queueUrl } = await sandboxQueue(options.fifo);
+  return { queue, destination: { type: 'sqs', queueUrl, roleArn } };
 }
-
-const hook = (name: string, target: Record<string, unknown>) => ({
-  name,
-  global: false,
-  notificationType: [TYPE],
-  actionType: 'receive',
-  secret: SECRET,
-  ...target,
-});
-
-/** Messages of a sandbox queue, read until `count` came (each `{body, attributes}`). */
-async function received(queue: string, count: number, ms = 30_000) {
-  const messages: { body: string; attributes: Record<string, string> }[] = [];
-  await eventually(
-    async () => {
-      messages.push(...(await cli('receive', '--queue', queue, '--wait', '1')));
-      return messages.length;
-    },
-    (n) => n >= count,
-    ms,
-  );
-  return messages;
-}
-
-/** The sandbox trail's lines of this call on this resource (a role's ARN, a queue's URL). */
-function trailOf(eventName: string, resource: string): Record<string, unknown>[] {
-  return readFileSync(join(stateDir, 'sandbox', 'aws', 'trail.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line))
-    .filter((entry) => entry.eventName === eventName && entry.resource === resource);
-}
-
-const recordsOf = async (key: string, webhookId: number, atLeast: number, ms = 30_000) =>
-  eventually(
-    async () => (await allHistory(key)).filter((r: AnyRecord) => r.webhooksId === webhookId),
-    (records) => records.length >= atLeast,
-    ms,
-  );
 
 describe('webhooks with an SQS destination', () => {
   let owner: { userId: number; apiKey: string };
@@ -196,8 +143,41 @@ describe('webhooks with an SQS destination', () => {
         /destination\.queueUrl: is in the service's own AWS account/,
       ],
       [
-        { type: 'sns', topicArn: 'arn:aws:sns:us-east-1:000000000002:t', roleArn: destination.roleArn },
-        /destination/,
+        { type: 'sns', topicArn: 'arn:aws:sns:us-east-1:000000000003:t', roleArn: destination.roleArn },
+        /destination\.roleArn: must be a role of the topic's account/,
+      ],
+      [
+        { type: 'sns', topicArn: 'arn:aws:sns:us-east-1:000000000002:t:sub', roleArn: destination.roleArn },
+        /destination\.topicArn: must be an SNS topic ARN/,
+      ],
+      [
+        {
+          type: 'eventbridge',
+          eventBusArn: 'arn:aws:events:us-east-1:000000000002:rule/r',
+          roleArn: destination.roleArn,
+        },
+        /destination\.eventBusArn: must be an EventBridge event bus ARN/,
+      ],
+      [
+        {
+          type: 'eventbridge',
+          eventBusArn: 'arn:aws:events:us-east-1:000000000000:event-bus/b',
+          roleArn: destination.roleArn,
+        },
+        /destination\.eventBusArn: is in the service's own AWS account/,
+      ],
+      [
+        {
+          type: 'eventbridge',
+          eventBusArn: 'arn:aws:events:us-east-1:000000000002:event-bus/b',
+          roleArn: destination.roleArn,
+          source: 'aws.events',
+        },
+        /destination\.source: /,
+      ],
+      [
+        { type: 'kinesis', roleArn: destination.roleArn },
+        /destination\.type: must be "sqs", "sns" or "eventbridge"/,
       ],
     ];
     for (const [bad, message] of cases) {
@@ -233,21 +213,13 @@ describe('webhooks with an SQS destination', () => {
   it('disables the webhook when its queue no longer exists', async () => {
     const { queue, destination } = await sandbox(externalId);
     const [id] = await createHooks(owner.apiKey, [hook('gone', { destination })]);
-    const emulator = new SQSClient({
-      region: 'us-east-1',
-      endpoint: account.emulator,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
-    await emulator.send(new DeleteQueueCommand({ QueueUrl: `${account.emulator}/000000000000/${queue}` }));
+    await deleteQueue(queue);
     await publish({ notificationType: TYPE, text: 'to nowhere', recipients: [owner.userId] });
     const [record] = await recordsOf(owner.apiKey, id as number, 1);
     expect(record?.response.body.code).toMatch(/QueueDoesNotExist|NonExistentQueue/);
-    const shown = await eventually(
-      () => call('GET', `/webhooks/${id}`, { key: owner.apiKey }),
-      (answer) => answer.body.status === 'autoDisabled',
-      15_000,
+    expect((await statusBecomes(owner.apiKey, id as number, 'autoDisabled')).body.status).toBe(
+      'autoDisabled',
     );
-    expect(shown.body.status).toBe('autoDisabled');
   });
 
   it('gives a FIFO queue the delivery id as group and a deduplication id per attempt', async () => {

@@ -1,8 +1,13 @@
-/** The shapes and rules of a webhook's AWS destination (issue 40, step 4; shared/webhooks/destination.ts). */
+/** The shapes and rules of a webhook's AWS destination (issue 40, steps 4–5; shared/webhooks/destination.ts). */
 import { describe, expect, it } from 'vitest';
 import { describeIssues } from '../../../shared/validation';
-import { deduplicationId } from '../../../shared/webhooks/aws/sqs';
-import { DestinationSchema, destinationProblem, parseQueueUrl } from '../../../shared/webhooks/destination';
+import { deduplicationId } from '../../../shared/webhooks/aws/send';
+import {
+  DestinationSchema,
+  destinationProblem,
+  destinationResource,
+  sameDestination,
+} from '../../../shared/webhooks/destination';
 import { WebhookInputSchema, WebhookPatchSchema } from '../../../shared/webhooks/model';
 import { targetKey, targetLabel } from '../../../shared/webhooks/target';
 
@@ -10,6 +15,10 @@ const PRINCIPAL = 'arn:aws:iam::000000000000:role/causeway-local-webhook-deliver
 const queueUrl = 'https://sqs.eu-west-1.amazonaws.com/123456789012/orders';
 const roleArn = 'arn:aws:iam::123456789012:role/causeway/deliveries';
 const sqs = { type: 'sqs' as const, queueUrl, roleArn };
+const topicArn = 'arn:aws:sns:eu-west-1:123456789012:orders';
+const sns = { type: 'sns' as const, topicArn, roleArn };
+const eventBusArn = 'arn:aws:events:eu-west-1:123456789012:event-bus/orders';
+const bus = { type: 'eventbridge' as const, eventBusArn, roleArn };
 
 const problemOf = (raw: unknown): string | undefined => {
   const parsed = DestinationSchema.safeParse(raw);
@@ -51,15 +60,90 @@ describe('a destination’s shape', () => {
     expect(problemOf({ ...sqs, roleArn: arn })).toMatch(/^roleArn: must be an IAM role ARN/);
   });
 
-  it('takes only SQS (SNS and EventBridge come later) and no other field', () => {
-    expect(problemOf({ type: 'sns', topicArn: 'arn:aws:sns:eu-west-1:123456789012:t', roleArn })).toMatch(
-      /type/,
-    );
+  it('takes only sqs, sns and eventbridge, and no other field', () => {
+    expect(
+      problemOf({ type: 'kinesis', streamArn: 'arn:aws:kinesis:eu-west-1:123456789012:stream/s', roleArn }),
+    ).toMatch(/^type: must be "sqs", "sns" or "eventbridge"/);
     expect(problemOf({ ...sqs, endpoint: 'https://example.com' })).toMatch(/endpoint/);
+    expect(problemOf({ ...sns, queueUrl })).toMatch(/queueUrl/);
+    expect(problemOf({ ...bus, endpoint: 'https://example.com' })).toMatch(/endpoint/);
+  });
+
+  it('takes an SNS topic ARN (a FIFO topic’s too)', () => {
+    expect(problemOf(sns)).toBeUndefined();
+    expect(problemOf({ ...sns, topicArn: `${topicArn}.fifo` })).toBeUndefined();
+    expect(
+      problemOf({ ...sns, topicArn: `arn:aws:sns:eu-west-1:123456789012:${'t'.repeat(256)}` }),
+    ).toBeUndefined();
+  });
+
+  it.each([
+    ['arn:aws:sns:eu-west-1:123456789012:', 'no name'],
+    ['arn:aws:sns:eu-west-1:12345678901:orders', '11 digits'],
+    ['arn:aws:sns::123456789012:orders', 'no region'],
+    ['arn:aws:sqs:eu-west-1:123456789012:orders', 'a queue'],
+    ['arn:aws-cn:sns:cn-north-1:123456789012:orders', 'another partition'],
+    ['arn:aws:sns:eu-west-1:123456789012:or.ders', 'a dot'],
+    ['arn:aws:sns:eu-west-1:123456789012:orders:sub-id', 'a subscription'],
+    [`arn:aws:sns:eu-west-1:123456789012:${'t'.repeat(257)}`, 'a name over 256'],
+    ['https://sns.eu-west-1.amazonaws.com/123456789012/orders', 'a URL'],
+  ])('refuses the topic ARN %s (%s), naming topicArn', (arn) => {
+    expect(problemOf({ ...sns, topicArn: arn })).toMatch(/^topicArn: must be an SNS topic ARN/);
+  });
+
+  it('takes an EventBridge bus ARN, with an optional source and detail type', () => {
+    expect(problemOf(bus)).toBeUndefined();
+    expect(
+      problemOf({ ...bus, eventBusArn: 'arn:aws:events:eu-west-1:123456789012:event-bus/default' }),
+    ).toBeUndefined();
+    expect(problemOf({ ...bus, source: 'com.example.orders', detailType: 'Order placed' })).toBeUndefined();
+  });
+
+  it.each([
+    ['arn:aws:events:eu-west-1:123456789012:rule/orders', 'a rule'],
+    ['arn:aws:events:eu-west-1:123456789012:event-bus/', 'no name'],
+    ['arn:aws:events:eu-west-1:123456789012:event-bus/a b', 'a space'],
+    ['arn:aws:events:eu-west-1:123456789012:event-bus/aws.partner/x', 'a partner bus'],
+    ['arn:aws:events:eu-west-1:123456789012:orders', 'no event-bus/'],
+    [`arn:aws:events:eu-west-1:123456789012:event-bus/${'b'.repeat(257)}`, 'a name over 256'],
+  ])('refuses the bus ARN %s (%s), naming eventBusArn', (arn) => {
+    expect(problemOf({ ...bus, eventBusArn: arn })).toMatch(
+      /^eventBusArn: must be an EventBridge event bus ARN/,
+    );
+  });
+
+  it.each([
+    ['source', 'aws.events', /^source: .*not start with `aws\.`/],
+    ['source', '', /^source: must be/],
+    ['source', 'a b', /^source: must be/],
+    ['source', 's'.repeat(257), /^source: must be/],
+    ['detailType', '', /^detailType: must be/],
+    ['detailType', ' padded', /^detailType: must be/],
+    ['detailType', 'd'.repeat(129), /^detailType: must be/],
+    ['detailType', 'tab\there', /^detailType: must be/],
+  ])('refuses the %s %j', (field, value, message) => {
+    expect(problemOf({ ...bus, [field]: value })).toMatch(message);
   });
 });
 
 describe('a destination’s rules across fields', () => {
+  it('wants the role in the topic’s and the bus’s account too, naming their field for our own account', () => {
+    const other = 'arn:aws:iam::210987654321:role/r';
+    expect(destinationProblem(sns, PRINCIPAL)).toBeUndefined();
+    expect(destinationProblem(bus, PRINCIPAL)).toBeUndefined();
+    expect(destinationProblem({ ...sns, roleArn: other }, PRINCIPAL)?.[1]).toMatch(/topic's account/);
+    expect(destinationProblem({ ...bus, roleArn: other }, PRINCIPAL)?.[1]).toMatch(/event bus's account/);
+    expect(
+      destinationProblem({ ...sns, topicArn: 'arn:aws:sns:us-east-1:000000000000:t' }, PRINCIPAL)?.[0],
+    ).toBe('topicArn');
+    expect(
+      destinationProblem(
+        { ...bus, eventBusArn: 'arn:aws:events:us-east-1:000000000000:event-bus/b' },
+        PRINCIPAL,
+      )?.[0],
+    ).toBe('eventBusArn');
+  });
+
   it('wants the role in the queue’s account', () => {
     expect(destinationProblem(sqs, PRINCIPAL)).toBeUndefined();
     expect(destinationProblem({ ...sqs, roleArn: 'arn:aws:iam::210987654321:role/r' }, PRINCIPAL)).toEqual([
@@ -76,14 +160,22 @@ describe('a destination’s rules across fields', () => {
     );
   });
 
-  it('parses the queue: region, account, ARN, FIFO', () => {
-    expect(parseQueueUrl(`${queueUrl}.fifo`)).toEqual({
+  it('names the queue, topic or bus: region, account, ARN, FIFO', () => {
+    expect(destinationResource({ ...sqs, queueUrl: `${queueUrl}.fifo` })).toMatchObject({
+      field: 'queueUrl',
       region: 'eu-west-1',
       account: '123456789012',
       name: 'orders.fifo',
       arn: 'arn:aws:sqs:eu-west-1:123456789012:orders.fifo',
       fifo: true,
     });
+    expect(destinationResource({ ...sns, topicArn: `${topicArn}.fifo` })).toMatchObject({
+      field: 'topicArn',
+      region: 'eu-west-1',
+      name: 'orders.fifo',
+      fifo: true,
+    });
+    expect(destinationResource(bus)).toMatchObject({ field: 'eventBusArn', name: 'orders', fifo: false });
   });
 
   it('is the target the per-URL limit counts and the records show', () => {
@@ -92,6 +184,17 @@ describe('a destination’s rules across fields', () => {
       targetKey({ destination: sqs }),
     );
     expect(targetLabel({ destination: sqs })).toBe(queueUrl);
+    expect(targetKey({ destination: sns })).toBe(`sns:${topicArn}`);
+    expect(targetLabel({ destination: sns })).toBe(topicArn);
+    expect(targetKey({ destination: { ...bus, source: 'x' } })).toBe(`events:${eventBusArn}`);
+    expect(targetLabel({ destination: bus })).toBe(eventBusArn);
+  });
+
+  it('is the same destination only when every field is', () => {
+    expect(sameDestination(bus, { ...bus })).toBe(true);
+    expect(sameDestination(bus, { ...bus, source: 'causeway.webhooks' })).toBe(false);
+    expect(sameDestination(sns, { ...sns, roleArn: 'arn:aws:iam::123456789012:role/other' })).toBe(false);
+    expect(sameDestination(sqs, undefined)).toBe(false);
   });
 });
 
