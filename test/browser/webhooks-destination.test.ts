@@ -3,8 +3,9 @@
  * local cloud and its sandbox AWS account: the create form's choice between a URL and an SQS
  * queue, the trust the caller's role needs shown beside the queue's fields (as GET
  * /webhooks/aws-trust answers it), a queue webhook created, listed and shown, a test send that
- * arrives in the queue, a role that does not trust the caller's ExternalId refused in the form,
- * and the edit form switching the webhook back to a URL.
+ * arrives in the queue, an EventBridge bus with its source (the hint naming `events:PutEvents`),
+ * a role that does not trust the caller's ExternalId refused in the form, and the edit form
+ * switching the webhook back to a URL.
  */
 
 import { join } from 'node:path';
@@ -100,6 +101,46 @@ describe('AWS destinations in the console', () => {
     const view = (await call('GET', `/webhooks/${id}`, { key: user.apiKey })).body;
     expect(view.url).toBe(`https://hooks.example.com/${run}`);
     expect(view).not.toHaveProperty('destination');
+    await page.close();
+  });
+
+  it('creates an EventBridge webhook with its source and detail type, the hint naming events:PutEvents', async () => {
+    const user = await createKey('destination-bus');
+    const trust = (await call('GET', '/webhooks/aws-trust', { key: user.apiKey })).body;
+    const [{ roleArn }] = await aws('create-role', '--name', `bus-${run}`, '--external-id', trust.externalId);
+    await aws('create-queue', '--name', `bus-${run}`);
+    const [{ eventBusArn }] = await aws('create-bus', '--name', `bus-${run}`, '--queue', `bus-${run}`);
+    const page = await signedInWith(browser, user.apiKey);
+    await page.getByLabel('Name *').fill('bus receiver');
+    await page
+      .getByRole('group', { name: 'Deliver to' })
+      .getByLabel('an Amazon EventBridge event bus in your AWS account')
+      .check();
+    expect(await page.getByLabel('Queue URL *').count()).toBe(0);
+    const panel = page.getByRole('region', { name: 'The role the service assumes' });
+    await poll(() => panel.textContent()).toContain('events:PutEvents');
+    await page.getByLabel('Event bus ARN *').fill(eventBusArn);
+    await page.getByLabel('Role ARN *').fill(roleArn);
+    await page.getByLabel('Event source (optional)').fill('com.example.console');
+    await page.getByLabel('queryCreated', { exact: true }).check();
+    const posted = page.waitForRequest(
+      (r) => r.method() === 'POST' && new URL(r.url()).pathname === '/webhooks',
+    );
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    // An empty detail type is left out (the default: the notification type).
+    expect((await posted).postDataJSON().webhooks[0].destination).toEqual({
+      type: 'eventbridge',
+      eventBusArn,
+      roleArn,
+      source: 'com.example.console',
+    });
+    await poll(() => toast(page).textContent()).toContain('Webhook “bus receiver” created');
+    await poll(() => page.locator('td.url').allTextContents()).toContain(eventBusArn);
+    await page.getByRole('link', { name: 'bus receiver' }).click();
+    await page.getByRole('heading', { name: 'Health' }).waitFor();
+    const details = (await page.locator('dl').first().textContent()) ?? '';
+    expect(details).toContain(eventBusArn);
+    expect(details).toContain('com.example.console');
     await page.close();
   });
 
