@@ -92,7 +92,10 @@ const STATES: Record<string, WebhookState> = {
     },
   },
   // Delivered into a queue of the sandbox AWS account by assuming the owner's role (ADR 0019).
-  destination: { target: (owner) => sandboxDestination(owner) },
+  destination: { target: (owner) => sandboxDestination(owner, 'sqs') },
+  // The same, into an SNS topic and onto an EventBridge bus.
+  snsDestination: { target: (owner) => sandboxDestination(owner, 'sns') },
+  busDestination: { target: (owner) => sandboxDestination(owner, 'eventbridge') },
   recovering: {
     after: async (cell) => {
       const answer = await call('POST', `/webhooks/${cell.webhookId}/recover`, {
@@ -115,8 +118,11 @@ const sandboxCli = async (...args: string[]) =>
 const roles = new Map<number, Promise<string>>();
 let queues = 0;
 
-/** A new sandbox queue, sent to through the owner's role (made once, trusting their ExternalId). */
-async function sandboxDestination(owner: { userId: number; apiKey: string }) {
+/** A new sandbox queue, topic or bus, sent to through the owner's role (made once, trusting their ExternalId). */
+async function sandboxDestination(
+  owner: { userId: number; apiKey: string },
+  type: 'sqs' | 'sns' | 'eventbridge',
+) {
   if (!roles.has(owner.userId))
     roles.set(
       owner.userId,
@@ -133,8 +139,15 @@ async function sandboxDestination(owner: { userId: number; apiKey: string }) {
       })(),
     );
   const roleArn = await (roles.get(owner.userId) as Promise<string>);
-  const [{ queueUrl }] = await sandboxCli('create-queue', '--name', `route-states-${run}-${++queues}`);
-  return { destination: { type: 'sqs', queueUrl, roleArn } };
+  const name = `route-states-${run}-${++queues}`;
+  const [{ queueUrl }] = await sandboxCli('create-queue', '--name', name);
+  if (type === 'sqs') return { destination: { type, queueUrl, roleArn } };
+  if (type === 'sns') {
+    const [{ topicArn }] = await sandboxCli('create-topic', '--name', name, '--queue', name);
+    return { destination: { type, topicArn, roleArn } };
+  }
+  const [{ eventBusArn }] = await sandboxCli('create-bus', '--name', name, '--queue', name);
+  return { destination: { type, eventBusArn, roleArn } };
 }
 
 /** A well-formed id of a job that does not exist. */
