@@ -7,6 +7,7 @@
  * What the sandbox hands out is AWS-shaped (`https://sqs.us-east-1.amazonaws.com/<account>/q`,
  * `arn:aws:sns:us-east-1:<account>:t`): only the local stage maps those to its emulator.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -36,11 +37,6 @@ export interface SandboxBus {
   queue: string;
 }
 
-interface Registry {
-  roles: Record<string, SandboxRole>;
-  buses: Record<string, SandboxBus>;
-}
-
 export const queueUrlOf = (name: string) =>
   `https://sqs.${SANDBOX_REGION}.amazonaws.com/${SANDBOX_ACCOUNT}/${name}`;
 export const queueArnOf = (name: string) => `arn:aws:sqs:${SANDBOX_REGION}:${SANDBOX_ACCOUNT}:${name}`;
@@ -57,48 +53,50 @@ export const NAME_RULES = {
   role: /^[\w+=,.@-]{1,64}$/,
 };
 
-/** The files of the sandbox account under `dir` (`STATE_DIR/sandbox/aws`). */
+/**
+ * The files of the sandbox account under `dir` (`STATE_DIR/sandbox/aws`): one file per role
+ * (`roles/<name>.json`) and per bus (`buses/<name>.json`), each written whole and renamed into
+ * place, so concurrent `create-role`/`create-bus` calls (from several processes, or one test's
+ * parallel setup) never lose one another's writes.
+ */
 export class SandboxAccountRegistry {
   constructor(readonly dir: string) {}
 
-  private get file(): string {
-    return join(this.dir, 'account.json');
-  }
-
-  read(): Registry {
+  private read<T>(kind: 'roles' | 'buses', name: string): T | undefined {
     try {
-      const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as Partial<Registry>;
-      return { roles: parsed.roles ?? {}, buses: parsed.buses ?? {} };
+      return JSON.parse(readFileSync(join(this.dir, kind, `${name}.json`), 'utf8')) as T;
     } catch {
-      return { roles: {}, buses: {} };
+      return undefined;
     }
   }
 
-  private write(registry: Registry): void {
-    mkdirSync(this.dir, { recursive: true });
-    const temp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temp, `${JSON.stringify(registry, null, 2)}\n`);
-    renameSync(temp, this.file);
+  private write(kind: 'roles' | 'buses', name: string, value: unknown): void {
+    const dir = join(this.dir, kind);
+    mkdirSync(dir, { recursive: true });
+    const temp = join(dir, `.${name}.${process.pid}.${randomUUID()}.tmp`);
+    writeFileSync(temp, `${JSON.stringify(value, null, 2)}\n`);
+    renameSync(temp, join(dir, `${name}.json`));
   }
 
   role(roleArn: string): SandboxRole | undefined {
-    return this.read().roles[roleArn];
+    const name = roleArn.slice(roleArn.lastIndexOf('/') + 1);
+    const role = NAME_RULES.role.test(name) ? this.read<SandboxRole>('roles', name) : undefined;
+    return role?.roleArn === roleArn ? role : undefined;
   }
 
   bus(nameOrArn: string): SandboxBus | undefined {
-    const buses = this.read().buses;
-    return buses[nameOrArn] ?? Object.values(buses).find((b) => b.eventBusArn === nameOrArn);
+    const name = nameOrArn.startsWith('arn:')
+      ? nameOrArn.slice(nameOrArn.indexOf(':event-bus/') + 11)
+      : nameOrArn;
+    const bus = NAME_RULES.bus.test(name) ? this.read<SandboxBus>('buses', name) : undefined;
+    return bus && (bus.name === nameOrArn || bus.eventBusArn === nameOrArn) ? bus : undefined;
   }
 
   putRole(role: SandboxRole): void {
-    const registry = this.read();
-    registry.roles[role.roleArn] = role;
-    this.write(registry);
+    this.write('roles', role.name, role);
   }
 
   putBus(bus: SandboxBus): void {
-    const registry = this.read();
-    registry.buses[bus.name] = bus;
-    this.write(registry);
+    this.write('buses', bus.name, bus);
   }
 }
