@@ -5,7 +5,7 @@
  * Environment: BENCH_QUICK=1 (small sizes, for a smoke run; results are then written to
  * `node_modules/.cache/causeway-bench/partial.json`, as for BENCH_ONLY and the two below),
  * BENCH_COLD_ONLY=me,deliver, BENCH_COLD_RUNS=21 and BENCH_COLD_REPEATS=3 (figure 5 only: the
- * handlers whose module path contains one of the parts, its rounds, and its whole runs), BENCH_ONLY=consoleSize,coldStart,fanOut,history,throughput,keys,freshness,isolation,latency,checks,health,recover,throttle,filters,soak,signatures.
+ * handlers whose module path contains one of the parts, its rounds, and its whole runs), BENCH_ONLY=consoleSize,coldStart,fanOut,history,throughput,keys,freshness,isolation,latency,checks,health,recover,throttle,filters,soak,signatures,destinations.
  *
  * Over 400 lines: every figure's measurement and its summary row are listed here, in the
  * order the table prints them, so a figure is added or read in one place.
@@ -29,6 +29,7 @@ import { CONSOLE_BUDGET_BYTES, consoleSize } from './console-size';
 import type { FanOutResult, HistoryResult } from './cost';
 import { countFreshness } from './count-freshness';
 import { deliveryThroughput, slowReceiverIsolation } from './delivery';
+import { destinationFigure } from './destinations';
 import { FILTER_RATIO_LIMIT, filterFanOut } from './filters';
 import { keyDistribution } from './key-distribution';
 import { apiLatency } from './latency';
@@ -204,6 +205,7 @@ async function main() {
     'filters',
     'soak',
     'signatures',
+    'destinations',
   ].filter(wants);
   if (cloudFigures.length > 0) {
     say('starting the local cloud');
@@ -442,6 +444,29 @@ async function main() {
           result: `ratio ${r.jwks.ratio}, concurrency ${r.jwks.concurrency}, ${r.jwks.seconds} s`,
           target: 'reported',
           met: true,
+        });
+      }
+
+      if (wants('destinations')) {
+        say('17. AWS destinations: deliveries into an SQS queue by AssumeRole against a loopback receiver');
+        const r = await destinationFigure(bench, { deliveries: quick ? 200 : 1000 });
+        results.destinations = r;
+        const complete = r.failedItems === 0 && r.sendMessages === r.sqsDeliveries;
+        summary.push({
+          figure: '17. deliveries/s to an SQS destination',
+          measured: `${r.sqsPerSecond}/s into a sandbox-account queue`,
+          baseline: `${r.httpPerSecond}/s to a loopback HTTP receiver`,
+          result: `ratio ${r.ratio} over ${r.deliveries} deliveries, ${r.webhooks} webhooks each${r.failedItems ? `; ${r.failedItems} failed` : ''}`,
+          target: 'reported',
+          met: complete,
+        });
+        summary.push({
+          figure: '17. AssumeRole calls per 1,000 deliveries',
+          measured: `${r.assumeRole.per1000} (${r.assumeRole.customer} customer + ${r.assumeRole.principal} principal)`,
+          baseline: `${r.sqsDeliveries} SQS deliveries, ${r.webhooks} webhooks, a cold cache`,
+          result: `${r.sendMessages} SendMessage in the trail`,
+          target: 'reported; every delivery sent',
+          met: complete,
         });
       }
 

@@ -16,6 +16,7 @@ import { clientEnvironment } from '../../infra/local/env';
 import { localQueueUrl } from '../../infra/local/sqs';
 import { loadStage, stageEnvironment } from '../../infra/stages';
 import { dlqEnvVar, queueEnvVar } from '../../shared/catalog/queues';
+import { LOCAL_DESTINATION_ENDPOINT_ENV } from '../../shared/webhooks/aws/credentials';
 import { type RunningCloud, startCloudProcess } from '../../test/support/local-cloud-process';
 
 export interface BenchCloud {
@@ -44,6 +45,8 @@ export async function startBenchCloud(): Promise<BenchCloud> {
     {
       LOCAL_MASTER_KEY_FILE: join(stateDir, 'master.key'),
       SANDBOX_DIR: join(stateDir, 'sandbox'),
+      // Webhook destinations (figure 17) reach the cloud's sandbox account, as its consumers do.
+      [LOCAL_DESTINATION_ENDPOINT_ENV]: cloud.endpoints.sandboxAccount.endpoint,
       POWERTOOLS_SERVICE_NAME: 'causeway-bench',
       POWERTOOLS_LOG_LEVEL: 'WARN',
       POWERTOOLS_METRICS_DISABLED: 'true',
