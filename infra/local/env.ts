@@ -13,16 +13,14 @@ import { type TableName, tableEnvVar } from '../../shared/catalog/tables';
 import { type WorkflowName, workflowEnvVar } from '../../shared/catalog/workflows';
 import { deliveryPrincipalRoleName } from '../outputs';
 import type { Endpoints } from './cloud';
-
-/** The account the local cloud's AWS-shaped ARNs name (the one fauxqs knows). */
-const LOCAL_ACCOUNT_ID = '000000000000';
+import { SERVICE_ACCOUNT } from './customer-account/account';
 
 /**
  * The local stage's webhook delivery principal (ADR 0019): the ARN the role would have in AWS,
  * in the local account, so what `GET /webhooks/aws-trust` answers locally has AWS's shape.
  */
 export function localDeliveryPrincipalArn(stage: string): string {
-  return `arn:aws:iam::${LOCAL_ACCOUNT_ID}:role/${deliveryPrincipalRoleName(stage)}`;
+  return `arn:aws:iam::${SERVICE_ACCOUNT}:role/${deliveryPrincipalRoleName(stage)}`;
 }
 
 export interface ClientEndpoints {

@@ -18,6 +18,7 @@ import { type RouteDef, routeFunctionId, routeKey } from '../../shared/catalog/r
 import { errorBody } from '../../shared/edge/response';
 import { matchRoute } from '../../shared/edge/route-match';
 import { serveConsole } from './console';
+import { SERVICE_ACCOUNT } from './customer-account/account';
 import { invoke } from './lambda';
 
 /** Lambda's synchronous invocation payload limit; API Gateway would refuse larger bodies. */
@@ -235,7 +236,7 @@ export class LocalGateway {
       queryStringParameters: Object.keys(query).length ? query : undefined,
       pathParameters: params && Object.keys(params).length ? params : undefined,
       requestContext: {
-        accountId: '000000000000',
+        accountId: SERVICE_ACCOUNT,
         apiId: 'local',
         domainName: headers.host ?? '127.0.0.1',
         domainPrefix: 'local',

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type ScheduleDef, schedules } from '../../shared/catalog/functions';
+import { SERVICE_ACCOUNT } from './customer-account/account';
 import { invoke } from './lambda';
 
 export class LocalScheduler {
@@ -42,7 +43,7 @@ export class LocalScheduler {
           id: randomUUID(),
           'detail-type': 'Scheduled Event',
           source: 'aws.events',
-          account: '000000000000',
+          account: SERVICE_ACCOUNT,
           time: new Date().toISOString(),
           region: 'us-east-1',
           resources: [],

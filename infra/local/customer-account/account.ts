@@ -13,7 +13,7 @@ import { join } from 'node:path';
 
 /** The sandbox customer's account id (the service's own local account is 000000000000). */
 export const SANDBOX_ACCOUNT = '000000000002';
-/** The account the local stage's service runs in (fauxqs's fixed account). */
+/** The account the local stage's service runs in (fauxqs's fixed account): every local AWS-shaped ARN of the service names it. */
 export const SERVICE_ACCOUNT = '000000000000';
 export const SANDBOX_REGION = 'us-east-1';
 
