@@ -5,7 +5,8 @@
  *   keys create --name NAME [--admin]   create a principal and print its API key (shown once)
  *   keys list                           list principals and how many active keys each has
  *   keys revoke --user ID               revoke every key of a user (and disable their webhooks)
- *   notify --type T --text "…" [--metadata JSON] [--recipients 1,2] [--id ID]
+ *   notify --type T --text "…" [--metadata JSON] [--recipients 1,2] [--id ID] [--ordering-key K]
+ *   notify --file F   (JSON lines, published in order)
  *                                       publish a notification to the notifications queue
  *   api me | api status --id ID | api history [--page-size N] [--include-global]  [--key KEY]
  *                                       call the HTTP API with the typed client (./api.ts)
@@ -34,7 +35,8 @@ const USAGE = `usage: npm run --silent cli -- <command> [--stage NAME]
   keys create --name NAME [--admin]
   keys list
   keys revoke --user ID
-  notify --type T --text "…" [--metadata JSON] [--recipients 1,2] [--id ID]
+  notify --type T --text "…" [--metadata JSON] [--recipients 1,2] [--id ID] [--ordering-key K]
+  notify --file F                      (JSON lines, one notification each, published in order)
   api me | api status --id ID | api history [--page-size N] [--include-global]   [--key KEY]
   history migrate [--delete-source]
   integrations check ID

@@ -19,7 +19,7 @@ import {
   type CatalogSchedule,
   capabilityFunctions,
 } from './catalog-functions';
-import { CausewayFunction, removalPolicy } from './function';
+import { acknowledge, CausewayFunction, removalPolicy } from './function';
 
 /** The longest retention SQS allows; DLQ messages wait there for a human. */
 const DLQ_RETENTION = Duration.days(14);
@@ -53,20 +53,47 @@ export class Notifications extends Construct implements CapabilityFunctions {
     const createdQueues = new Map<string, CatalogQueue>();
     for (const def of props.queues ?? (queues as readonly QueueDef[])) {
       const name = pascal(def.name);
+      // A FIFO queue's DLQ is FIFO too (SQS requires it), and the queue runs in high-throughput
+      // mode: deduplication and the throughput limit per message group (ADR 0020).
+      const fifo = def.fifo
+        ? {
+            fifo: true,
+            deduplicationScope: sqs.DeduplicationScope.MESSAGE_GROUP,
+            fifoThroughputLimit: sqs.FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
+          }
+        : {};
       const deadLetterQueue = new sqs.Queue(this, `${name}Dlq`, {
+        ...(def.fifo ? { fifo: true } : {}),
         encryption: sqs.QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
         retentionPeriod: DLQ_RETENTION,
         removalPolicy: removal,
       });
       const queue = new sqs.Queue(this, `${name}Queue`, {
+        ...fifo,
         encryption: sqs.QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
         retentionPeriod: Duration.seconds(def.retentionSeconds),
         visibilityTimeout: Duration.seconds(visibilityTimeoutSeconds(def)),
-        deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: def.maxReceiveCount },
+        // No redrive where the consumer dead-letters by itself (the catalog says why).
+        ...(def.maxReceiveCount !== undefined
+          ? { deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: def.maxReceiveCount } }
+          : {}),
         removalPolicy: removal,
       });
+      if (def.maxReceiveCount === undefined) {
+        acknowledge(queue, 'AwsSolutions-SQS3', [
+          `The ${def.name} queue has no redrive on purpose (ADR 0020): its consumer holds a message`,
+          "group's head while a step continues, and SQS counts a receive for every message returned",
+          'behind a failed head, so a receive count would dead-letter a key out of order. Its',
+          'consumer dead-letters malformed messages itself, and an age-of-oldest-message alarm',
+          'watches a key that keeps failing.',
+        ]);
+        acknowledge(deadLetterQueue, 'AwsSolutions-SQS3', [
+          `The ${def.name} dead-letter queue: its consumer sends malformed messages here itself`,
+          '(with their group), so no queue names it in a redrive policy. A DLQ has no DLQ of its own.',
+        ]);
+      }
       props.resources.addQueue(def.name, queue, deadLetterQueue);
 
       const consumer = new CausewayFunction(this, `${name}Consumer`, {

@@ -4,8 +4,13 @@
  * a message, API 5xx answers, failed workflow executions, Lambda errors, the webhook delivery
  * failure rate and the age of the oldest message of every queue. And the stage's dashboard,
  * built from the catalogs (routes, queues, workflows, metrics): see docs/operations.md.
+ *
+ * The alarms are a nested stack of their own (`alarmStack`, ADR 0022): with one per function,
+ * queue, DLQ and workflow they are about 75 resources, and CloudFormation takes at most 500 per
+ * stack. The topic, its key and the dashboard stay in the stage's stack, so a topic's e-mail
+ * subscription and the dashboard's fixed name survive the move.
  */
-import { Duration } from 'aws-cdk-lib';
+import { Duration, NestedStack } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -95,6 +100,8 @@ export class Observability extends Construct {
   /** Where every alarm notifies (the stage's alarm e-mail is subscribed when set). */
   public readonly alarmTopic: sns.Topic;
   public readonly alarms: readonly cloudwatch.Alarm[];
+  /** The nested stack that holds the alarms. */
+  public readonly alarmStack: NestedStack;
   /** The stage's operations dashboard. */
   public readonly dashboard: cloudwatch.Dashboard;
 
@@ -124,6 +131,9 @@ export class Observability extends Construct {
       this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(props.stage.config.alarmEmail));
     }
     const action = new SnsAction(this.alarmTopic);
+    this.alarmStack = new NestedStack(this, 'Alarms', {
+      description: `Causeway ${props.stage.name}: alarms to the alarm topic`,
+    });
     const alarms: cloudwatch.Alarm[] = [];
     const add = (
       alarmId: string,
@@ -132,7 +142,7 @@ export class Observability extends Construct {
       threshold = 0,
       evaluation: { evaluationPeriods: number; datapointsToAlarm?: number } = { evaluationPeriods: 1 },
     ) => {
-      const alarm = new cloudwatch.Alarm(this, alarmId, {
+      const alarm = new cloudwatch.Alarm(this.alarmStack, alarmId, {
         metric,
         threshold,
         ...evaluation,

@@ -68,8 +68,9 @@ export interface LocalQueue {
   dlqUrl: string;
 }
 
-function physicalQueueName(prefix: string, name: string): string {
-  return `${prefix}-${name}`;
+/** A FIFO queue's name ends in `.fifo`, as SQS requires (its DLQ's too). */
+function physicalQueueName(prefix: string, name: string, fifo: boolean): string {
+  return `${prefix}-${name}${fifo ? '.fifo' : ''}`;
 }
 
 /**
@@ -95,10 +96,12 @@ export async function ensureQueues(
 ): Promise<LocalQueue[]> {
   return Promise.all(
     (queues as readonly QueueDef[]).map(async (def) => {
+      const fifo = def.fifo === true;
+      const fifoAttributes: Record<string, string> = fifo ? { FifoQueue: 'true' } : {};
       const dlq = await client.send(
         new CreateQueueCommand({
-          QueueName: physicalQueueName(prefix, `${def.name}-dlq`),
-          Attributes: { MessageRetentionPeriod: String(14 * 24 * 3600) },
+          QueueName: physicalQueueName(prefix, `${def.name}-dlq`, fifo),
+          Attributes: { ...fifoAttributes, MessageRetentionPeriod: String(14 * 24 * 3600) },
         }),
       );
       if (!dlq.QueueUrl) throw new Error(`no URL for the ${def.name} DLQ`);
@@ -109,7 +112,16 @@ export async function ensureQueues(
         }),
       );
       const queue = await client.send(
-        new CreateQueueCommand({ QueueName: physicalQueueName(prefix, def.name) }),
+        new CreateQueueCommand({
+          QueueName: physicalQueueName(prefix, def.name, fifo),
+          Attributes: fifo
+            ? {
+                ...fifoAttributes,
+                DeduplicationScope: 'messageGroup',
+                FifoThroughputLimit: 'perMessageGroupId',
+              }
+            : {},
+        }),
       );
       if (!queue.QueueUrl) throw new Error(`no URL for the ${def.name} queue`);
       const url = localQueueUrl(endpoint, queue.QueueUrl);
@@ -119,10 +131,15 @@ export async function ensureQueues(
           Attributes: {
             VisibilityTimeout: String(visibilitySeconds(def)),
             MessageRetentionPeriod: String(def.retentionSeconds),
-            RedrivePolicy: JSON.stringify({
-              deadLetterTargetArn: dlqAttributes.Attributes?.QueueArn,
-              maxReceiveCount: def.maxReceiveCount,
-            }),
+            // No redrive where the consumer dead-letters by itself (the catalog says why).
+            ...(def.maxReceiveCount === undefined
+              ? {}
+              : {
+                  RedrivePolicy: JSON.stringify({
+                    deadLetterTargetArn: dlqAttributes.Attributes?.QueueArn,
+                    maxReceiveCount: def.maxReceiveCount,
+                  }),
+                }),
           },
         }),
       );

@@ -22,14 +22,38 @@ interface ConsumerDef extends FunctionAccess {
 export interface QueueDef {
   readonly name: string;
   readonly description: string;
-  /** Receives after which a message moves to the queue's DLQ. */
-  readonly maxReceiveCount: number;
+  /**
+   * A FIFO queue (its physical name ends in `.fifo`, its DLQ is FIFO too): messages of one
+   * message group are handed out in order, one group's failure holding only that group.
+   */
+  readonly fifo?: true;
+  /**
+   * Receives after which a message moves to the queue's DLQ; `undefined`: no redrive, the
+   * consumer dead-letters messages itself (a FIFO queue whose consumer holds a group's head on
+   * purpose, where SQS's receive count also counts the messages returned behind it).
+   */
+  readonly maxReceiveCount: number | undefined;
   /** Seconds a message is kept (max 14 days). */
   readonly retentionSeconds: number;
   readonly consumer: ConsumerDef;
 }
 
 const DAY = 24 * 60 * 60;
+
+/** The fan-out consumers' settings and tables (the notifications queue's and the ordered intake's). */
+const FAN_OUT = {
+  batchSize: 10,
+  // Deliver at once (an SQS FIFO event source takes no batching window anyway).
+  maxBatchingWindowSeconds: 0,
+  timeoutSeconds: 30,
+  memoryMb: 512,
+  tables: [
+    { table: 'webhookSubscriptions', access: 'read' },
+    { table: 'idempotency', access: 'readWrite' },
+    // Filter evaluation errors, on the webhooks' hourly health counters.
+    { table: 'deliveryCounts', access: 'readWrite' },
+  ],
+} as const;
 
 export const queues = [
   {
@@ -38,19 +62,31 @@ export const queues = [
     maxReceiveCount: 5,
     retentionSeconds: 4 * DAY,
     consumer: {
+      ...FAN_OUT,
       handler: 'functions/consumers/fan-out.ts',
-      batchSize: 10,
-      maxBatchingWindowSeconds: 0,
-      timeoutSeconds: 30,
-      memoryMb: 512,
-      tables: [
-        { table: 'webhookSubscriptions', access: 'read' },
-        { table: 'idempotency', access: 'readWrite' },
-        // Filter evaluation errors, on the webhooks' hourly health counters.
-        { table: 'deliveryCounts', access: 'readWrite' },
-      ],
-      // deliveries: one message per (notification, webhook); notifications: its DLQ (malformed).
+      // deliveries: one message per (notification, webhook); notifications: its follow-ups and
+      // its DLQ (malformed).
       sendsTo: ['deliveries', 'notifications'],
+    },
+  },
+  {
+    name: 'notificationsOrdered',
+    description:
+      'Producers publish notifications with an orderingKey here (FIFO, the key as message group); the fan-out consumer drains each key in order (ADR 0020).',
+    fifo: true,
+    // No redrive (ADR 0020): a fan-out that continues holds its group's head and comes back at
+    // once, and SQS counts a receive for every message returned behind a failed head too, so a
+    // receive count would dead-letter a key's later notifications, or its head while the ones
+    // behind it go on. The consumer dead-letters malformed messages itself; a step that keeps
+    // failing holds its key only (the queue's oldest-message alarm shows it).
+    maxReceiveCount: undefined,
+    retentionSeconds: 14 * DAY,
+    consumer: {
+      ...FAN_OUT,
+      handler: 'functions/consumers/fan-out-ordered.ts',
+      // deliveries: one message per (notification, webhook). Its own queue's head is held by
+      // the event source's visibility and the DLQ comes with consuming it.
+      sendsTo: ['deliveries'],
     },
   },
   {
@@ -145,7 +181,12 @@ export const queues = [
  * Spelled out (not derived from `queues`) because consumers' `sendsTo` refers to queue names:
  * deriving it would make the catalog's type circular. The check below keeps the two in step.
  */
-export type QueueName = 'notifications' | 'deliveries' | 'integrationChecks' | 'recoveries';
+export type QueueName =
+  | 'notifications'
+  | 'notificationsOrdered'
+  | 'deliveries'
+  | 'integrationChecks'
+  | 'recoveries';
 type CatalogedQueueName = (typeof queues)[number]['name'];
 const queueNamesInStep: [QueueName, CatalogedQueueName] extends [CatalogedQueueName, QueueName]
   ? true
@@ -171,8 +212,15 @@ export function queueDef(name: QueueName): QueueDef {
   return def;
 }
 
+/** The receives after which the queue's redrive moves a message to its DLQ (it must have one). */
+function redriveAfter(name: QueueName): number {
+  const count = queueDef(name).maxReceiveCount;
+  if (count === undefined) throw new Error(`queue ${name} has no redrive policy`);
+  return count;
+}
+
 /**
  * Retries a delivery may be scheduled for: attempts are 1 + the retry schedule, and the
  * deliveries queue dead-letters a message after `maxReceiveCount` receives.
  */
-export const MAX_DELIVERY_RETRIES = queueDef('deliveries').maxReceiveCount - 1;
+export const MAX_DELIVERY_RETRIES = redriveAfter('deliveries') - 1;

@@ -1,7 +1,8 @@
 /**
  * The service's SQS adapter, the only module that talks to a queue: one client per container,
  * `sendAll` (SendMessageBatch in chunks of ten, entries SQS refused for a transient reason
- * retried with backoff, the message ids in the order of the bodies), a delayed send, the
+ * retried with backoff, the message ids in the order of the bodies), its FIFO twin `sendInOrder`
+ * (which never lets a retried entry fall behind a later one of its group), a delayed send, the
  * visibility of received messages (how the queue-consumer edge schedules a retry, ADR 0014) and
  * the dead-letter send with its reason.
  */
@@ -49,6 +50,48 @@ export async function sendAll(queue: QueueName, bodies: readonly string[]): Prom
       const retry = new Set(failed.map((f) => f.Id));
       entries = entries.filter((e) => retry.has(e.Id));
     }
+  }
+  return ids;
+}
+
+/** A message for a FIFO queue. */
+export interface FifoMessage extends FifoSend {
+  body: string;
+}
+
+/**
+ * Sends FIFO messages in the order given and returns their message ids in that order. A batch
+ * SQS answers in part is sent again from its first refused entry on, the entries after it
+ * included: sending only the refused ones again would put them behind later messages of their
+ * group. SQS drops the second send of an entry that did go (its deduplication id, for 5 minutes).
+ * Throws as `sendAll` does; the messages before the one that failed may have been sent.
+ */
+export async function sendInOrder(queue: QueueName, messages: readonly FifoMessage[]): Promise<string[]> {
+  const url = requireEnv(queueEnvVar(queue));
+  const ids: string[] = [];
+  let at = 0;
+  let round = 0;
+  while (at < messages.length) {
+    const entries = messages.slice(at, at + BATCH_MAX_ENTRIES).map((m, j) => ({
+      Id: String(at + j),
+      MessageBody: m.body,
+      MessageGroupId: m.groupId,
+      MessageDeduplicationId: m.deduplicationId,
+    }));
+    const out = await sqs.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: entries }));
+    for (const ok of out.Successful ?? []) ids[Number(ok.Id)] = ok.MessageId ?? '';
+    const failed = out.Failed ?? [];
+    const permanent = failed.find((f) => f.SenderFault);
+    if (permanent) throw new Error(`SQS refused a message for ${queue} (${permanent.Code ?? 'unknown'})`);
+    if (failed.length === 0) {
+      at += entries.length;
+      round = 0;
+      continue;
+    }
+    round += 1;
+    if (round === SEND_ROUNDS) throw new Error(`SQS refused ${failed.length} message(s) for ${queue}`);
+    at = Math.min(...failed.map((f) => Number(f.Id)));
+    await sleep(Math.random() * 25 * 2 ** round);
   }
   return ids;
 }
@@ -121,12 +164,21 @@ export async function changeVisibility(
   }
 }
 
-/** Puts a message on the queue's DLQ with the reason and the source queue as attributes. */
-export async function sendToDeadLetter(queue: QueueName, body: string, reason: string): Promise<void> {
+/**
+ * Puts a message on the queue's DLQ with the reason and the source queue as attributes. A FIFO
+ * queue's DLQ is FIFO too: the message keeps its group there (`fifo`).
+ */
+export async function sendToDeadLetter(
+  queue: QueueName,
+  body: string,
+  reason: string,
+  fifo?: FifoSend,
+): Promise<void> {
   await sqs.send(
     new SendMessageCommand({
       QueueUrl: requireEnv(dlqEnvVar(queue)),
       MessageBody: body.length > 0 ? body : '(empty)',
+      ...(fifo ? { MessageGroupId: fifo.groupId, MessageDeduplicationId: fifo.deduplicationId } : {}),
       MessageAttributes: {
         reason: { DataType: 'String', StringValue: reason.slice(0, 1000) },
         sourceQueue: { DataType: 'String', StringValue: queue },

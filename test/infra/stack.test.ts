@@ -85,6 +85,24 @@ function resources(stage: string, type: string): [string, Resource][] {
   return Object.entries(all).filter(([, r]) => r.Type === type);
 }
 
+/** The alarms, in the stage's nested alarm stack (ADR 0022). */
+function alarmResources(stage: string): [string, Resource][] {
+  const all = synth.alarmsTemplate(stage).toJSON().Resources as Record<string, Resource>;
+  return Object.entries(all).filter(([, r]) => r.Type === 'AWS::CloudWatch::Alarm');
+}
+
+/**
+ * The nested alarm stack's parameter that carries `value` from the stage's stack (CDK passes a
+ * parent's attribute into a nested stack as a parameter).
+ */
+function alarmStackParameter(stage: string, value: unknown): string {
+  const [[, nested] = ['', undefined]] = resources(stage, 'AWS::CloudFormation::Stack');
+  const parameters = (nested?.Properties.Parameters ?? {}) as Record<string, unknown>;
+  const found = Object.entries(parameters).find(([, v]) => JSON.stringify(v) === JSON.stringify(value));
+  if (!found) throw new Error(`no parameter of the alarm stack carries ${JSON.stringify(value)}`);
+  return found[0];
+}
+
 function logicalId(stack: CausewayStack, element: unknown): string {
   return stack.getLogicalId(element as CfnElement);
 }
@@ -291,11 +309,22 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
       expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
     }
     for (const def of queueList) {
-      template.hasResourceProperties('AWS::SQS::Queue', {
-        RedrivePolicy: { maxReceiveCount: def.maxReceiveCount, deadLetterTargetArn: Match.anyValue() },
-        MessageRetentionPeriod: def.retentionSeconds,
-        VisibilityTimeout: visibilityTimeoutSeconds(def),
-      });
+      if (def.maxReceiveCount !== undefined)
+        template.hasResourceProperties('AWS::SQS::Queue', {
+          RedrivePolicy: { maxReceiveCount: def.maxReceiveCount, deadLetterTargetArn: Match.anyValue() },
+          MessageRetentionPeriod: def.retentionSeconds,
+          VisibilityTimeout: visibilityTimeoutSeconds(def),
+        });
+      // A FIFO queue whose consumer dead-letters by itself (ADR 0020): no redrive, high throughput.
+      else
+        template.hasResourceProperties('AWS::SQS::Queue', {
+          FifoQueue: true,
+          DeduplicationScope: 'messageGroup',
+          FifoThroughputLimit: 'perMessageGroupId',
+          RedrivePolicy: Match.absent(),
+          MessageRetentionPeriod: def.retentionSeconds,
+          VisibilityTimeout: visibilityTimeoutSeconds(def),
+        });
       template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
         BatchSize: def.consumer.batchSize,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
@@ -554,7 +583,7 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
 
   it('alarms on DLQ depth, API 5xx, failed executions and Lambda errors to the alarm topic', () => {
     const template = synth.template(stage);
-    const alarms = resources(stage, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    const alarms = alarmResources(stage).map(([, a]) => a.Properties);
     const count = (metric: string) => alarms.filter((a) => a.MetricName === metric).length;
     expect(count('ApproximateNumberOfMessagesVisible')).toBe(queueList.length + streamList.length);
     expect(count('5xx')).toBe(1);
@@ -569,7 +598,7 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
   });
 
   it('alarms on the delivery failure rate and on the oldest message of every queue', () => {
-    const template = synth.template(stage);
+    const template = synth.alarmsTemplate(stage);
     const service = [
       { Name: 'service', Value: METRICS_SERVICE },
       { Name: 'stage', Value: stage },
@@ -612,13 +641,17 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
         Dimensions: [
           {
             Name: 'QueueName',
-            Value: { 'Fn::GetAtt': [logicalId(stack, q.queue.node.defaultChild), 'QueueName'] },
+            Value: {
+              Ref: alarmStackParameter(stage, {
+                'Fn::GetAtt': [logicalId(stack, q.queue.node.defaultChild), 'QueueName'],
+              }),
+            },
           },
         ],
         AlarmActions: [{ Ref: Match.anyValue() }],
       });
     }
-    const ageAlarms = resources(stage, 'AWS::CloudWatch::Alarm').filter(
+    const ageAlarms = alarmResources(stage).filter(
       ([, a]) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage',
     );
     expect(ageAlarms).toHaveLength(queueList.length);
@@ -657,14 +690,14 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
       metrics.filter((m) => m[0] === namespace && m[1] === name).length;
     expect(count('AWS/SQS', 'ApproximateAgeOfOldestMessage')).toBe(queueList.length);
     // The dashboard charts every dead-letter queue that has an alarm (the same map builds both).
-    const dlqAlarms = resources(stage, 'AWS::CloudWatch::Alarm').filter(
+    const dlqAlarms = alarmResources(stage).filter(
       ([, a]) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible',
     );
     expect(count('AWS/SQS', 'ApproximateNumberOfMessagesVisible')).toBe(dlqAlarms.length);
     expect(dlqAlarms.length).toBeGreaterThanOrEqual(queueList.length);
     expect(count('AWS/States', 'ExecutionsFailed')).toBe(workflowList.length);
     const alarmWidget = body.widgets.find((w) => w.type === 'alarm');
-    expect(alarmWidget?.properties.alarms).toHaveLength(resources(stage, 'AWS::CloudWatch::Alarm').length);
+    expect(alarmWidget?.properties.alarms).toHaveLength(alarmResources(stage).length);
   });
 });
 

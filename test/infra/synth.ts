@@ -23,6 +23,8 @@ export interface SynthesizedApp extends CausewayApp {
   readonly assembly: CloudAssembly;
   readonly outdir: string;
   template(stage: string): Template;
+  /** The template of the stage's nested alarm stack (ADR 0022). */
+  alarmsTemplate(stage: string): Template;
   stack(stage: string): CausewayStack;
   config(stage: string): StageConfig;
 }
@@ -36,6 +38,7 @@ export function synthesizeApp(): SynthesizedApp {
   });
   const assembly = built.app.synth();
   const templates = new Map<string, Template>();
+  const alarmTemplates = new Map<string, Template>();
   const stages = loadStages();
   const stack = (stage: string) => {
     const found = built.stacks.find((s) => s.stackName === `Causeway-${stage}`);
@@ -51,6 +54,14 @@ export function synthesizeApp(): SynthesizedApp {
       const config = stages[stage];
       if (!config) throw new Error(`no stage ${stage}`);
       return config;
+    },
+    alarmsTemplate: (stage) => {
+      let template = alarmTemplates.get(stage);
+      if (!template) {
+        template = Template.fromStack(stack(stage).observability.alarmStack);
+        alarmTemplates.set(stage, template);
+      }
+      return template;
     },
     template: (stage) => {
       let template = templates.get(stage);

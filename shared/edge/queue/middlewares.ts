@@ -70,10 +70,17 @@ export function nextStep(
             ? { kind: 'done', record }
             : { kind: 'done', record, result: next.result };
         }
-        case 'deadLetter':
-          await sendToDeadLetter(queue, record.body, next.reason);
+        case 'deadLetter': {
+          const groupId = record.attributes.MessageGroupId;
+          await sendToDeadLetter(
+            queue,
+            record.body,
+            next.reason,
+            groupId === undefined ? undefined : { groupId, deduplicationId: record.messageId },
+          );
           logger.warn('message dead-lettered', { queue, messageId: record.messageId, reason: next.reason });
           return { kind: 'done', record };
+        }
       }
     } catch (error) {
       return { kind: 'failed', record, error };
@@ -112,6 +119,11 @@ export interface AttemptSource<T> {
   attemptsBefore?: (message: T) => number;
   /** FIFO queues: the attempt number, from the consumer's own count (the receive count cannot tell). */
   attemptOf?: (message: T, ids: { messageId: string; groupId: string }) => Promise<number>;
+  /**
+   * FIFO queues whose handler decides nothing by the attempt (the fan-out: its steps' leases in
+   * the store tell a step taken over): the attempt is the receive count, an upper bound.
+   */
+  attemptsUnused?: true;
 }
 
 /** Gives the handler its context: the attempt, whether the message came before, the deadline. */
@@ -127,6 +139,7 @@ export function attemptContext<T>(
     if (groupId === undefined) attempt = (source.attemptsBefore?.(message) ?? 0) + receiveCount;
     else if (source.attemptOf)
       attempt = await source.attemptOf(message, { messageId: record.messageId, groupId });
+    else if (source.attemptsUnused) attempt = receiveCount;
     else
       throw new Error(
         `the ${queue} consumer got a FIFO message and counts no attempts of its own: on a FIFO queue the receive count also counts messages returned behind a failed head`,

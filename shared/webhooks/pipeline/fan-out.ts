@@ -14,7 +14,8 @@
  * Bounded: one invocation enqueues at most `fanOutChunk()` deliveries (1,000) and stops early
  * when less than CONTINUE_BEFORE_MS of its time remain; the rest continues in a follow-up
  * message on the notifications queue that carries the notification, where it stopped, and the
- * notification's trace context and enqueue time.
+ * notification's trace context and enqueue time. A keyed notification on the ordered intake
+ * continues in the same message instead, which holds its key meanwhile (ADR 0020).
  *
  * Once (ADR 0012): a step runs under a lease in the idempotency table and marks itself done once
  * its deliveries and its follow-up were sent. A copy of the step that arrives while it runs (a
@@ -173,18 +174,34 @@ export const fanOutMessage = (json: unknown) =>
 const stepMarker = (step: Pick<Continuation, 'digest' | 'key' | 'after'>) =>
   `fanout#${step.digest}#${step.key}#${step.after ?? ''}`;
 
-/** The follow-up message of `step` that starts at `at`. */
-function continuation(step: Continuation, at: StepContinues, deliveries: number): Next {
+/** The step of `step`'s notification that starts at `at`. */
+function stepAt(step: Continuation, at: StepContinues): Continuation {
   const { after: _done, ...rest } = step;
-  const next: Continuation = {
-    ...rest,
-    key: at.key,
-    ...(at.after !== undefined ? { after: at.after } : {}),
-    sent: at.sent,
-  };
-  return sendAgain({ v: 1, continuation: next }, 0, 'the fan-out continues in a follow-up message', {
-    deliveries,
-  });
+  return { ...rest, key: at.key, ...(at.after !== undefined ? { after: at.after } : {}), sent: at.sent };
+}
+
+/**
+ * How a step that stopped at `at` continues. On the notifications queue: a follow-up message.
+ * On the ordered intake (a FIFO group per key) a follow-up would go behind the key's later
+ * notifications, so the step holds its key's head instead: the message comes back at once and
+ * goes on from the step's mark (ADR 0020).
+ */
+function continuation(
+  step: Continuation,
+  at: StepContinues,
+  deliveries: number,
+  context: MessageContext,
+): Next {
+  if (context.groupId !== undefined)
+    return retryIn(0, 'the fan-out continues: its key is held while the same message goes on from the mark');
+  return sendAgain(
+    { v: 1, continuation: stepAt(step, at) },
+    0,
+    'the fan-out continues in a follow-up message',
+    {
+      deliveries,
+    },
+  );
 }
 
 /** One fan-out step of a notification (the notifications queue's consumer). */
@@ -197,18 +214,26 @@ export async function fanOut(message: FanOutMessage, context: MessageContext): P
     );
     step = { notification: message, digest, key: 0, sent: 0, ...notificationOrigin(context) };
   }
-  const marker = stepMarker(step);
+  let marker = stepMarker(step);
   const whole = `fanout#${step.digest}`;
-  const started = Date.now();
-  const taken =
+  let started = Date.now();
+  let taken =
     step.key === 0 && !step.after && (await exists(whole))
       ? ({ state: 'done' } satisfies StepClaim as StepClaim)
       : await takeStep(marker, STEP_LEASE_MS, FAN_OUT_MARKER_TTL_DAYS, started);
+  // A held head of the ordered intake comes back as the notification itself: it goes on from
+  // the last step done, following their marks.
+  while (context.groupId !== undefined && taken.state === 'done' && taken.next) {
+    step = stepAt(step, taken.next);
+    marker = stepMarker(step);
+    started = Date.now();
+    taken = await takeStep(marker, STEP_LEASE_MS, FAN_OUT_MARKER_TTL_DAYS, started);
+  }
   const leaseEnds = started + STEP_LEASE_MS;
   if (taken.state === 'done') {
     logger.info('fan-out step already done', { messageId: context.messageId, key: step.key });
     // Marked done before its follow-up was sent: the follow-up is sent (again).
-    return taken.next ? continuation(step, taken.next, 0) : done({ deliveries: 0 });
+    return taken.next ? continuation(step, taken.next, 0, context) : done({ deliveries: 0 });
   }
   if (taken.state === 'running') {
     const seconds = Math.max(1, Math.ceil((taken.leaseUntil - Date.now()) / 1000) + 1);
@@ -268,7 +293,7 @@ export async function fanOut(message: FanOutMessage, context: MessageContext): P
         key,
         webhookIds: stepIds,
       });
-      return continuation(step, at, sent);
+      return continuation(step, at, sent, context);
     }
   }
   // Written last: after a crash before these lines the lease runs out and the step is taken over.

@@ -25,8 +25,8 @@ vi.mock('../../../shared/store/queues', () => ({
   sendDelayed: async (queue: string, body: string, delaySeconds: number, fifo?: unknown) => {
     calls.push({ op: 'send', queue, args: [JSON.parse(body), delaySeconds, fifo] });
   },
-  sendToDeadLetter: async (queue: string, body: string, reason: string) => {
-    calls.push({ op: 'deadLetter', queue, args: [body, reason] });
+  sendToDeadLetter: async (queue: string, body: string, reason: string, fifo?: unknown) => {
+    calls.push({ op: 'deadLetter', queue, args: fifo === undefined ? [body, reason] : [body, reason, fifo] });
   },
 }));
 
@@ -279,5 +279,28 @@ describe('FIFO batches', () => {
     const delayed = await handler.processRecord(fifo('g', 'later', 'delay'), lambda);
     expect(delayed.kind === 'failed' && String(delayed.error)).toMatch(/per-message delay on a FIFO queue/);
     expect(calls).toHaveLength(1);
+  });
+
+  it('gives a FIFO consumer that uses no attempt the receive count, and dead-letters into the group', async () => {
+    const handler = queueConsumer({
+      queue: 'notificationsOrdered',
+      message: { schema: Message, what: 'test message' },
+      attemptsUnused: true,
+      handle: async (message: Message, context: MessageContext) =>
+        message.answer === 'dead' ? deadLetter('no good') : done(context.attempt),
+    });
+    const returned = fifo('key-1', 'k1');
+    returned.attributes.ApproximateReceiveCount = '3';
+    expect(await handler.processRecord(returned, lambda)).toMatchObject({ kind: 'done', result: 3 });
+    const dead = fifo('key-1', 'k2', 'dead');
+    expect((await handler.processRecord(dead, lambda)).kind).toBe('done');
+    // A FIFO DLQ takes the message only with a group and a deduplication id: its own group, its id.
+    expect(calls).toEqual([
+      {
+        op: 'deadLetter',
+        queue: 'notificationsOrdered',
+        args: [dead.body, 'no good', { groupId: 'key-1', deduplicationId: 'k2' }],
+      },
+    ]);
   });
 });
