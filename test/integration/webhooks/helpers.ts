@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { NotificationMessageInput } from '../../../shared/notifications/message';
 import type { StoredHistoryRecord } from '../../../shared/webhooks/store/history-keys';
 import { call, eventually, logFile, untilDone, useLocalCloudEnv, useOwnCloud } from '../../support/api';
 import { type RunningCloud, startCloudProcess } from '../../support/local-cloud-process';
@@ -69,6 +70,66 @@ export async function logLines(...containing: string[]): Promise<Record<string, 
         return [];
       }
     });
+}
+
+type NotificationType = NotificationMessageInput['notificationType'];
+
+/**
+ * Puts on the deliveries queue, as fan-out would have, a delivery of a notification `text` to
+ * `recipient` for `webhookId`: what was queued before a status change comes due after it.
+ */
+async function queueDelivery(
+  webhookId: number,
+  recipient: number,
+  notificationType: NotificationType,
+  text: string,
+) {
+  useLocalCloudEnv();
+  const { deliveryMessages } = await import('../../../shared/webhooks/pipeline/fan-out');
+  const { notificationDigest } = await import('../../../shared/webhooks/pipeline/message');
+  const { sendAll } = await import('../../../shared/store/queues');
+  const { buildNotification } = await import('../../../shared/notifications/publisher');
+  const queued = buildNotification({ notificationType, text, recipients: [recipient] });
+  await sendAll(
+    'deliveries',
+    deliveryMessages(queued, notificationDigest(`p:queued-${webhookId}`), [webhookId]).map((m) =>
+      JSON.stringify(m),
+    ),
+  );
+}
+
+/**
+ * For a disabled webhook: a delivery queued before the disable (`queueDelivery`) is recorded as
+ * skipped, never sent, with the disable's `reason` in its record; a notification published now
+ * is not fanned out to it. Answers the skipped record.
+ */
+export async function skippedWhileDisabled(
+  owner: { userId: number; apiKey: string },
+  webhookId: number,
+  notificationType: NotificationType,
+  reason: RegExp,
+): Promise<AnyRecord | undefined> {
+  await queueDelivery(webhookId, owner.userId, notificationType, 'queued before');
+  const [skipped] = await untilDone(
+    async () => (await allHistory(owner.apiKey)).filter((r) => r.webhooksId === webhookId),
+    (list) => list.length >= 1,
+    { progress: (list) => list.length, what: 'the skipped attempt' },
+  );
+  expect(skipped).toMatchObject({
+    statusCode: 0,
+    skipped: true,
+    attempt: 1,
+    request: { text: 'queued before' },
+    response: { body: { code: 'EWEBHOOKDISABLED', connect: false } },
+  });
+  expect(skipped?.response.body.message).toMatch(reason);
+  const whileDisabled = await publish({
+    notificationType,
+    text: 'while disabled',
+    recipients: [owner.userId],
+  });
+  expect(await fannedOutTo(whileDisabled.messageId)).not.toContain(webhookId);
+  return skipped;
 }
 
 /** The webhook ids fan-out sent the notification (by its SQS message id) to, once it has. */

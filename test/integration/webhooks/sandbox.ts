@@ -37,18 +37,31 @@ let names = 0;
 /** A name no other sandbox resource of this run has. */
 export const uniqueName = (prefix: string) => `${prefix}-${run}-${++names}`;
 
-/** A role trusting `externalId` (`deny`: an action the role may not make). */
-export async function sandboxRole(externalId: string, deny?: string): Promise<string> {
-  const args = ['create-role', '--name', uniqueName('role'), '--external-id', externalId];
+/** A role trusting `externalId` (`deny`: an action the role may not make; `prefix`: its name's start). */
+export async function sandboxRole(externalId: string, deny?: string, prefix = 'role'): Promise<string> {
+  const args = ['create-role', '--name', uniqueName(prefix), '--external-id', externalId];
   const [{ roleArn }] = await cli(...args, ...(deny ? ['--deny', deny] : []));
   return roleArn as string;
 }
 
-/** A new queue: its name (`.fifo` included) and URL. */
-export async function sandboxQueue(fifo = false): Promise<{ queue: string; queueUrl: string }> {
-  const name = uniqueName('queue');
+/** A new queue: its name (`.fifo` included) and URL (`prefix`: its name's start). */
+export async function sandboxQueue(
+  fifo = false,
+  prefix = 'queue',
+): Promise<{ queue: string; queueUrl: string }> {
+  const name = uniqueName(prefix);
   const [{ queueUrl }] = await cli('create-queue', '--name', name, ...(fifo ? ['--fifo'] : []));
   return { queue: fifo ? `${name}.fifo` : name, queueUrl };
+}
+
+/**
+ * A new queue, and an SQS destination into it through a new role trusting `externalId` (`deny`:
+ * an action the role may not make); the queue's and the role's names start with `prefix`.
+ */
+export async function queueDestination(externalId: string, prefix: string, deny?: string) {
+  const roleArn = await sandboxRole(externalId, deny, `${prefix}-role`);
+  const { queue, queueUrl } = await sandboxQueue(false, `${prefix}-queue`);
+  return { queue, queueUrl, destination: { type: 'sqs', queueUrl, roleArn } };
 }
 
 /** Deletes a sandbox queue in the account's own emulator (what a receiver gone looks like). */

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminKey, call, createKey, revokeKeys, untilDone, useLocalCloudEnv } from '../../support/api';
-import { allHistory, createHooks, fannedOutTo, publish, untilCount } from './helpers';
+import { createHooks, fannedOutTo, publish, skippedWhileDisabled, untilCount } from './helpers';
 import { type Receiver, reply, startReceiver } from './receiver';
 
 describe('webhook status', () => {
@@ -42,43 +42,9 @@ describe('webhook status', () => {
     });
     expect(disabled.body.disabledAt).toEqual(expect.any(String));
 
-    // A delivery fan-out had queued before the disable comes due now: recorded as skipped, never POSTed.
-    useLocalCloudEnv();
-    const { deliveryMessages } = await import('../../../shared/webhooks/pipeline/fan-out');
-    const { notificationDigest } = await import('../../../shared/webhooks/pipeline/message');
-    const { sendAll } = await import('../../../shared/store/queues');
-    const { buildNotification } = await import('../../../shared/notifications/publisher');
-    const queued = buildNotification({
-      notificationType: X,
-      text: 'queued before',
-      recipients: [owner.userId],
-    });
-    await sendAll(
-      'deliveries',
-      deliveryMessages(queued, notificationDigest(`p:queued-${id}`), [id as number]).map((m) =>
-        JSON.stringify(m),
-      ),
-    );
-    const [skipped] = await untilDone(
-      async () => (await allHistory(owner.apiKey)).filter((r) => r.webhooksId === id),
-      (list) => list.length >= 1,
-      { progress: (list) => list.length, what: 'the skipped attempt' },
-    );
-    expect(skipped).toMatchObject({
-      statusCode: 0,
-      skipped: true,
-      attempt: 1,
-      request: { text: 'queued before' },
-      response: { body: { code: 'EWEBHOOKDISABLED', connect: false } },
-    });
-    expect(skipped?.response.body.message).toMatch(/maintenance/);
-
-    const whileDisabled = await publish({
-      notificationType: X,
-      text: 'while disabled',
-      recipients: [owner.userId],
-    });
-    expect(await fannedOutTo(whileDisabled.messageId)).not.toContain(id);
+    // A delivery fan-out had queued before the disable comes due now: recorded as skipped, never
+    // POSTed; a notification published now skips the webhook.
+    await skippedWhileDisabled(owner, id as number, X, /maintenance/);
     // A disable of a disabled webhook changes nothing.
     const again = await call('POST', `/webhooks/${id}/disable`, { key: owner.apiKey });
     expect(again.body.disabledAt).toBe(disabled.body.disabledAt);
