@@ -398,7 +398,7 @@ export interface paths {
         delete: operations["deleteWebhooksId"];
         options?: never;
         head?: never;
-        /** Change a webhook (JSON merge patch: name, url, notificationType, global, actionType, maxDeliveriesPerSecond, filter); returns it. */
+        /** Change a webhook (JSON merge patch: name, url, notificationType, global, actionType, maxDeliveriesPerSecond, filter, ordered); returns it. */
         patch: operations["patchWebhooksId"];
         trace?: never;
     };
@@ -1428,6 +1428,8 @@ export interface components {
              * @enum {string}
              */
             signatureScheme?: "v1" | "v1a";
+            /** @description true: notifications with the same `orderingKey` reach this webhook one at a time, in the order the intake accepted them; a failing key holds only itself (docs/webhooks.md, ordered delivery). Notifications without a key are not ordered. Default false. */
+            ordered?: boolean;
             secret?: never;
             id?: never;
             publicKey?: never;
@@ -1648,6 +1650,8 @@ export interface components {
             maxDeliveriesPerSecond?: number;
             /** @description the payload filter, when one is set (docs/webhooks.md) */
             filter?: string;
+            /** @description true: notifications with the same `orderingKey` reach this webhook one at a time, in the order the intake accepted them; a failing key holds only itself (docs/webhooks.md, ordered delivery). Notifications without a key are not ordered. Default false. */
+            ordered: boolean;
             /** @description during a rotation’s or scheme switch’s overlap window: until when the previous secret or key still signs */
             previousSecretExpiresAt?: string;
             /** @description since when every attempt has failed (absent while the latest attempt succeeded) */
@@ -1815,6 +1819,8 @@ export interface components {
             maxDeliveriesPerSecond?: number;
             /** @description the payload filter, when one is set (docs/webhooks.md) */
             filter?: string;
+            /** @description true: notifications with the same `orderingKey` reach this webhook one at a time, in the order the intake accepted them; a failing key holds only itself (docs/webhooks.md, ordered delivery). Notifications without a key are not ordered. Default false. */
+            ordered: boolean;
             /** @description during a rotation’s or scheme switch’s overlap window: until when the previous secret or key still signs */
             previousSecretExpiresAt?: string;
             /** @description since when every attempt has failed (absent while the latest attempt succeeded) */
@@ -3616,6 +3622,8 @@ export interface operations {
                         maxDeliveriesPerSecond?: number;
                         /** @description a CEL expression over the payload as delivered (`text`, `metadata`, `webhookId`, `webhookName`); only notifications for which it is true are delivered. At most 2,048 bytes; the allowed subset, the fields and the cost rules are in docs/webhooks.md. Example: `metadata.notificationType == "modelAccessRequested" && has(metadata.dataSourceId) && metadata.dataSourceId in [42, 43]` */
                         filter?: string;
+                        /** @description true: notifications with the same `orderingKey` reach this webhook one at a time, in the order the intake accepted them; a failing key holds only itself (docs/webhooks.md, ordered delivery). Notifications without a key are not ordered. Default false. */
+                        ordered?: boolean;
                     }[];
                 };
             };

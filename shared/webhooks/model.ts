@@ -51,6 +51,11 @@ const signatureScheme = described(
   "`v1` (default): HMAC-SHA256 with the webhook's secret, unsigned without one. `v1a`: Ed25519 with a key pair the service makes; receivers verify with `publicKey` or the keys published at `jwksUrl` (docs/webhooks.md)",
 );
 
+const ordered = described(
+  z.boolean(),
+  'true: notifications with the same `orderingKey` reach this webhook one at a time, in the order the intake accepted them; a failing key holds only itself (docs/webhooks.md, ordered delivery). Notifications without a key are not ordered. Default false.',
+);
+
 const WebhookFields = {
   url: described(
     z.url({ protocol: /^https?$/, error: (issue) => urlMessage(issue.input) }).check(z.maxLength(2048)),
@@ -93,6 +98,7 @@ export const WebhookInputSchema = z
     signatureScheme: z.optional(signatureScheme),
     maxDeliveriesPerSecond: z.optional(maxDeliveriesPerSecond),
     filter: z.optional(filter),
+    ordered: z.optional(ordered),
   })
   .check(
     z.refine((input) => input.url === undefined || input.destination === undefined, {
@@ -126,11 +132,12 @@ export const WebhookPatchSchema = withUnknownFieldHints(
       maxDeliveriesPerSecond: z.optional(z.nullable(maxDeliveriesPerSecond)),
       filter: z.optional(z.nullable(filter)),
       signatureScheme: z.optional(signatureScheme),
+      ordered: z.optional(ordered),
     })
     .check(
       z.refine((patch) => Object.keys(patch).length > 0, {
         message:
-          'send at least one of url, destination, name, global, notificationType, actionType, maxDeliveriesPerSecond, filter, signatureScheme',
+          'send at least one of url, destination, name, global, notificationType, actionType, maxDeliveriesPerSecond, filter, signatureScheme, ordered',
       }),
       z.refine((patch) => patch.url === undefined || patch.destination === undefined, {
         message: `${BOTH_TARGETS} (either one replaces the other)`,
@@ -195,6 +202,8 @@ export interface WebhookItem {
   maxDeliveriesPerSecond?: number;
   /** The payload filter (CEL), checked when it was stored (../filter.ts). */
   filter?: string;
+  /** Ordered delivery per key (ADR 0020); stored only when true, absent is false. */
+  ordered?: boolean;
   status?: WebhookStatus;
   disabledAt?: string;
   disabledReason?: string;
@@ -288,6 +297,7 @@ export const WebhookViewSchema = withMeta(
     disabledReason: described(z.optional(z.string()), 'why it was disabled (absent while enabled)'),
     maxDeliveriesPerSecond: described(z.optional(z.number()), 'the delivery rate limit, when one is set'),
     filter: described(z.optional(filter), 'the payload filter, when one is set (docs/webhooks.md)'),
+    ordered,
     previousSecretExpiresAt: described(
       z.optional(z.string()),
       'during a rotation’s or scheme switch’s overlap window: until when the previous secret or key still signs',
@@ -334,6 +344,7 @@ export function webhookView(item: WebhookItem, serviceUrl: string): WebhookView 
       ? { maxDeliveriesPerSecond: item.maxDeliveriesPerSecond }
       : {}),
     ...(item.filter !== undefined ? { filter: item.filter } : {}),
+    ordered: item.ordered === true,
     ...(overlap !== undefined ? { previousSecretExpiresAt: overlap } : {}),
     ...(item.failingSince !== undefined ? { failingSince: item.failingSince } : {}),
   };

@@ -22,6 +22,10 @@
  * webhook's first — has its role assumed with the owner's ExternalId before anything changes
  * (./destination-trust.ts): a refusal is a 422 with the trust policy, and the webhook is left as
  * it was. The ExternalId checked is copied onto the webhook with the destination.
+ *
+ * `ordered` (ADR 0020) is copied onto the subscription items in the same transaction, so fan-out
+ * routes a notification by the setting in force when it reads them; deliveries already queued keep
+ * the path fan-out chose for them.
  */
 import { APPLICATION_ADMIN, isAdmin, type Principal } from '../../auth/permissions';
 import { getPrincipalItem } from '../../auth/store';
@@ -120,7 +124,14 @@ function checkOwnerRights(next: WebhookItem, ownerAdmin: boolean): void {
 
 /** The webhook with the patch applied (`externalId`: the one a new destination was checked with). */
 function patched(current: WebhookItem, patch: WebhookPatch, externalId: string | undefined): WebhookItem {
-  const { maxDeliveriesPerSecond, notificationType, filter, signatureScheme: _scheme, ...fields } = patch;
+  const {
+    maxDeliveriesPerSecond,
+    notificationType,
+    filter,
+    ordered,
+    signatureScheme: _scheme,
+    ...fields
+  } = patch;
   const next: WebhookItem = { ...current, ...fields };
   // One target: a URL replaces the destination (and its ExternalId), a destination the URL.
   if (patch.url !== undefined) {
@@ -136,6 +147,9 @@ function patched(current: WebhookItem, patch: WebhookPatch, externalId: string |
   else if (maxDeliveriesPerSecond !== undefined) next.maxDeliveriesPerSecond = maxDeliveriesPerSecond;
   if (filter === null) delete next.filter;
   else if (filter !== undefined) next.filter = filter;
+  // Stored only when true: an unordered webhook's item has no `ordered`.
+  if (ordered === true) next.ordered = true;
+  else if (ordered === false) delete next.ordered;
   return next;
 }
 

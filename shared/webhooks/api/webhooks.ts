@@ -269,6 +269,7 @@ export async function createWebhooks(
         ? { maxDeliveriesPerSecond: input.maxDeliveriesPerSecond }
         : {}),
       ...(input.filter !== undefined ? { filter: input.filter } : {}),
+      ...(input.ordered === true ? { ordered: true } : {}),
       status: 'enabled',
       version: 1,
     };

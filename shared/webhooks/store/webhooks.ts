@@ -200,8 +200,10 @@ export function activeSubscriptionKeys(item: WebhookItem): string[] {
 /**
  * A subscription item. A filtered webhook's items also carry its filter, the `updatedAt` of the
  * version they were written at (the key its compiled form is cached under) and its name (which
- * the payload holds), so fan-out evaluates the filter from the item it reads anyway; an
- * unfiltered webhook's items carry nothing more, and fan-out reads nothing more for it.
+ * the payload holds), so fan-out evaluates the filter from the item it reads anyway; an ordered
+ * webhook's items carry `ordered: true` (ADR 0020), so fan-out routes its keyed deliveries to the
+ * ordered path without reading the webhook. A plain webhook's items carry nothing more, and
+ * fan-out reads nothing more for it.
  */
 function subscriptionPut(item: WebhookItem, subscriptionKey: string) {
   return {
@@ -215,6 +217,7 @@ function subscriptionPut(item: WebhookItem, subscriptionKey: string) {
         ...(item.filter !== undefined
           ? { filter: item.filter, updatedAt: item.updatedAt, webhookName: item.name }
           : {}),
+        ...(item.ordered === true ? { ordered: true } : {}),
       },
     },
   };
@@ -229,7 +232,9 @@ function subscriptionDelete(id: number, subscriptionKey: string) {
 /**
  * The subscription items a change from `before` to `after` deletes, writes, and writes again
  * (the kept ones, when the webhook has or had a filter: their copy of it, of its version and of
- * the name moves with every change).
+ * the name moves with every change; and when `ordered` changes, which they carry too). A webhook
+ * has at most one item per subscribable name, fewer than MAX_SUBSCRIPTION_CHANGES, so switching
+ * `ordered` alone always fits one change.
  */
 export function subscriptionChanges(
   before: WebhookItem,
@@ -238,10 +243,11 @@ export function subscriptionChanges(
   const old = new Set(activeSubscriptionKeys(before));
   const next = new Set(activeSubscriptionKeys(after));
   const filtered = before.filter !== undefined || after.filter !== undefined;
+  const reordered = (before.ordered === true) !== (after.ordered === true);
   return {
     remove: [...old].filter((k) => !next.has(k)),
     add: [...next].filter((k) => !old.has(k)),
-    rewrite: filtered ? [...next].filter((k) => old.has(k)) : [],
+    rewrite: filtered || reordered ? [...next].filter((k) => old.has(k)) : [],
   };
 }
 
@@ -323,12 +329,16 @@ export async function deleteWebhookItem(item: WebhookItem): Promise<'deleted' | 
   }
 }
 
-/** A subscribed webhook as its subscription item names it (a filtered one with its filter). */
+/**
+ * A subscribed webhook as its subscription item names it (a filtered one with its filter, an
+ * ordered one with `ordered: true`).
+ */
 export interface Subscription {
   webhookId: number;
   filter?: string;
   updatedAt?: string;
   webhookName?: string;
+  ordered?: boolean;
 }
 
 /** One page of the webhooks subscribed under `key`, in id order, after `after` (exclusive). */
@@ -342,7 +352,7 @@ export async function subscriptionPage(
       TableName: tableName('webhookSubscriptions'),
       KeyConditionExpression: 'subscriptionKey = :k',
       ExpressionAttributeValues: { ':k': key },
-      ProjectionExpression: 'webhookId, #filter, updatedAt, webhookName',
+      ProjectionExpression: 'webhookId, #filter, updatedAt, webhookName, ordered',
       ExpressionAttributeNames: { '#filter': 'filter' },
       Limit: limit,
       ...(after !== undefined ? { ExclusiveStartKey: { subscriptionKey: key, webhookId: after } } : {}),

@@ -57,6 +57,8 @@ const STATES: Record<string, WebhookState> = {
   plain: {},
   filtered: { create: { filter: 'has(metadata.projectName) && metadata.projectName.startsWith("F")' } },
   throttled: { create: { maxDeliveriesPerSecond: 2 } },
+  // Ordered delivery per key (ADR 0020): its subscription items carry `ordered`.
+  ordered: { create: { ordered: true } },
   // Signed with an Ed25519 key pair, its public keys published (ADR 0018).
   v1a: { create: { signatureScheme: 'v1a', secret: undefined } },
   // Switched from HMAC to v1a: both credentials sign until the window ends (a rotation is a 409).
