@@ -2,7 +2,8 @@
  * Editing a webhook (PATCH /webhooks/{id}, only the fields that changed): name, URL or AWS
  * destination (webhook-destination.tsx), action type, rate limit, types, the payload filter (with
  * its live preview), the signature scheme (a switch to `v1` answers a generated secret once,
- * which the detail page shows; webhook-signing.tsx), and the global switch for admins; each
+ * which the detail page shows; webhook-signing.tsx), ordered delivery per key
+ * (webhook-ordering.tsx), and the global switch for admins; each
  * refusal shown next to its field.
  */
 import { useState } from 'preact/hooks';
@@ -19,6 +20,7 @@ import {
   TargetChoice,
 } from './webhook-destination';
 import { FilterField } from './webhook-filter';
+import { OrderedSwitch } from './webhook-ordering';
 import { type Scheme, SchemeChoice, switchHint } from './webhook-signing';
 import { GlobalSwitch, TypePicker } from './webhook-types';
 
@@ -46,6 +48,7 @@ export function EditWebhook({
   const [rate, setRate] = useState(webhook.maxDeliveriesPerSecond?.toString() ?? '');
   const [filter, setFilter] = useState(webhook.filter ?? '');
   const [scheme, setScheme] = useState<Scheme>(webhook.signatureScheme);
+  const [ordered, setOrdered] = useState(webhook.ordered);
   const [error, setError] = useState<ApiError | null>(null);
   const save = async () => {
     setError(null);
@@ -67,6 +70,7 @@ export function EditWebhook({
     // An emptied filter removes it (`null`, the merge patch's removal).
     if (filter.trim() !== (webhook.filter ?? '')) body.filter = filter.trim() === '' ? null : filter.trim();
     if (scheme !== webhook.signatureScheme) body.signatureScheme = scheme;
+    if (ordered !== webhook.ordered) body.ordered = ordered;
     if (Object.keys(body).length === 0) return onClose();
     const {
       data,
@@ -142,6 +146,12 @@ export function EditWebhook({
         onChange={setScheme}
         hint={switchHint(webhook.signatureScheme)}
         error={fieldError('signatureScheme')}
+      />
+      <OrderedSwitch
+        id="edit-ordered"
+        checked={ordered}
+        onChange={setOrdered}
+        error={fieldError('ordered')}
       />
       <GlobalSwitch id="edit-global" checked={global} onChange={setGlobal} />
       <TypePicker selected={types} onChange={setTypes} />

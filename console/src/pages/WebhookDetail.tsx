@@ -18,6 +18,7 @@ import { destinationDetails } from '../webhook-destination';
 import { EditWebhook, type SwitchedSecret } from '../webhook-edit';
 import { HealthFigures, ownerOf, type Webhook, WebhookStatusBadge, when } from '../webhook-health';
 import { WebhookLog } from '../webhook-log';
+import { orderedText } from '../webhook-ordering';
 import { OneTimeSecret, SigningDetails } from '../webhook-signing';
 import '../webhooks.css';
 import { me } from '../session';
@@ -110,6 +111,8 @@ export function WebhookDetail({ id }: { id: number }) {
             <dd>{item.actionType ?? '—'}</dd>
             <dt>Rate limit</dt>
             <dd>{item.maxDeliveriesPerSecond ? `${item.maxDeliveriesPerSecond} per second` : 'none'}</dd>
+            <dt>Delivery order</dt>
+            <dd data-ordered={String(item.ordered)}>{orderedText(item.ordered)}</dd>
             <dt>Filter</dt>
             <dd>
               {item.filter ? (

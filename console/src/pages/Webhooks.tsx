@@ -13,6 +13,7 @@ import {
 } from '../webhook-destination';
 import { FilterField } from '../webhook-filter';
 import { HealthSummary, ownerOf, type Webhook, WebhookStatusBadge } from '../webhook-health';
+import { OrderedSwitch } from '../webhook-ordering';
 import { createHint, type Scheme, SchemeChoice } from '../webhook-signing';
 import { GlobalSwitch, TypePicker } from '../webhook-types';
 import '../webhooks.css';
@@ -28,6 +29,7 @@ function CreateWebhook({ onCreated }: { onCreated: (name: string) => void }) {
   const [actionType, setActionType] = useState<'triggered' | 'receive'>('receive');
   const [types, setTypes] = useState<Set<string>>(new Set());
   const [filter, setFilter] = useState('');
+  const [ordered, setOrdered] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
   const submit = async () => {
     setError(null);
@@ -41,6 +43,7 @@ function CreateWebhook({ onCreated }: { onCreated: (name: string) => void }) {
       // A v1a webhook's key pair is made by the service: a secret beside v1a is refused, never sent.
       ...(scheme === 'v1a' ? { signatureScheme: scheme } : secret ? { secret } : {}),
       ...(filter.trim() ? { filter: filter.trim() } : {}),
+      ...(ordered ? { ordered } : {}),
     };
     const result = await rawCall('POST', '/webhooks', {
       text: JSON.stringify({ webhooks: [entry] }),
@@ -60,6 +63,7 @@ function CreateWebhook({ onCreated }: { onCreated: (name: string) => void }) {
     setScheme('v1');
     setTypes(new Set());
     setFilter('');
+    setOrdered(false);
     onCreated(name);
   };
   const errors = fieldErrors(error);
@@ -134,6 +138,7 @@ function CreateWebhook({ onCreated }: { onCreated: (name: string) => void }) {
           <option value="triggered">triggered</option>
         </select>
       </div>
+      <OrderedSwitch id="wh-ordered" checked={ordered} onChange={setOrdered} error={fieldError('ordered')} />
       <GlobalSwitch id="wh-global" checked={global} onChange={setGlobal} />
       <TypePicker selected={types} onChange={setTypes} />
       <FilterField
