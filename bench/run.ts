@@ -5,7 +5,7 @@
  * Environment: BENCH_QUICK=1 (small sizes, for a smoke run; results are then written to
  * `node_modules/.cache/causeway-bench/partial.json`, as for BENCH_ONLY and the two below),
  * BENCH_COLD_ONLY=me,deliver, BENCH_COLD_RUNS=21 and BENCH_COLD_REPEATS=3 (figure 5 only: the
- * handlers whose module path contains one of the parts, its rounds, and its whole runs), BENCH_ONLY=consoleSize,coldStart,fanOut,history,throughput,keys,freshness,isolation,latency,checks,health,recover,throttle,filters,soak,signatures,destinations.
+ * handlers whose module path contains one of the parts, its rounds, and its whole runs), BENCH_ONLY=consoleSize,coldStart,fanOut,history,throughput,keys,freshness,isolation,latency,checks,health,recover,throttle,filters,soak,signatures,destinations,ordering.
  *
  * Over 400 lines: every figure's measurement and its summary row are listed here, in the
  * order the table prints them, so a figure is added or read in one place.
@@ -35,6 +35,7 @@ import { keyDistribution } from './key-distribution';
 import { apiLatency } from './latency';
 import { startBenchCloud } from './lib/cloud';
 import { healthCost, recoverThroughput, throttleCost } from './operations';
+import { orderingFigure } from './ordering';
 import { signatureFigures } from './signatures';
 import { soak } from './soak';
 
@@ -206,6 +207,7 @@ async function main() {
     'soak',
     'signatures',
     'destinations',
+    'ordering',
   ].filter(wants);
   if (cloudFigures.length > 0) {
     say('starting the local cloud');
@@ -444,6 +446,28 @@ async function main() {
           result: `ratio ${r.jwks.ratio}, concurrency ${r.jwks.concurrency}, ${r.jwks.seconds} s`,
           target: 'reported',
           met: true,
+        });
+      }
+
+      if (wants('ordering')) {
+        say('18. ordered delivery per key: 100 keys, ordered against unordered, and order violations');
+        const r = await orderingFigure(bench, { deliveries: quick ? 2000 : 20_000 });
+        results.ordering = r;
+        summary.push({
+          figure: '18. ordered delivery throughput over 100 keys',
+          measured: `${r.orderedPerSecond}/s to an ordered webhook`,
+          baseline: `${r.unorderedPerSecond}/s to an unordered one, the same keyed notifications`,
+          result: `ratio ${r.ratio} over ${r.orderedDeliveries} + ${r.unorderedDeliveries} deliveries, publish to last delivery`,
+          target: '≥ 0.5',
+          met: r.ratio >= 0.5,
+        });
+        summary.push({
+          figure: '18. order violations',
+          measured: `${r.violations} over ${r.orderedDeliveries} ordered deliveries (${r.keys} keys)`,
+          baseline: 'none',
+          result: `${r.duplicates} delivered twice`,
+          target: '0',
+          met: r.violations === 0,
         });
       }
 

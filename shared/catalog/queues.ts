@@ -40,6 +40,31 @@ export interface QueueDef {
 
 const DAY = 24 * 60 * 60;
 
+/** The delivery consumers' settings and tables (the deliveries queue's and the ordered one's). */
+const DELIVER = {
+  batchSize: 10,
+  maxBatchingWindowSeconds: 0,
+  timeoutSeconds: 60,
+  memoryMb: 512,
+  tables: [
+    // A 410 answer disables the webhook: its status and subscription items change together.
+    { table: 'webhooks', access: 'readWrite' },
+    { table: 'webhookSubscriptions', access: 'readWrite' },
+    // The record's conditional PutItem is the attempt claim (docs/adr/0006).
+    { table: 'deliveryHistory', access: 'readWrite' },
+    // History id slots (a leased slot per container makes ids unique without a hot item), and
+    // throttled webhooks' delivery clocks.
+    { table: 'counters', access: 'readWrite' },
+    // The attempt claims.
+    { table: 'idempotency', access: 'readWrite' },
+    // A recover job's re-sends count themselves on the job.
+    { table: 'webhookJobs', access: 'readWrite' },
+  ],
+  usesSecrets: true,
+  // Deliveries into customers' AWS accounts go through the stage's principal (ADR 0019).
+  deliveryPrincipal: 'assume',
+} as const;
+
 /** The fan-out consumers' settings and tables (the notifications queue's and the ordered intake's). */
 const FAN_OUT = {
   batchSize: 10,
@@ -84,9 +109,10 @@ export const queues = [
     consumer: {
       ...FAN_OUT,
       handler: 'functions/consumers/fan-out-ordered.ts',
-      // deliveries: one message per (notification, webhook). Its own queue's head is held by
-      // the event source's visibility and the DLQ comes with consuming it.
-      sendsTo: ['deliveries'],
+      // deliveries: one message per (notification, webhook); deliveriesOrdered: an ordered
+      // webhook's (ADR 0020). Its own queue's head is held by the event source's visibility and
+      // the DLQ comes with consuming it.
+      sendsTo: ['deliveries', 'deliveriesOrdered'],
     },
   },
   {
@@ -99,31 +125,29 @@ export const queues = [
     maxReceiveCount: 12,
     retentionSeconds: 14 * DAY,
     consumer: {
+      ...DELIVER,
       handler: 'functions/consumers/deliver.ts',
-      batchSize: 10,
-      maxBatchingWindowSeconds: 0,
-      timeoutSeconds: 60,
-      memoryMb: 512,
-      tables: [
-        // A 410 answer disables the webhook: its status and subscription items change together.
-        { table: 'webhooks', access: 'readWrite' },
-        { table: 'webhookSubscriptions', access: 'readWrite' },
-        // The record's conditional PutItem is the attempt claim (docs/adr/0006).
-        { table: 'deliveryHistory', access: 'readWrite' },
-        // History id slots (a leased slot per container makes ids unique without a hot item), and
-        // throttled webhooks' delivery clocks.
-        { table: 'counters', access: 'readWrite' },
-        // The attempt claims.
-        { table: 'idempotency', access: 'readWrite' },
-        // A recover job's re-sends count themselves on the job.
-        { table: 'webhookJobs', access: 'readWrite' },
-      ],
       // deliveries: retry visibility, a throttled delivery sent again for its slot, and the DLQ
       // move for exhausted or malformed deliveries; notifications: webhookAutoDisabled.
       sendsTo: ['deliveries', 'notifications'],
-      usesSecrets: true,
-      // Deliveries into customers' AWS accounts go through the stage's principal (ADR 0019).
-      deliveryPrincipal: 'assume',
+    },
+  },
+  {
+    name: 'deliveriesOrdered',
+    description:
+      "An ordered webhook's deliveries of keyed notifications (FIFO, a message group per webhook and key, ADR 0020): a key's deliveries one at a time, in order; a failed head holds only its key.",
+    fifo: true,
+    // No redrive, as on the ordered intake: SQS counts a receive for every message returned
+    // behind a failed head, so a receive count would dead-letter a key's later deliveries first.
+    // The consumer counts attempts from the history and dead-letters by itself.
+    maxReceiveCount: undefined,
+    retentionSeconds: 14 * DAY,
+    consumer: {
+      ...DELIVER,
+      handler: 'functions/consumers/deliver-ordered.ts',
+      // notifications: webhookAutoDisabled. A retry, a throttled head and a paused webhook's
+      // head wait by their visibility on the queue itself, and the DLQ comes with consuming it.
+      sendsTo: ['notifications'],
     },
   },
   {
@@ -185,6 +209,7 @@ export type QueueName =
   | 'notifications'
   | 'notificationsOrdered'
   | 'deliveries'
+  | 'deliveriesOrdered'
   | 'integrationChecks'
   | 'recoveries';
 type CatalogedQueueName = (typeof queues)[number]['name'];

@@ -482,10 +482,12 @@ describe.each(['dev', 'prod'])('stack Causeway-%s', (stage) => {
     const principalArn = { 'Fn::GetAtt': [principalId, 'Arn'] };
     synth.template(stage).hasOutput(DELIVERY_PRINCIPAL_OUTPUT, { Value: principalArn });
 
-    // The functions that reach customers: deliveries, test sends and manual retries (the sender),
-    // and create and PATCH (the trust check), as the catalog says, and no other.
+    // The functions that reach customers: deliveries (unordered and ordered), test sends and
+    // manual retries (the sender), and create and PATCH (the trust check), as the catalog says,
+    // and no other.
     const reaching = [
       stack.notifications.queues.get('deliveries')?.consumer,
+      stack.notifications.queues.get('deliveriesOrdered')?.consumer,
       stack.internalFunctions.get('webhookSender'),
       stack.api.routeFunctions.get('POST /webhooks'),
       stack.api.routeFunctions.get('PATCH /webhooks/{id}'),

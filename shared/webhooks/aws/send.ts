@@ -73,14 +73,18 @@ function signatureAttributes(
 
 /**
  * What a message carries beside its body, in SQS's and SNS's shape alike: the signature headers
- * as attributes, and for a FIFO queue or topic the delivery id as its group and the attempt's
- * deduplication id.
+ * as attributes, and for a FIFO queue or topic the attempt's deduplication id and a group: an
+ * ordered webhook's ordering key (the customer's queue keeps the key's order, ADR 0020), else the
+ * delivery id.
  */
 export function messageFields(request: DestinationRequest, fifo: boolean, identity: SendIdentity) {
   return {
     MessageAttributes: signatureAttributes(request.headers),
     ...(fifo
-      ? { MessageGroupId: identity.deliveryId, MessageDeduplicationId: deduplicationId(identity) }
+      ? {
+          MessageGroupId: identity.orderingKey ?? identity.deliveryId,
+          MessageDeduplicationId: deduplicationId(identity),
+        }
       : {}),
   };
 }

@@ -28,12 +28,13 @@ export interface SignedRequest {
 }
 
 /**
- * Which attempt a send is (a FIFO queue's or topic's deduplication id is made of it), and of
- * which notification type (an EventBridge destination's default `detail-type`).
+ * Which attempt a send is (a FIFO queue's or topic's deduplication id is made of it), of which
+ * notification type (an EventBridge destination's default `detail-type`), and of which ordering
+ * key (a FIFO destination's message group, for an ordered webhook).
  */
 export type SendIdentity = Pick<
   AttemptFields,
-  'deliveryId' | 'attempt' | 'retryOf' | 'recoverJob' | 'notificationType'
+  'deliveryId' | 'attempt' | 'retryOf' | 'recoverJob' | 'notificationType' | 'orderingKey'
 >;
 
 /** The payload as JSON, signed with the webhook’s live secrets or keys, with the attempt's trace header. */
@@ -128,6 +129,11 @@ export interface AttemptFields {
   possiblyDeliveredBefore?: true;
   /** A recover job's re-send: the job. */
   recoverJob?: string;
+  /**
+   * An ordered webhook's delivery of a keyed notification: the key (ADR 0020), a FIFO
+   * destination's message group. Not recorded (the delivery id names the notification).
+   */
+  orderingKey?: string;
 }
 
 /**

@@ -19,6 +19,11 @@
  * can tell the two POSTs apart by their one `webhook-id`, which Standard Webhooks makes the
  * idempotency key. The same read tells a redelivered message whose earlier receive left no record
  * (killed mid-POST): its record says the receiver may have seen the `webhook-id` before (ADR 0014).
+ *
+ * An ordered webhook's delivery of a keyed notification comes from the ordered deliveries queue
+ * (a FIFO group per webhook and key, ADR 0020): its attempt is counted from the history
+ * (`orderedAttempt`), a retry, a throttled attempt and a paused webhook hold the key's head by
+ * its visibility, and the key's later deliveries wait behind it.
  */
 import { deadLetter, done, type MessageContext, type Next, retryIn } from '../../edge/queue/contract';
 import { logger } from '../../observability/logger';
@@ -49,13 +54,18 @@ async function attemptDelivery(message: DeliveryMessage, context: MessageContext
   const due = await dueAttempt(message, context);
   if (!due) return done();
   const { webhook, fields } = due;
-  if (statusOf(webhook) !== 'enabled') return recordSkipped(webhook, fields, context);
+  const ordered = context.groupId !== undefined;
+  if (statusOf(webhook) !== 'enabled')
+    return ordered ? holdWhilePaused(webhook, fields) : recordSkipped(webhook, fields, context);
   const pace = await throttle(webhook, message, fields.attempt);
   if (pace.kind === 'later')
-    return deferToSlot(
-      { ...message, attemptBase: fields.attempt - 1, slot: { attempt: fields.attempt, at: pace.slotAt } },
-      pace.delaySeconds,
-    );
+    return ordered
+      ? // SQS takes no per-message delay on a FIFO queue: the key's head waits for its slot.
+        retryIn(pace.delaySeconds, 'throttled: the head of its key waits for a slot')
+      : deferToSlot(
+          { ...message, attemptBase: fields.attempt - 1, slot: { attempt: fields.attempt, at: pace.slotAt } },
+          pace.delaySeconds,
+        );
   const request = await signedRequest(
     webhook,
     message.deliveryId,
@@ -96,6 +106,7 @@ async function dueAttempt(
     attempt,
     activityId: message.activityId,
     notificationType: message.notificationType,
+    ...(message.orderingKey !== undefined ? { orderingKey: message.orderingKey } : {}),
     payload: {
       text: message.text,
       metadata: message.metadata,
@@ -103,7 +114,9 @@ async function dueAttempt(
       webhookName: webhook.name,
     },
   };
-  if (earlierReceiveUnrecorded(attempt, context.redelivered, recorded)) {
+  // On a FIFO queue a message returned behind a failed head was received before without an
+  // attempt of its own, so the receive count cannot tell a receive that died mid-POST (ADR 0020).
+  if (context.groupId === undefined && earlierReceiveUnrecorded(attempt, context.redelivered, recorded)) {
     fields.possiblyDeliveredBefore = true;
     logger.warn(
       'redelivered attempt whose earlier receive left no record: recorded as possibly delivered before',
@@ -132,6 +145,23 @@ async function recordSkipped(
     historyId: skipped === 'duplicate' ? undefined : skipped?.id,
   });
   return done();
+}
+
+/** How long a paused ordered webhook's key waits before its head is looked at again. */
+const PAUSED_HOLD_SECONDS = 300;
+
+/**
+ * An ordered webhook's delivery due while the webhook is disabled: nothing is sent or recorded,
+ * and the key waits — its head comes back every PAUSED_HOLD_SECONDS, the deliveries behind it
+ * stay behind it — so everything goes out in order once the webhook is enabled (ADR 0020).
+ */
+function holdWhilePaused(webhook: WebhookItem, fields: AttemptFields): Next {
+  logger.info('ordered webhook disabled; its key waits', {
+    deliveryId: fields.deliveryId,
+    webhookId: webhook.id,
+    attempt: fields.attempt,
+  });
+  return retryIn(PAUSED_HOLD_SECONDS, 'the ordered webhook is disabled: its key waits');
 }
 
 /**
@@ -203,6 +233,17 @@ export function earlierReceiveUnrecorded(
   recorded: readonly RecordedAttempt[],
 ): boolean {
   return redelivered && !recorded.some((r) => r.attempt === attempt - 1);
+}
+
+/**
+ * The attempt an ordered delivery's message makes (ADR 0020): the one after its recorded
+ * automatic attempts. On a FIFO queue the receive count also counts the receives of a message
+ * returned behind a failed head, so the history counts instead.
+ */
+export async function orderedAttempt(queued: QueuedDelivery): Promise<number> {
+  if ('resend' in queued) throw new Error('a re-send never goes to the ordered deliveries queue');
+  const recorded = await recordedAttempts(queued.deliveryId);
+  return Math.max(0, ...recorded.map((r) => r.attempt)) + 1;
 }
 
 /**

@@ -35,14 +35,20 @@ import { ALL_NOTIFICATIONS } from '../../notifications/catalog';
 import { type NotificationMessage, NotificationMessageSchema, pertainsTo } from '../../notifications/message';
 import { describeError, logger } from '../../observability/logger';
 import { recordFanOut, recordFilterErrors } from '../../observability/metrics';
-import { sendAll } from '../../store/queues';
+import { sendAll, sendInOrder } from '../../store/queues';
 import { fanOutChunk } from '../config';
 import type { DeliveryPayload } from '../history-model';
 import { exists, finishStep, markOnce, type StepClaim, type StepContinues, takeStep } from '../store/dedup';
 import { addFilterErrors } from '../store/health';
 import { notificationSubscriptionKeys, sameAudienceKey } from '../store/subscriptions';
 import { alsoSubscribed, type Subscription, subscriptionPage } from '../store/webhooks';
-import { activityIdFor, type DeliveryMessage, deliveryIdFor, notificationDigest } from './message';
+import {
+  activityIdFor,
+  type DeliveryMessage,
+  deliveryIdFor,
+  notificationDigest,
+  orderedDeliveryGroup,
+} from './message';
 import { notificationOrigin } from './telemetry';
 
 /** Webhook ids named in the fan-out log line, at most. */
@@ -137,6 +143,49 @@ async function passingFilters(
     }
   }
   return passing;
+}
+
+/**
+ * The ordered webhooks among `subscriptions` and the key they are ordered by: only a notification
+ * taken from the ordered intake (`groupId`, its key) has them; elsewhere every delivery is unordered.
+ */
+function orderedOf(
+  subscriptions: readonly Subscription[],
+  groupId: string | undefined,
+): { key: string; webhookIds: ReadonlySet<number> } | undefined {
+  if (groupId === undefined) return undefined;
+  const webhookIds = new Set(subscriptions.filter((s) => s.ordered === true).map((s) => s.webhookId));
+  return webhookIds.size > 0 ? { key: groupId, webhookIds } : undefined;
+}
+
+/**
+ * Sends the deliveries: an ordered webhook's of a keyed notification to the ordered deliveries
+ * queue, into the group of its webhook and key, with the delivery id as deduplication id (ADR
+ * 0020); every other one to the deliveries queue. The intake hands out a key's notifications one
+ * at a time, so a key's deliveries enter their group in the order of the key's notifications.
+ */
+async function enqueue(
+  deliveries: readonly DeliveryMessage[],
+  ordered: { key: string; webhookIds: ReadonlySet<number> } | undefined,
+): Promise<void> {
+  const inOrder = ordered ? deliveries.filter((d) => ordered.webhookIds.has(d.webhookId)) : [];
+  const rest = ordered ? deliveries.filter((d) => !ordered.webhookIds.has(d.webhookId)) : deliveries;
+  await Promise.all([
+    sendAll(
+      'deliveries',
+      rest.map((d) => JSON.stringify(d)),
+    ),
+    ordered && inOrder.length > 0
+      ? sendInOrder(
+          'deliveriesOrdered',
+          inOrder.map((d) => ({
+            body: JSON.stringify({ ...d, orderingKey: ordered.key }),
+            groupId: orderedDeliveryGroup(d.webhookId, ordered.key),
+            deduplicationId: d.deliveryId,
+          })),
+        )
+      : undefined,
+  ]);
 }
 
 /** A step stops while this much of its invocation's time is left (sending the follow-up). */
@@ -268,10 +317,7 @@ export async function fanOut(message: FanOutMessage, context: MessageContext): P
     }
     const ids = await passingFilters(notification, subscriptions);
     const deliveries = deliveryMessages(notification, digest, ids, origin);
-    await sendAll(
-      'deliveries',
-      deliveries.map((d) => JSON.stringify(d)),
-    );
+    await enqueue(deliveries, orderedOf(subscriptions, context.groupId));
     sent += deliveries.length;
     stepIds.push(...ids.slice(0, LOGGED_WEBHOOK_IDS - stepIds.length));
     if (page.next !== undefined) after = page.next;

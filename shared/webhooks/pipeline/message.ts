@@ -30,6 +30,8 @@ const DeliveryMessageSchema = z.strictObject({
   slot: z.optional(
     z.strictObject({ attempt: z.int().check(z.positive()), at: z.number().check(z.nonnegative()) }),
   ),
+  /** An ordered webhook's delivery of a keyed notification: the notification's key (ADR 0020). */
+  orderingKey: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
 });
 export type DeliveryMessage = z.infer<typeof DeliveryMessageSchema>;
 
@@ -81,6 +83,15 @@ export function notificationDigest(key: string): string {
 /** Deterministic: the same notification and webhook always give the same delivery id. */
 export function deliveryIdFor(digest: string, webhookId: number): string {
   return `msg_${digest.slice(0, 32)}_${webhookId}`;
+}
+
+/**
+ * The message group of an ordered webhook's deliveries of one key on the ordered deliveries
+ * queue: the webhook id and a digest of the key (a key and an id together can exceed the 128
+ * characters SQS allows a group id).
+ */
+export function orderedDeliveryGroup(webhookId: number, orderingKey: string): string {
+  return `${webhookId}#${createHash('sha256').update(orderingKey).digest('hex')}`;
 }
 
 /** The integer `webhooksActivityId` of a notification: 48 bits of its digest. */

@@ -335,10 +335,11 @@ export async function deleteWebhookItem(item: WebhookItem): Promise<'deleted' | 
  */
 export interface Subscription {
   webhookId: number;
+  /** An ordered webhook (ADR 0020): its deliveries of keyed notifications are ordered per key. */
+  ordered?: boolean;
   filter?: string;
   updatedAt?: string;
   webhookName?: string;
-  ordered?: boolean;
 }
 
 /** One page of the webhooks subscribed under `key`, in id order, after `after` (exclusive). */
