@@ -20,9 +20,17 @@ const EXTERNAL_ID_BYTES = 32;
 /** 32 bytes in base64url, unpadded: 43 characters, all within the set AWS allows for an ExternalId. */
 export const EXTERNAL_ID = /^[A-Za-z0-9_-]{43}$/;
 
-/** A new ExternalId: 32 random bytes, base64url. Made once per principal, never changed. */
+/**
+ * A new ExternalId: 32 random bytes, base64url, drawn again while it starts with `-` or `_`. Made
+ * once per principal, never changed. One in 32 base64url strings starts with `-`, which command
+ * lines read as an option (`aws sts assume-role --external-id -x…`, this service's sandbox CLI),
+ * so none does; that leaves 255.9 of the 256 bits.
+ */
 export function newExternalId(): string {
-  return randomBytes(EXTERNAL_ID_BYTES).toString('base64url');
+  for (;;) {
+    const id = randomBytes(EXTERNAL_ID_BYTES).toString('base64url');
+    if (/^[A-Za-z0-9]/.test(id)) return id;
+  }
 }
 
 /** The IAM trust policy a customer attaches to their role (the JSON document, as an object). */

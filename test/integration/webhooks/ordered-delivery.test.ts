@@ -161,4 +161,39 @@ describe('ordered delivery per key', () => {
     );
     expect(records.map((r) => r.attempt).sort()).toEqual([1, 2, 3, 4]);
   });
+
+  it('a throttled ordered webhook keeps each key in order and under its limit, every delivery on its first attempt', async () => {
+    const owner = await createKey('ordered-delivery-throttle');
+    const run = randomUUID().slice(0, 8);
+    const name = `throttled-${run}`;
+    const RATE = 4;
+    await createHooks(owner.apiKey, [{ ...hook(name, true), maxDeliveriesPerSecond: RATE }]);
+    const inputs = Array.from({ length: 6 }, (_, i) =>
+      ['a', 'b'].map((k) => ({
+        text: `${run}:${k}-${i}`,
+        orderingKey: `${k}:${run}`,
+        recipients: [owner.userId],
+      })),
+    ).flat();
+    await publishAll(inputs);
+    await untilDone(
+      async () => receiver.byPath(`/${name}`).length,
+      (n) => n >= inputs.length,
+      { what: 'every throttled ordered delivery' },
+    );
+    await pipelineMarker(receiver, owner);
+    const posts = receiver.byPath(`/${name}`);
+    expect(posts).toHaveLength(inputs.length);
+    for (const k of ['a', 'b'])
+      expect(posts.map(textOf).filter((t) => t.includes(`:${k}-`))).toEqual(
+        Array.from({ length: 6 }, (_, i) => `${run}:${k}-${i}`),
+      );
+    const times = posts.map((p) => p.at);
+    const perSecond = (times.length - 1) / ((Math.max(...times) - Math.min(...times)) / 1000);
+    expect(perSecond).toBeLessThanOrEqual(RATE * 1.1);
+    // A head waiting for its slot is no failed attempt.
+    const records = (await allHistory(owner.apiKey)).filter((r) => r.name === name);
+    expect(records).toHaveLength(inputs.length);
+    expect(records.every((r) => r.attempt === 1 && r.statusCode === 200)).toBe(true);
+  });
 });

@@ -56,6 +56,12 @@ describe('ExternalIds', () => {
     expect(Buffer.from(id, 'base64url').toString('base64url')).toBe(id);
   });
 
+  it('never start with - or _ (a command line would read -… as an option)', () => {
+    // One in 32 base64url strings starts with "-": 4,000 draws would show it ~125 times.
+    const ids = Array.from({ length: 4000 }, newExternalId);
+    expect(ids.filter((id) => !/^[A-Za-z0-9]/.test(id))).toEqual([]);
+  });
+
   it('never repeat', () => {
     const ids = Array.from({ length: 2000 }, newExternalId);
     expect(new Set(ids).size).toBe(ids.length);
