@@ -23,6 +23,8 @@ export interface PollerOptions {
   functionName: string;
   /** Concurrent batches in flight for this queue (Lambda scales pollers; one machine keeps it small). */
   concurrency: number;
+  /** The consumer's timeout, if shorter than the catalog's (LOCAL_CONSUMER_TIMEOUT_SECONDS). */
+  timeoutSeconds?: number;
   onError?: (error: unknown) => void;
 }
 
@@ -77,7 +79,10 @@ export class QueuePoller {
         {
           handler: queue.def.consumer.handler,
           name: this.options.functionName,
-          timeoutSeconds: queue.def.consumer.timeoutSeconds,
+          timeoutSeconds: Math.min(
+            queue.def.consumer.timeoutSeconds,
+            this.options.timeoutSeconds ?? Number.POSITIVE_INFINITY,
+          ),
           access: queue.def.consumer,
           consumes: queue.def.name as QueueName,
         },

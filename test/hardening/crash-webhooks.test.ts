@@ -17,18 +17,21 @@ import { type RunningCloud, startCloudProcess } from '../support/local-cloud-pro
 import { uid } from '../unit/integrations/fixtures';
 import { request } from './support';
 
-// Messages a killed consumer held come back 5 s later (instead of 6 × its timeout); a failed
-// delivery is tried twice, 1 s apart; a slow answer takes 1.5 s of the 5 s timeout.
+// Messages a killed consumer held come back 5 s later (instead of 6 × its timeout); a consumer
+// runs 20 s at most (instead of 60 s), so a re-send's lease, which outlasts the invocation holding
+// it by 5 s, runs out 25 s after it was taken; a failed delivery is tried twice, 1 s apart; a slow
+// answer takes 1.5 s of the 5 s timeout.
 const ENV = {
   LOG_LEVEL: 'WARN',
   LOCAL_QUEUE_VISIBILITY_SECONDS: '5',
+  LOCAL_CONSUMER_TIMEOUT_SECONDS: '20',
   WEBHOOK_TIMEOUT_MS: '5000',
   WEBHOOK_RETRY_SCHEDULE: '1',
 };
 const DELIVERIES = 40;
 const RESENDS = 100;
 const SLOW_MS = 1500;
-/** A hang guard: re-sends held by the killed cloud wait out their lease (65 s) first. */
+/** A hang guard: re-sends held by the killed cloud wait out their lease (25 s) first. */
 const STALL_MS = 150_000;
 
 // biome-ignore lint/suspicious/noExplicitAny: history records are asserted field by field
