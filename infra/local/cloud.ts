@@ -212,6 +212,11 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
           queueArn: attrs.Attributes?.QueueArn ?? queue.url,
           functionName: `${LOCAL_PREFIX}-${queue.def.name}-consumer`,
           concurrency: 2,
+          // A test cloud's shorter consumer timeout: the invocation's deadline comes sooner, and
+          // with it the leases a consumer holds for as long as it may run (a recover job's re-sends).
+          ...(process.env.LOCAL_CONSUMER_TIMEOUT_SECONDS
+            ? { timeoutSeconds: Number(process.env.LOCAL_CONSUMER_TIMEOUT_SECONDS) }
+            : {}),
           onError: (error) =>
             log(`poller ${queue.def.name}: ${(error as Error)?.name}: ${(error as Error)?.message}`),
         });

@@ -44,12 +44,15 @@ export interface StreamPollerOptions {
 }
 
 const RETRY_PAUSE_MS = 1000;
+/** How long a described shard list is used before the stream is described again. */
+const SHARD_LIST_MS = 10_000;
 
 export class StreamPoller {
   private stopping = false;
   private loop: Promise<void> | undefined;
   private streamArn: string | undefined;
   private readonly iterators = new Map<string, string>();
+  private shardList: { shards: Shard[]; at: number; finished: number } | undefined;
   private readonly finished = new Set<string>();
   private readonly checkpoints: Record<string, string>;
   private readonly checkpointFile: string;
@@ -85,7 +88,7 @@ export class StreamPoller {
       await this.options.dynamodb.send(new DescribeTableCommand({ TableName: this.options.tableName }))
     ).Table?.LatestStreamArn;
     if (!this.streamArn) throw new Error(`table ${this.options.tableName} has no stream`);
-    const shards = await this.shards(this.streamArn);
+    const shards = await this.knownShards(this.streamArn);
     const known = new Set(shards.map((s) => s.ShardId));
     let busy = false;
     for (const shard of shards) {
@@ -97,6 +100,21 @@ export class StreamPoller {
       busy = (await this.pollShard(this.streamArn, id)) || busy;
     }
     return busy;
+  }
+
+  /**
+   * The stream's shards, described again only when a shard has ended (its child is new) or
+   * SHARD_LIST_MS has passed, as Lambda discovers shards periodically: a DescribeStream on every
+   * poll (four a second per stream, in every local cloud) was most of what an idle cloud's
+   * DynamoDB Local spent.
+   */
+  private async knownShards(streamArn: string): Promise<Shard[]> {
+    const listed = this.shardList;
+    if (listed && listed.finished === this.finished.size && Date.now() - listed.at < SHARD_LIST_MS)
+      return listed.shards;
+    const shards = await this.shards(streamArn);
+    this.shardList = { shards, at: Date.now(), finished: this.finished.size };
+    return shards;
   }
 
   private async shards(streamArn: string): Promise<Shard[]> {

@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import { queueDef } from '../../catalog/queues';
 import { done, type MessageContext, type Next, retryIn } from '../../edge/queue/contract';
 import { NotFoundError } from '../../errors';
 import { logger } from '../../observability/logger';
@@ -23,8 +22,12 @@ import type { AttemptOutcome } from './transport';
 
 /** Days a re-send lease is kept: longer than a message can live on the deliveries queue (14 days). */
 const LEASE_TTL_DAYS = 15;
-/** A re-send's lease: longer than the deliveries consumer may run (Lambda ends it at its timeout). */
-const RESEND_LEASE_MS = (queueDef('deliveries').consumer.timeoutSeconds + 5) * 1000;
+/**
+ * A re-send's lease runs this long past the end of the invocation that holds it: longer than the
+ * holder may run (Lambda ends it at its timeout, the deliveries consumer's 60 s in AWS; a local
+ * cloud may set a shorter one, LOCAL_CONSUMER_TIMEOUT_SECONDS).
+ */
+const LEASE_PAST_DEADLINE_MS = 5_000;
 
 /**
  * Re-sends a stored record's request to its webhook now (same `webhook-id`) and records the
@@ -68,8 +71,9 @@ export async function resendHistoryRecord(key: HistoryKey, context?: Context): P
 export async function resend(message: ResendMessage, context: MessageContext): Promise<Next> {
   const { jobId, deliveryId } = message.resend;
   const lease = { id: `resend#${jobId}#${deliveryId}`, holder: randomUUID() };
+  const leaseMs = Math.max(0, context.deadline - Date.now()) + LEASE_PAST_DEADLINE_MS;
   const [claim, original, webhook] = await Promise.all([
-    takeStep(lease.id, RESEND_LEASE_MS, LEASE_TTL_DAYS, Date.now(), lease.holder),
+    takeStep(lease.id, leaseMs, LEASE_TTL_DAYS, Date.now(), lease.holder),
     getHistoryItem(resendKey(message)),
     getWebhookItem(message.webhookId),
   ]);
@@ -133,7 +137,7 @@ export async function resend(message: ResendMessage, context: MessageContext): P
   if (!stored || stored === 'duplicate') {
     // Made, not recorded: the lease stays, and the message comes back once it has run out to send
     // and record the re-send again.
-    const seconds = Math.ceil(RESEND_LEASE_MS / 1000) + 1;
+    const seconds = Math.ceil(leaseMs / 1000) + 1;
     return retryIn(
       seconds,
       `re-send ${deliveryId} of job ${jobId} was made but not recorded; again in ${seconds} s`,
