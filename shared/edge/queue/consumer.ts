@@ -15,7 +15,7 @@
  * next (./contract.ts) and never touches the queue.
  */
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { QueueName } from '../../catalog/queues';
+import { type QueueName, queueDef } from '../../catalog/queues';
 import { describeError, logger } from '../../observability/logger';
 import { changeVisibility } from '../../store/queues';
 import type { MessageHandler } from './contract';
@@ -74,6 +74,8 @@ function logFailure(queue: QueueName, result: RecordResult): void {
         ...ids,
         groupId: result.record.attributes.MessageGroupId,
         head: result.head.record.messageId,
+        // `the invocation ends before it could run`: given back at once, in order (./groups.ts).
+        ...(result.head.kind === 'retry' ? { headReason: result.head.reason } : {}),
       });
       return;
     case 'failed':
@@ -125,14 +127,25 @@ async function holdWithTheirHead(queue: QueueName, results: readonly RecordResul
   }
 }
 
+/**
+ * A FIFO group's next record starts only while at least 1/GROUP_RUN_SHARE of the consumer's
+ * timeout is left (./groups.ts): 15 s of the delivery consumers' 60 s, which covers a webhook's
+ * 10 s timeout and the record's writes.
+ */
+const GROUP_RUN_SHARE = 4;
+
 export function queueConsumer<T>(definition: ConsumerDefinition<T>) {
   const { queue } = definition;
   const processRecord = nextStep(
     queue,
     parsedMessage(definition.message, attemptContext(queue, definition, definition.handle)),
   );
+  const reserveMs = (queueDef(queue).consumer.timeoutSeconds * 1000) / GROUP_RUN_SHARE;
   const runBatch: BatchRun = async (event, lambda) => {
-    const results = await runByGroup(event.Records, (record) => processRecord(record, lambda));
+    const results = await runByGroup(event.Records, (record) => processRecord(record, lambda), {
+      timeLeft: () => lambda.getRemainingTimeInMillis(),
+      reserveMs,
+    });
     await holdWithTheirHead(queue, results);
     return results;
   };

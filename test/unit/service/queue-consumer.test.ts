@@ -303,4 +303,27 @@ describe('FIFO batches', () => {
       },
     ]);
   });
+
+  it("gives a group's later records back at once, in order, when too little of the invocation is left to run them", async () => {
+    let left = 60_000;
+    const ran: string[] = [];
+    const handler = queueConsumer({
+      queue: 'deliveries',
+      message: { schema: Message, what: 'test message' },
+      attemptOf: async () => 1,
+      handle: async (message: Message) => {
+        ran.push(message.name);
+        // Each run takes 20 s of the invocation's 60 s (the deliveries consumer's timeout).
+        left -= 20_000;
+        return done();
+      },
+    });
+    const records = [fifo('a', 'a1'), fifo('b', 'b1'), fifo('a', 'a2'), fifo('a', 'a3'), fifo('a', 'a4')];
+    const response = await handler({ Records: records }, { getRemainingTimeInMillis: () => left } as never);
+    // a1 and b1 start at once (side by side); a2 with 20 s left (more than a quarter of 60 s); a3
+    // would start with 0 s left: it and a4 are given back, visible again at once, in order.
+    expect(ran).toEqual(['a1', 'b1', 'a2']);
+    expect(response.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(['a3', 'a4']);
+    expect(calls).toEqual([{ op: 'visibility', queue: 'deliveries', args: [['rh-a3', 'rh-a4'], 0] }]);
+  });
 });
