@@ -10,6 +10,11 @@
  *                                                re-send the window's failed (--all: every) deliveries
  *                                                as a job; --dry-run only counts them
  *   webhooks recover-status --id ID --job JOB    the job's progress and final counts
+ *   webhooks keys --id ID [--state parked|held|draining] [--next TOKEN]
+ *                                                an ordered webhook's keys that are not flowing
+ *   webhooks resume-key --id ID --ordering-key K  try a parked key's head again, then the rest in order
+ *   webhooks skip-key --id ID --ordering-key K [--head DELIVERY_ID]
+ *                                                give a parked key's head up, then the rest in order
  *
  * The key comes from `--key KEY` or `CAUSEWAY_API_KEY`.
  */
@@ -22,6 +27,14 @@ function webhookId(raw: string | undefined, command: string): number {
   if (!Number.isSafeInteger(id) || id <= 0)
     throw new ApiUsageError(`webhooks ${command} needs --id ID (a positive integer)`);
   return id;
+}
+
+function orderingKey(raw: string | undefined, command: string): string {
+  if (raw === undefined || raw === '')
+    throw new ApiUsageError(
+      `webhooks ${command} needs --ordering-key K (the key, as published; it is percent-encoded for you)`,
+    );
+  return raw;
 }
 
 /** Runs one `webhooks` command and returns what the API answered (an error answer throws). */
@@ -40,6 +53,10 @@ export async function webhooksCommand(argv: string[]): Promise<unknown> {
       all: { type: 'boolean', default: false },
       'dry-run': { type: 'boolean', default: false },
       job: { type: 'string' },
+      state: { type: 'string' },
+      next: { type: 'string' },
+      'ordering-key': { type: 'string' },
+      head: { type: 'string' },
     },
     strict: true,
   });
@@ -94,6 +111,35 @@ export async function webhooksCommand(argv: string[]): Promise<unknown> {
         }),
       );
     }
+    case 'keys': {
+      const state = values.state;
+      if (state !== undefined && state !== 'parked' && state !== 'held' && state !== 'draining')
+        throw new ApiUsageError('webhooks keys --state takes parked, held or draining');
+      return answerOf(
+        await client.GET('/webhooks/{id}/ordering-keys', {
+          params: {
+            path: { id: webhookId(values.id, sub) },
+            query: {
+              ...(state !== undefined ? { state } : {}),
+              ...(values.next !== undefined ? { nextToken: values.next } : {}),
+            },
+          },
+        }),
+      );
+    }
+    case 'resume-key':
+      return answerOf(
+        await client.POST('/webhooks/{id}/ordering-keys/{key}/resume', {
+          params: { path: { id: webhookId(values.id, sub), key: orderingKey(values['ordering-key'], sub) } },
+        }),
+      );
+    case 'skip-key':
+      return answerOf(
+        await client.POST('/webhooks/{id}/ordering-keys/{key}/skip', {
+          params: { path: { id: webhookId(values.id, sub), key: orderingKey(values['ordering-key'], sub) } },
+          body: values.head === undefined ? {} : { headDeliveryId: values.head },
+        }),
+      );
     default:
       throw new ApiUsageError(`unknown webhooks command "${sub ?? ''}"`);
   }

@@ -145,8 +145,14 @@ export const queues = [
     consumer: {
       ...DELIVER,
       handler: 'functions/consumers/deliver-ordered.ts',
-      // notifications: webhookAutoDisabled. A retry, a throttled head and a paused webhook's
-      // head wait by their visibility on the queue itself, and the DLQ comes with consuming it.
+      tables: [
+        ...DELIVER.tables,
+        // Parked, held and draining keys: their state items and waiting deliveries (ADR 0020).
+        { table: 'orderedKeys', access: 'readWrite' },
+      ],
+      // notifications: webhookAutoDisabled and webhookKeyParked. A retry, a throttled head and a
+      // paused webhook's head wait by their visibility on the queue itself, and the DLQ comes
+      // with consuming it.
       sendsTo: ['notifications'],
     },
   },

@@ -129,6 +129,8 @@ const routeGrants = {
       // The health figures: the stream-kept counters, and a failing webhook's streak on its index.
       { table: 'deliveryCounts', access: 'read' },
       { table: 'deliveryHistory', access: 'read' },
+      // …and an ordered webhook's parked keys, counted.
+      { table: 'orderedKeys', access: 'read' },
     ],
   },
   'GET /webhooks/actions': {},
@@ -153,6 +155,8 @@ const routeGrants = {
       // the latency of its newest attempts (their records by key).
       { table: 'deliveryCounts', access: 'read' },
       { table: 'deliveryHistory', access: 'read' },
+      // …and an ordered webhook's parked keys, counted.
+      { table: 'orderedKeys', access: 'read' },
     ],
   },
   'DELETE /webhooks/{id}': {
@@ -177,6 +181,8 @@ const routeGrants = {
       { table: 'webhookKeySets', access: 'readWrite' },
       // A new destination's role is assumed with the owner's ExternalId (never written here).
       { table: 'awsExternalIds', access: 'read' },
+      // `ordered: false` is refused while a key is parked, held or draining (ADR 0020).
+      { table: 'orderedKeys', access: 'read' },
     ],
     // …and seals the new key pair or HMAC secret.
     usesSecrets: true,
@@ -193,7 +199,11 @@ const routeGrants = {
     tables: [
       { table: 'webhooks', access: 'readWrite' },
       { table: 'webhookSubscriptions', access: 'readWrite' },
+      // An ordered webhook's keys held while it was disabled: held → draining (ADR 0020)…
+      { table: 'orderedKeys', access: 'readWrite' },
     ],
+    // …and a drain message into each one's group.
+    sendsTo: ['deliveriesOrdered'],
   },
   'POST /webhooks/{id}/secret/rotate': {
     tables: [
@@ -231,6 +241,28 @@ const routeGrants = {
       { table: 'webhooks', access: 'read' },
       { table: 'webhookJobs', access: 'read' },
     ],
+  },
+  'GET /webhooks/{id}/ordering-keys': {
+    tables: [
+      { table: 'webhooks', access: 'read' },
+      { table: 'orderedKeys', access: 'read' },
+    ],
+  },
+  'POST /webhooks/{id}/ordering-keys/{key}/resume': {
+    tables: [
+      { table: 'webhooks', access: 'read' },
+      // The key's state item: parked or held → draining, conditionally.
+      { table: 'orderedKeys', access: 'readWrite' },
+    ],
+    // The drain message, into the key's own group (ADR 0020).
+    sendsTo: ['deliveriesOrdered'],
+  },
+  'POST /webhooks/{id}/ordering-keys/{key}/skip': {
+    tables: [
+      { table: 'webhooks', access: 'read' },
+      { table: 'orderedKeys', access: 'readWrite' },
+    ],
+    sendsTo: ['deliveriesOrdered'],
   },
   'GET /webhook-keys/{keySetId}': {
     // One GetItem per request, nothing else (ADR 0018).

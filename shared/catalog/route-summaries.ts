@@ -63,6 +63,12 @@ const routeSummaries = {
   'POST /webhooks/{id}/enable': 'Resume a disabled webhook (one disabled by key revocation: admins only).',
   'POST /webhooks/{id}/secret/rotate':
     'Replace the signing secret (the caller’s or a generated one, returned once); the previous one keeps signing during the overlap window.',
+  'GET /webhooks/{id}/ordering-keys':
+    "List an ordered webhook's ordering keys that are not flowing (`?state=parked`: the parked ones), with paging.",
+  'POST /webhooks/{id}/ordering-keys/{key}/resume':
+    'Resume a parked ordering key: its head is tried again and its waiting notifications follow in order.',
+  'POST /webhooks/{id}/ordering-keys/{key}/skip':
+    "Skip a parked ordering key's head (recorded as `keySkipped`, never sent); its waiting notifications follow in order.",
   'POST /webhooks/{id}/test':
     'Send a signed example notification to the webhook now; returns its history record (test: true).',
   'POST /webhooks/{id}/recover':

@@ -305,6 +305,27 @@ export const routes = [
     tag: 'webhooks',
   },
   {
+    method: 'GET',
+    path: '/webhooks/{id}/ordering-keys',
+    handler: 'functions/webhooks/ordering-keys.ts',
+    auth: 'user',
+    tag: 'webhooks',
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/{id}/ordering-keys/{key}/resume',
+    handler: 'functions/webhooks/resume-ordering-key.ts',
+    auth: 'user',
+    tag: 'webhooks',
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/{id}/ordering-keys/{key}/skip',
+    handler: 'functions/webhooks/skip-ordering-key.ts',
+    auth: 'user',
+    tag: 'webhooks',
+  },
+  {
     // The public keys of `v1a` webhooks (ADR 0018): no API key, an unguessable id.
     method: 'GET',
     path: '/webhook-keys/{keySetId}',

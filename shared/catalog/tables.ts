@@ -225,6 +225,15 @@ export const tables = [
     ],
   },
   {
+    // ADR 0020: a flowing key has no item, so the normal path costs one GetItem and listing a
+    // webhook's parked keys is one Query.
+    name: 'orderedKeys',
+    description:
+      "An ordered webhook's keys that are not flowing (parked after an exhausted schedule, held while the webhook is disabled, or draining after a resume or skip): `webhook#<id>`/`key#<orderingKey>` state items, and each key's waiting deliveries in order under `log#<id>#<orderingKey>`/zero-padded append number.",
+    partitionKey: { name: 'pk', type: 'S' },
+    sortKey: { name: 'sk', type: 'S' },
+  },
+  {
     name: 'webhookJobs',
     description:
       'Webhook recover jobs (progress, checkpoint, final counts) and the per-webhook lease that allows one running job at a time; they expire a week after they end.',

@@ -12,9 +12,10 @@
  * `ALL_NOTIFICATIONS` is a subscription wildcard, not a notification: it includes system
  * events, so it is admin-only too.
  *
- * Besides the specification's names, the service emits two operational notifications about
+ * Besides the specification's names, the service emits three operational notifications about
  * webhooks themselves (`origin: 'service'`): `webhookFailing` (the warning at half the
- * auto-disable period) and `webhookAutoDisabled`. None of the specification's names fits them
+ * auto-disable period), `webhookAutoDisabled` and `webhookKeyParked` (an ordered webhook's key
+ * parked, ADR 0020). None of the specification's names fits them
  * (`healthCheckFailed` is a system event about integrations, which the webhook's owner may not
  * subscribe to); they are activity notifications, so every owner can subscribe to news of their
  * own webhooks.
@@ -148,6 +149,22 @@ export const notificationCatalog = {
     metadata: ['targetUser', 'webhookId', 'webhookName', 'url', 'disabledAt', 'disabledReason'],
     trigger:
       'the service disabled one of your webhooks: its receiver answered 410 Gone, or it failed continuously for the auto-disable period',
+  },
+  webhookKeyParked: {
+    class: 'activity',
+    origin: 'service',
+    metadata: [
+      'targetUser',
+      'webhookId',
+      'webhookName',
+      'url',
+      'orderingKey',
+      'headDeliveryId',
+      'attempts',
+      'lastError',
+    ],
+    trigger:
+      'an ordering key of one of your ordered webhooks ran out of its retry schedule and was parked: its notifications wait, in order, until you resume or skip it',
   },
   webhookFailing: {
     class: 'activity',

@@ -32,6 +32,12 @@ const OPERATIONAL: Partial<Record<NotificationName, Record<string, unknown>>> = 
     disabledAt: '2026-03-15T09:31:02.000Z',
     disabledReason: 'every attempt failed since 2026-03-10T09:30:00.000Z',
   },
+  webhookKeyParked: {
+    orderingKey: 'dataSource:42',
+    headDeliveryId: 'msg_5f2b8c1d9e0a4f6b7c3d2e1f0a9b8c7d_17',
+    attempts: 8,
+    lastError: 'HTTP 503',
+  },
 };
 
 function specMetadata(name: NotificationName): Record<string, unknown> {

@@ -8,11 +8,10 @@ import { described, withMeta } from '../schema-meta';
 import { NOTIFICATION_NAMES } from './catalog';
 import { NotificationMetadataSchema, UserId } from './metadata';
 import { notificationName } from './name-schema';
+import { orderingKeySchema } from './ordering-key';
 
 const MAX_RECIPIENTS = 1000;
 const MAX_TEXT_LENGTH = 8000;
-/** An SQS message group id's longest length: the key is the intake queue's message group. */
-const MAX_ORDERING_KEY_LENGTH = 128;
 
 export const NotificationMessageSchema = withMeta(
   z.strictObject({
@@ -40,18 +39,7 @@ export const NotificationMessageSchema = withMeta(
     ),
     timestamp: described(z.iso.datetime({ offset: true }), 'when the event happened (ISO 8601)'),
     orderingKey: described(
-      z.optional(
-        z
-          .string()
-          .check(
-            z.minLength(1),
-            z.maxLength(MAX_ORDERING_KEY_LENGTH),
-            z.regex(
-              /^[\x21-\x7e]+$/,
-              'letters, digits and punctuation (what SQS allows in a message group id)',
-            ),
-          ),
-      ),
+      z.optional(orderingKeySchema()),
       'notifications with the same key reach each ordered webhook one at a time, in the order the intake accepted them (docs/webhooks.md, ordered delivery). Use the entity the notification is about, such as a data source or user id (`dataSource:42`), never a constant: a key is delivered one notification at a time, and a failing key holds only itself. Without a key a notification is not ordered.',
     ),
   }),

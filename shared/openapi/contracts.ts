@@ -15,6 +15,7 @@ import { awsTrustContracts } from '../webhooks/api/aws-trust-contract';
 import { webhookContracts } from '../webhooks/api/contracts';
 import { filterPreviewContracts } from '../webhooks/api/filter-preview-contract';
 import { historyContracts } from '../webhooks/api/history-contract';
+import { orderingKeyContracts } from '../webhooks/api/ordering-keys-contract';
 
 /** Each capability declares its own record in its `api.ts`; they are only gathered here. */
 export const contracts: Record<RouteKey, RouteContract> = {
@@ -28,4 +29,5 @@ export const contracts: Record<RouteKey, RouteContract> = {
   ...filterPreviewContracts,
   ...awsTrustContracts,
   ...historyContracts,
+  ...orderingKeyContracts,
 };

@@ -46,6 +46,12 @@ export const webhookLimits = (): WebhookLimits => ({
   perUrl: intEnv('WEBHOOK_SAME_URL_LIMIT', 1),
 });
 
+/**
+ * How long a disabled ordered webhook's key waits in its queue before it is held in the store
+ * (ADR 0020): well inside the queue's 14-day retention, so nothing that waits reaches it.
+ */
+export const orderedHoldAfterSeconds = (): number => intEnv('ORDERED_HOLD_AFTER_SECONDS', 86_400);
+
 /** How long the previous secret keeps signing after a rotation (deliveries carry both signatures). */
 export const secretOverlapSeconds = (): number => intEnv('WEBHOOK_SECRET_OVERLAP_SECONDS', 86_400);
 

@@ -54,6 +54,10 @@ export const HistoryRecordSchema = withMeta(
       z.optional(z.literal(true)),
       'not sent: the webhook was disabled when the attempt was due (statusCode 0); `POST /webhooks/{id}/recover` can send it',
     ),
+    keySkipped: described(
+      z.optional(z.literal(true)),
+      "an ordered webhook's parked key was skipped (`POST /webhooks/{id}/ordering-keys/{key}/skip`): this delivery, its head, is given up and never sent (statusCode 0); the key's later notifications went on",
+    ),
     possiblyDeliveredBefore: described(
       z.optional(z.literal(true)),
       'the receiver may have seen this webhook-id already: an earlier try of this attempt (or re-send) ended without a record, as when the service stopped mid-POST; deduplicate on webhook-id',

@@ -256,6 +256,10 @@ const WebhookHealthSchema = withMeta(
       z.number().check(z.int()),
       'notifications whose filter evaluation failed (a run-time error, or past the cost bound) in the current hour and the 23 before it; each counted as no match',
     ),
+    parkedKeys: described(
+      z.optional(z.int()),
+      'ordered webhooks only: how many ordering keys are parked (`GET /webhooks/{id}/ordering-keys?state=parked` lists them)',
+    ),
   }),
   {
     id: 'WebhookHealth',

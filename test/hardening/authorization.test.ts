@@ -50,6 +50,9 @@ const INVENTORY: Record<string, RouteDef['auth']> = {
   'POST /webhooks/{id}/test': 'user',
   'POST /webhooks/{id}/recover': 'user',
   'GET /webhooks/{id}/recover/{jobId}': 'user',
+  'GET /webhooks/{id}/ordering-keys': 'user',
+  'POST /webhooks/{id}/ordering-keys/{key}/resume': 'user',
+  'POST /webhooks/{id}/ordering-keys/{key}/skip': 'user',
   'POST /webhooks/filters/preview': 'user',
   'POST /webhooks/history/retry/{id}': 'user',
 };
@@ -67,6 +70,9 @@ const OWNED: Record<string, OwnedKind> = {
   'POST /webhooks/{id}/test': 'webhook',
   'POST /webhooks/{id}/recover': 'webhook',
   'GET /webhooks/{id}/recover/{jobId}': 'webhook',
+  'GET /webhooks/{id}/ordering-keys': 'webhook',
+  'POST /webhooks/{id}/ordering-keys/{key}/resume': 'webhook',
+  'POST /webhooks/{id}/ordering-keys/{key}/skip': 'webhook',
   'POST /webhooks/history/retry/{id}': 'historyRecord',
 };
 

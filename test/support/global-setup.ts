@@ -16,7 +16,8 @@ declare module 'vitest' {
 const TIER_CLOUD_ENV: Record<string, Record<string, string>> = {
   // rotation.test.ts waits the secret-overlap window out: 5 s is ten times what a test send right
   // after a rotation takes, where the browser tier's 15 s leaves room for a rotation clicked through.
-  integration: { WEBHOOK_SECRET_OVERLAP_SECONDS: '5' },
+  // parking.test.ts holds a disabled ordered webhook's key in the store after 2 s (a day in a stage).
+  integration: { WEBHOOK_SECRET_OVERLAP_SECONDS: '5', ORDERED_HOLD_AFTER_SECONDS: '2' },
 };
 
 let cloud: RunningCloud | undefined;

@@ -120,8 +120,9 @@ export interface AttemptSource<T> {
   /** FIFO queues: the attempt number, from the consumer's own count (the receive count cannot tell). */
   attemptOf?: (message: T, ids: { messageId: string; groupId: string }) => Promise<number>;
   /**
-   * FIFO queues whose handler decides nothing by the attempt (the fan-out: its steps' leases in
-   * the store tell a step taken over): the attempt is the receive count, an upper bound.
+   * FIFO queues whose handler takes no attempt number from the edge — the fan-out decides nothing
+   * by it (its steps' leases in the store tell a step taken over), the ordered delivery counts
+   * from the history it reads anyway: the context's attempt is the receive count, an upper bound.
    */
   attemptsUnused?: true;
 }

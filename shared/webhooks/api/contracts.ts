@@ -256,7 +256,7 @@ export const webhookContracts = {
       404: notFound,
       409: {
         description:
-          "The new URL (or queue) is one another webhook of the owner already uses, or the signatureScheme change comes while the previous scheme's overlap window is still running.",
+          "The new URL (or queue) is one another webhook of the owner already uses, the signatureScheme change comes while the previous scheme's overlap window is still running, or `ordered: false` comes while ordering keys are parked, held or draining.",
         schema: ErrorBodySchema,
       },
       422: {

@@ -3,12 +3,14 @@
  * stream's consumer keeps (../health-counters.ts): a few items per webhook, read in batches, and
  * only for a webhook whose newest attempt failed, a COUNT of its failed attempts after its newest
  * success on its history index (up to 1,000). Nothing is written on the delivery path for it.
- * One webhook's view (`GET /webhooks/{id}`) adds the receiver latency of its newest attempts.
+ * One webhook's view (`GET /webhooks/{id}`) adds the receiver latency of its newest attempts, and
+ * an ordered webhook's view how many of its ordering keys are parked (ADR 0020).
  */
 
 import { healthFigures, LATENCY_SAMPLES, latencyFigures, rateWindowStart } from '../health-counters';
 import type { WebhookHealth, WebhookLatency } from '../model';
 import { failedAttemptsAfter, healthItems, recentDurations } from '../store/health';
+import { parkedCount } from '../store/ordered-keys';
 
 /** Consecutive failures are counted up to this many. */
 const STREAK_CAP = 1000;
@@ -39,4 +41,17 @@ export async function webhooksHealth(
 /** p50/p95 of the webhook's newest attempts (up to LATENCY_SAMPLES) in the hours of the success rate. */
 export async function webhookLatency(webhookId: number, now = Date.now()): Promise<WebhookLatency | null> {
   return latencyFigures(await recentDurations(webhookId, rateWindowStart(now), LATENCY_SAMPLES, now));
+}
+
+/** How many ordering keys each of these ordered webhooks has parked (a COUNT query each, CONCURRENCY at a time). */
+export async function parkedKeyCounts(webhookIds: readonly number[]): Promise<Map<number, number>> {
+  const counts = new Map<number, number>();
+  const queue = [...webhookIds];
+  await Promise.all(
+    Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
+      for (let id = queue.shift(); id !== undefined; id = queue.shift())
+        counts.set(id, await parkedCount(id));
+    }),
+  );
+  return counts;
 }

@@ -4,12 +4,14 @@
  * its own); attempts already queued are recorded as skipped when they come due, and a recover
  * sends them after the webhook is enabled again (docs/webhooks.md, ADR 0007). The owner or an
  * admin may disable and enable, except that a webhook disabled because its owner's last key was
- * revoked is enabled only by an admin.
+ * revoked is enabled only by an admin. Enabling an ordered webhook also drains the keys held in the
+ * store while it was disabled (ADR 0020), in order.
  */
 import { isAdmin, type Principal } from '../../auth/permissions';
 import { NotPermittedError } from '../../errors';
 import { changeWebhook, disabling, enabling } from '../lifecycle';
 import { type WebhookView, webhookView } from '../model';
+import { resumeHeldKeys } from './ordering-keys';
 import { assertVisible, webhookNotFound } from './webhooks';
 
 export async function disableWebhook(
@@ -40,5 +42,7 @@ export async function enableWebhook(caller: Principal, id: number, serviceUrl: s
     return enabling(current);
   });
   if (!result) throw webhookNotFound(id);
+  // Every enable, not only one that changed the status: an enable that failed here is made good by the next.
+  if (result.after.ordered === true) await resumeHeldKeys(id);
   return webhookView(result.after, serviceUrl);
 }

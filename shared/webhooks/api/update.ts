@@ -25,11 +25,13 @@
  *
  * `ordered` (ADR 0020) is copied onto the subscription items in the same transaction, so fan-out
  * routes a notification by the setting in force when it reads them; deliveries already queued keep
- * the path fan-out chose for them.
+ * the path fan-out chose for them. Turning it off while a key is parked, held or draining is a 409
+ * (one Query, Limit 1): resume or skip the keys first. A key parked between that read and the
+ * change stays resumable through its routes, which work whatever the setting.
  */
 import { APPLICATION_ADMIN, isAdmin, type Principal } from '../../auth/permissions';
 import { getPrincipalItem } from '../../auth/store';
-import { InvalidInputError, UnprocessableError } from '../../errors';
+import { ConflictError, InvalidInputError, UnprocessableError } from '../../errors';
 import { requiresAdmin, type SubscribableName } from '../../notifications/catalog';
 import { secretOverlapSeconds } from '../config';
 import { type NewCredential, newHmacSecret, newKeyPair, replaceCredential, schemeOf } from '../credentials';
@@ -37,6 +39,7 @@ import { sameDestination } from '../destination';
 import { changeWebhook } from '../lifecycle';
 import { type WebhookItem, type WebhookPatch, type WebhookView, webhookView } from '../model';
 import { generateSecret } from '../pipeline/signing';
+import { anyKeyNotFlowing } from '../store/ordered-keys';
 import { getWebhookItem, MAX_SUBSCRIPTION_CHANGES, subscriptionChanges } from '../store/webhooks';
 import { checkTrust } from './destination-trust';
 import {
@@ -206,15 +209,20 @@ export async function updateWebhook(
   serviceUrl: string,
 ): Promise<WebhookView & { secret?: string }> {
   checkPatch(caller, patch);
-  const [compileFilter, ownerAdmin, credential, externalId] = await Promise.all([
+  const [compileFilter, ownerAdmin, credential, externalId, keysStopped] = await Promise.all([
     filterCompiler(patch),
     ownerIsAdmin(caller, id),
     switchCredential(id, patch),
     checkedExternalId(caller, id, patch),
+    patch.ordered === false ? anyKeyNotFlowing(id) : false,
   ]);
   const overlapEnds = new Date(Date.now() + secretOverlapSeconds() * 1000).toISOString();
   const result = await changeWebhook(id, (current) => {
     assertVisible(caller, current);
+    if (keysStopped && current.ordered === true && patch.ordered === false)
+      throw new ConflictError(
+        `body.ordered: webhook ${id} has ordering keys that are parked, held or draining; resume or skip them (GET /webhooks/${id}/ordering-keys) before turning ordering off`,
+      );
     let next = patched(current, patch, externalId);
     if (credential !== undefined && patch.signatureScheme !== schemeOf(current)) {
       next = replaceCredential(next, credential.fresh, overlapEnds);

@@ -48,7 +48,7 @@ import {
 } from '../store/webhooks';
 import { targetField } from '../target';
 import { checkTrust, type TrustCheck } from './destination-trust';
-import { webhookLatency, webhooksHealth } from './health';
+import { parkedKeyCounts, webhookLatency, webhooksHealth } from './health';
 
 /**
  * Whether the URL as written has userinfo (`user:pass@`, and also an empty `:@` or `@`, which
@@ -357,10 +357,17 @@ export async function getWebhook(caller: Principal, id: number, serviceUrl: stri
 
 /** The views of these webhooks, each with its health (read for all of them at once). */
 async function withHealth(items: readonly WebhookItem[], serviceUrl: string): Promise<WebhookView[]> {
-  const health = await webhooksHealth(items.map((item) => item.id));
+  const [health, parked] = await Promise.all([
+    webhooksHealth(items.map((item) => item.id)),
+    parkedKeyCounts(items.filter((item) => item.ordered === true).map((item) => item.id)),
+  ]);
   return items.map((item) => {
     const figures = health.get(item.id);
-    return { ...webhookView(item, serviceUrl), ...(figures ? { health: figures } : {}) };
+    const parkedKeys = parked.get(item.id);
+    return {
+      ...webhookView(item, serviceUrl),
+      ...(figures ? { health: parkedKeys === undefined ? figures : { ...figures, parkedKeys } } : {}),
+    };
   });
 }
 

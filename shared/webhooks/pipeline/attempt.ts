@@ -123,6 +123,8 @@ export interface AttemptFields {
   retryOf?: number;
   test?: true;
   skipped?: true;
+  /** Given up by an operator's skip of its parked key (ADR 0020): never sent. */
+  keySkipped?: true;
   /** A second POST of an attempt already recorded (a twin message): keyed by its own id. */
   twin?: true;
   /** An earlier try of this attempt ended without a record: the receiver may have seen it. */
@@ -168,6 +170,7 @@ export async function record(
       ...(fields.retryOf !== undefined ? { retryOf: fields.retryOf } : {}),
       ...(fields.test ? { test: true } : {}),
       ...(fields.skipped ? { skipped: true } : {}),
+      ...(fields.keySkipped ? { keySkipped: true } : {}),
       ...(fields.twin ? { twin: true } : {}),
       ...(fields.possiblyDeliveredBefore ? { possiblyDeliveredBefore: true } : {}),
       ...(fields.recoverJob !== undefined ? { recoverJob: fields.recoverJob } : {}),

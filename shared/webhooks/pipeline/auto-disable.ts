@@ -7,7 +7,7 @@
 import { describeError, logger } from '../../observability/logger';
 import { changeWebhook, disabling } from '../lifecycle';
 import type { WebhookItem } from '../model';
-import { targetLabel } from '../target';
+import { publishWebhookNotice } from './webhook-notice';
 
 /**
  * Disables the webhook for `cause` and tells its owner and the admins; only the call whose write made the change publishes. Errors of the announcement
@@ -22,23 +22,12 @@ export async function autoDisable(
   if (!result?.changed) return undefined;
   const { after } = result;
   try {
-    // Loaded here, not at init: the publisher builds the notification message schemas, and
-    // the delivery consumer needs them only on this rare path (docs/benchmarks.md, figure 5).
-    const { publishNotification } = await import('../../notifications/publisher');
-    await publishNotification({
+    await publishWebhookNotice(after, {
       // One notification per disabling, however often this runs for it.
       id: `webhook-auto-disabled:${after.id}:${after.disabledAt}`,
       notificationType: 'webhookAutoDisabled',
       text: `Webhook ${after.id} (${after.name}) was disabled: ${reason}`,
-      recipients: [after.createdBy],
-      metadata: {
-        targetUser: after.createdBy,
-        webhookId: after.id,
-        webhookName: after.name,
-        url: targetLabel(after),
-        disabledAt: after.disabledAt,
-        disabledReason: reason,
-      },
+      metadata: { disabledAt: after.disabledAt, disabledReason: reason },
     });
   } catch (error) {
     logger.error('webhookAutoDisabled notification not published', {

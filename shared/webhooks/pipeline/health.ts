@@ -12,8 +12,8 @@ import type { WebhookItem } from '../model';
 import { firstIdAt, webhookPartitions } from '../store/history-keys';
 import { countRange } from '../store/history-listing';
 import { clearFailing, markFailing, markWarned } from '../store/webhooks';
-import { targetLabel } from '../target';
 import { autoDisable } from './auto-disable';
+import { publishWebhookNotice } from './webhook-notice';
 
 export async function trackOutcome(
   webhook: WebhookItem,
@@ -52,21 +52,11 @@ export async function trackOutcome(
       const at = new Date(now).toISOString();
       if (!(await markWarned(webhook.id, webhook.failingSince, at))) return;
       const disableAt = new Date(since + period).toISOString();
-      // Loaded on this rare path only (as in ./auto-disable.ts).
-      const { publishNotification } = await import('../../notifications/publisher');
-      await publishNotification({
+      await publishWebhookNotice(webhook, {
         id: `webhook-failing:${webhook.id}:${webhook.failingSince}`,
         notificationType: 'webhookFailing',
         text: `Webhook ${webhook.id} (${webhook.name}) has failed since ${webhook.failingSince}; it will be disabled at ${disableAt} unless a delivery succeeds`,
-        recipients: [webhook.createdBy],
-        metadata: {
-          targetUser: webhook.createdBy,
-          webhookId: webhook.id,
-          webhookName: webhook.name,
-          url: targetLabel(webhook),
-          failingSince: webhook.failingSince,
-          disableAt,
-        },
+        metadata: { failingSince: webhook.failingSince, disableAt },
       });
     }
   } catch (error) {

@@ -54,7 +54,21 @@ const ResendMessageSchema = z.strictObject({
 });
 export type ResendMessage = z.infer<typeof ResendMessageSchema>;
 
-export const QueuedDeliverySchema = z.union([DeliveryMessageSchema, ResendMessageSchema]);
+/**
+ * A resume or skip of an ordered webhook's parked or held key (ADR 0020), sent into the key's own
+ * group of the ordered deliveries queue: everything of the key that arrives later queues behind
+ * it, and its consumer sends the key's waiting deliveries in order.
+ */
+const DrainMessageSchema = z.strictObject({
+  v: z.literal(1),
+  drain: z.strictObject({
+    webhookId: z.int().check(z.positive()),
+    orderingKey: z.string().check(z.minLength(1), z.maxLength(128)),
+  }),
+});
+export type DrainMessage = z.infer<typeof DrainMessageSchema>;
+
+export const QueuedDeliverySchema = z.union([DeliveryMessageSchema, ResendMessageSchema, DrainMessageSchema]);
 export type QueuedDelivery = z.infer<typeof QueuedDeliverySchema>;
 
 /** Attempts a delivery made before its message was sent (a throttled one sent again carries them). */

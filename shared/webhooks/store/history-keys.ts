@@ -294,6 +294,7 @@ export function historyView(item: StoredHistoryRecord): HistoryRecord & { retryO
     ...(item.retryOf !== undefined ? { retryOf: item.retryOf } : {}),
     ...(item.test ? { test: true } : {}),
     ...(item.skipped ? { skipped: true } : {}),
+    ...(item.keySkipped ? { keySkipped: true } : {}),
     ...(item.possiblyDeliveredBefore ? { possiblyDeliveredBefore: true } : {}),
   };
 }

@@ -123,6 +123,8 @@ export async function writeHistoryRecord(input: NewHistoryRecord): Promise<Store
  */
 export interface RecordedAttempt extends Classed {
   attempt: number;
+  /** Given up by an operator's skip of its parked key (ADR 0020): the delivery ended. */
+  keySkipped?: true;
 }
 
 /** The automatic attempts recorded for a delivery (a strongly consistent read: 1 RCU for most). */
@@ -132,16 +134,19 @@ export async function recordedAttempts(deliveryId: string): Promise<RecordedAtte
       TableName: tableName('deliveryHistory'),
       KeyConditionExpression: 'deliveryId = :d AND seq < :manual',
       ExpressionAttributeValues: { ':d': deliveryId, ':manual': AUTOMATIC_ATTEMPT_LIMIT },
-      ProjectionExpression: 'seq, statusCode, outcomeClass',
+      ProjectionExpression: 'seq, statusCode, outcomeClass, keySkipped',
       ConsistentRead: true,
     }),
   );
   // Below the limit the stored key is the attempt number.
-  return ((out.Items ?? []) as ({ seq: number } & Classed)[]).map(({ seq, statusCode, outcomeClass }) => ({
-    attempt: seq,
-    statusCode,
-    ...(outcomeClass !== undefined ? { outcomeClass } : {}),
-  }));
+  return ((out.Items ?? []) as ({ seq: number; keySkipped?: true } & Classed)[]).map(
+    ({ seq, statusCode, outcomeClass, keySkipped }) => ({
+      attempt: seq,
+      statusCode,
+      ...(outcomeClass !== undefined ? { outcomeClass } : {}),
+      ...(keySkipped ? { keySkipped } : {}),
+    }),
+  );
 }
 
 function live(item: StoredHistoryRecord | undefined): StoredHistoryRecord | undefined {

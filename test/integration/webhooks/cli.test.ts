@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { API_URL_ENV } from '../../../infra/cli/target';
 import { webhooksCommand } from '../../../infra/cli/webhooks';
-import { baseUrl, call, createKey, untilDone } from '../../support/api';
+import { baseUrl, call, createKey, untilDone, useLocalCloudEnv } from '../../support/api';
 import { createHooks } from './helpers';
 import { type Receiver, startReceiver } from './receiver';
 
@@ -101,5 +101,81 @@ describe('cli webhooks commands', () => {
     await expect(webhooksCommand(['disable', ...key, '--id', 'x'])).rejects.toThrow(/--id ID/);
     await expect(webhooksCommand(['pause', ...key, '--id', '1'])).rejects.toThrow(/unknown webhooks command/);
     await expect(webhooksCommand(['enable', ...key, '--colour', 'red'])).rejects.toThrow(/colour/);
+  });
+
+  it('lists, resumes and skips the parked keys of an ordered webhook', async () => {
+    process.env[API_URL_ENV] = baseUrl();
+    const owner = await createKey('cli-webhooks-keys');
+    const [id = 0] = await createHooks(owner.apiKey, [
+      {
+        name: 'cli-keys',
+        url: receiver.url('/cli-keys'),
+        global: false,
+        notificationType: ['queryCreated'],
+        actionType: 'triggered',
+        ordered: true,
+      },
+    ]);
+    // Two keys parked as the ordered deliveries consumer parks them (a `/` in each).
+    useLocalCloudEnv();
+    const { parkFlowingKey } = await import('../../../shared/webhooks/store/ordered-keys');
+    const head = (n: number, orderingKey: string) => ({
+      v: 1 as const,
+      deliveryId: `msg_${String(n).repeat(32)}_${id}`,
+      webhookId: id,
+      activityId: n,
+      notificationType: 'queryCreated' as const,
+      text: `cli key ${n}`,
+      metadata: { notificationType: 'queryCreated' },
+      orderingKey,
+    });
+    for (const [n, key] of [
+      [1, 'tenant/1'],
+      [2, 'tenant/2'],
+    ] as const)
+      expect(await parkFlowingKey(head(n, key), 'parked', { headAttempts: 4, lastError: 'HTTP 500' })).toBe(
+        true,
+      );
+    const run = async (...args: string[]) =>
+      (await webhooksCommand([
+        args[0] as string,
+        '--key',
+        owner.apiKey,
+        '--id',
+        String(id),
+        ...args.slice(1),
+      ])) as Answer;
+
+    const listed = await run('keys', '--state', 'parked');
+    expect(listed.keys.map((k: Answer) => [k.key, k.state, k.waiting])).toEqual([
+      ['tenant/1', 'parked', 1],
+      ['tenant/2', 'parked', 1],
+    ]);
+    expect(
+      await run('skip-key', '--ordering-key', 'tenant/1', '--head', head(1, '').deliveryId),
+    ).toMatchObject({
+      key: 'tenant/1',
+      state: 'draining',
+      skippedDeliveryId: head(1, '').deliveryId,
+    });
+    expect(await run('resume-key', '--ordering-key', 'tenant/2')).toMatchObject({
+      key: 'tenant/2',
+      state: 'draining',
+    });
+    await untilDone(
+      async () => (await run('keys')).keys.length,
+      (n) => n === 0,
+      { what: 'both keys flowing again' },
+    );
+    // The resumed head was sent; the skipped one never was.
+    await untilDone(
+      async () => receiver.byPath('/cli-keys').map((r) => JSON.parse(r.body).text as string),
+      (texts) => texts.includes('cli key 2'),
+      { what: 'the resumed head delivered' },
+    );
+    expect(receiver.byPath('/cli-keys').map((r) => JSON.parse(r.body).text)).toEqual(['cli key 2']);
+    await expect(run('resume-key')).rejects.toThrow(/--ordering-key K/);
+    await expect(run('keys', '--state', 'gone')).rejects.toThrow(/parked, held or draining/);
+    await expect(run('skip-key', '--ordering-key', 'tenant/1')).rejects.toThrow(/not parked/);
   });
 });

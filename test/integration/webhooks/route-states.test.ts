@@ -35,6 +35,8 @@ interface Cell {
   recordId: number;
   /** A recover job of the webhook, when its state started one. */
   jobId?: string;
+  /** An ordering key of the webhook that is not flowing, when its state stopped one. */
+  orderingKey?: string;
   /** The create entry of this state (for POST /webhooks). */
   entry: Record<string, unknown>;
   /** A URL path of this file's receiver no other webhook of this owner uses. */
@@ -59,6 +61,17 @@ const STATES: Record<string, WebhookState> = {
   throttled: { create: { maxDeliveriesPerSecond: 2 } },
   // Ordered delivery per key (ADR 0020): its subscription items carry `ordered`.
   ordered: { create: { ordered: true } },
+  // An ordered webhook with a parked key (its head ran out of the schedule), as the consumer parks it.
+  parked: { create: { ordered: true }, after: (cell) => stopKey(cell, 'parked') },
+  // Disabled, with a key held in the store while it was (enabling drains it).
+  held: {
+    create: { ordered: true },
+    after: async (cell) => {
+      const answer = await call('POST', `/webhooks/${cell.webhookId}/disable`, { key: cell.owner.apiKey });
+      expect(answer.status, answer.text).toBe(200);
+      return stopKey(cell, 'held');
+    },
+  },
   // Signed with an Ed25519 key pair, its public keys published (ADR 0018).
   v1a: { create: { signatureScheme: 'v1a', secret: undefined } },
   // Switched from HMAC to v1a: both credentials sign until the window ends (a rotation is a 409).
@@ -109,6 +122,29 @@ const STATES: Record<string, WebhookState> = {
     },
   },
 };
+
+/** Stops an ordering key of the cell's webhook (a `/` in it, which its routes take as `%2F`). */
+async function stopKey(cell: Cell, state: 'parked' | 'held'): Promise<Partial<Cell>> {
+  useLocalCloudEnv();
+  const { parkFlowingKey } = await import('../../../shared/webhooks/store/ordered-keys');
+  const orderingKey = `tenant/${cell.webhookId}`;
+  const parked = await parkFlowingKey(
+    {
+      v: 1,
+      deliveryId: `msg_${'5'.repeat(32)}_${cell.webhookId}`,
+      webhookId: cell.webhookId,
+      activityId: 5,
+      notificationType: TYPE,
+      text: 'route matrix',
+      metadata: { notificationType: TYPE },
+      orderingKey,
+    },
+    state,
+    { headAttempts: state === 'parked' ? 4 : 0, ...(state === 'parked' ? { lastError: 'HTTP 503' } : {}) },
+  );
+  expect(parked).toBe(true);
+  return { orderingKey };
+}
 
 const endpoints = inject('endpoints');
 const stateDir = inject('stateDir');
@@ -213,6 +249,22 @@ const CASES: Record<string, RouteCase> = {
       }
       return { path: `/webhooks/${cell.webhookId}/recover/${jobId}` };
     },
+  },
+  'GET /webhooks/{id}/ordering-keys': {
+    request: (cell) => ({ path: `/webhooks/${cell.webhookId}/ordering-keys?state=parked` }),
+  },
+  // The state's parked key; a webhook without one answers 404.
+  'POST /webhooks/{id}/ordering-keys/{key}/resume': {
+    succeedsOn: 'parked',
+    request: (cell) => ({
+      path: `/webhooks/${cell.webhookId}/ordering-keys/${encodeURIComponent(cell.orderingKey ?? 'none')}/resume`,
+    }),
+  },
+  'POST /webhooks/{id}/ordering-keys/{key}/skip': {
+    succeedsOn: 'parked',
+    request: (cell) => ({
+      path: `/webhooks/${cell.webhookId}/ordering-keys/${encodeURIComponent(cell.orderingKey ?? 'none')}/skip`,
+    }),
   },
   'GET /webhook-keys/{keySetId}': {
     // The webhook's published keys; a webhook that never had a key pair has none (a 404).

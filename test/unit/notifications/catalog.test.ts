@@ -27,7 +27,7 @@ userCloned userCreated userDeleted userDisabled userEnabled userMigrated usernam
 modelCopied updatedModelInProject governanceSettingsUpdated`.split(/\s+/);
 
 // The service's own notifications about webhooks (docs/webhooks.md, Operational notifications).
-const OPERATIONAL = ['webhookAutoDisabled', 'webhookFailing'];
+const OPERATIONAL = ['webhookAutoDisabled', 'webhookFailing', 'webhookKeyParked'];
 
 describe('notification catalog', () => {
   it('holds exactly the specification names and the operational ones, each classified', () => {

@@ -1,0 +1,21 @@
+/**
+ * Sends the drain message of an ordered webhook's key (ADR 0020) into the key's own group of the
+ * ordered deliveries queue, where its consumer sends the key's waiting deliveries in order
+ * (./parking.ts). The routes that resume or skip a key, and enabling a webhook with held keys,
+ * send it; apart from ./parking.ts so that they load no delivery code.
+ */
+import { randomUUID } from 'node:crypto';
+import { sendInOrder } from '../../store/queues';
+import { type DrainMessage, orderedDeliveryGroup } from './message';
+
+export async function sendDrain(webhookId: number, orderingKey: string): Promise<void> {
+  const message: DrainMessage = { v: 1, drain: { webhookId, orderingKey } };
+  await sendInOrder('deliveriesOrdered', [
+    {
+      body: JSON.stringify(message),
+      groupId: orderedDeliveryGroup(webhookId, orderingKey),
+      // Each resume is a drain of its own: a second one finds the key flowing, or drains after the first.
+      deduplicationId: randomUUID(),
+    },
+  ]);
+}

@@ -1,0 +1,286 @@
+/**
+ * Parked, held and resumed ordering keys (issue 41, ADR 0020) through the local cloud: a key whose
+ * head runs out of the schedule (the test cloud's 1, 1, 2 s: four attempts) is parked with the
+ * deliveries behind it, its owner hears of it, and the key's neighbours flow on; an operator lists
+ * it, resumes it (the head's attempts go on, its schedule starts over) or skips its head; a key of
+ * an ordered webhook that stays disabled is held in the store (ORDERED_HOLD_AFTER_SECONDS is 2 s
+ * in the integration tier) and drained, in order, when the webhook is enabled again.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiResponse, call, createKey, untilDone, useLocalCloudEnv } from '../../support/api';
+import { type AnyRecord, allHistory, createHooks, pipelineMarker, untilCount } from './helpers';
+import { type Received, type Receiver, startReceiver } from './receiver';
+
+let receiver: Receiver;
+beforeAll(async () => {
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver.close();
+});
+
+const TYPE = 'taskValidated';
+
+async function publishAll(owner: number, inputs: { text: string; orderingKey: string }[]): Promise<void> {
+  useLocalCloudEnv();
+  const { publishNotifications } = await import('../../../shared/notifications/publisher');
+  await publishNotifications(
+    inputs.map((input) => ({ notificationType: TYPE, recipients: [owner], ...input })),
+  );
+}
+
+const textOf = (r: Received): string => JSON.parse(r.body).text as string;
+
+function hook(name: string, extra: Record<string, unknown> = {}) {
+  return {
+    name,
+    url: receiver.url(`/${name}`),
+    global: false,
+    notificationType: [TYPE],
+    actionType: 'receive',
+    ordered: true,
+    ...extra,
+  };
+}
+
+/** The receiver answers 503 to texts `failing` says and 200 to the rest. */
+function answer(name: string, failing: (text: string) => boolean): void {
+  receiver.on(`/${name}`, (_req, body, res) => {
+    const status = failing(JSON.parse(body).text as string) ? 503 : 200;
+    res.writeHead(status).end();
+    return status;
+  });
+}
+
+const keyPath = (webhookId: number, key: string) =>
+  `/webhooks/${webhookId}/ordering-keys/${encodeURIComponent(key)}`;
+
+async function keysOf(apiKey: string, webhookId: number, query = ''): Promise<ApiResponse<AnyRecord>> {
+  const listed = await call('GET', `/webhooks/${webhookId}/ordering-keys${query}`, { key: apiKey });
+  expect(listed.status, listed.text).toBe(200);
+  return listed;
+}
+
+/** Waits until the webhook's keys (in `query`'s state) are what `accept` wants. */
+function untilKeys(
+  apiKey: string,
+  webhookId: number,
+  query: string,
+  accept: (keys: AnyRecord[]) => boolean,
+  what: string,
+) {
+  return untilDone(async () => (await keysOf(apiKey, webhookId, query)).body.keys as AnyRecord[], accept, {
+    what,
+  });
+}
+
+const delivered = (name: string, part: string) =>
+  receiver
+    .byPath(`/${name}`)
+    .filter((r) => r.status === 200 && textOf(r).includes(part))
+    .map(textOf);
+
+describe('parked ordering keys', () => {
+  it('parks an exhausted key with everything behind it, tells the owner, and resumes it in order', async () => {
+    const owner = await createKey('parking-resume');
+    const run = randomUUID().slice(0, 8);
+    const name = `parks-${run}`;
+    const news = `parked-news-${run}`;
+    const [webhookId = 0] = await createHooks(owner.apiKey, [
+      hook(name),
+      { ...hook(news), ordered: false, notificationType: ['webhookKeyParked'] },
+    ]);
+    // A `/` and a `%` in the key: the routes take it percent-encoded.
+    const key = `tenant/a%:${run}`;
+    let healthy = false;
+    answer(name, (text) => !healthy && text.includes(':a-'));
+    await publishAll(owner.userId, [
+      { text: `${run}:a-0`, orderingKey: key },
+      { text: `${run}:b-0`, orderingKey: `b:${run}` },
+      { text: `${run}:b-1`, orderingKey: `b:${run}` },
+    ]);
+    const parked = (
+      await untilKeys(owner.apiKey, webhookId, '?state=parked', (k) => k.length === 1, 'the key parked')
+    )[0] as AnyRecord;
+    expect(parked).toMatchObject({ key, state: 'parked', waiting: 1, lastError: 'HTTP 503' });
+    expect(parked.headDeliveryId).toMatch(/^msg_[0-9a-f]{32}_\d+$/);
+    // The key's later notifications wait behind its head; its neighbour flowed.
+    await publishAll(owner.userId, [
+      { text: `${run}:a-1`, orderingKey: key },
+      { text: `${run}:a-2`, orderingKey: key },
+    ]);
+    await untilKeys(
+      owner.apiKey,
+      webhookId,
+      '',
+      (k) => k[0]?.waiting === 3,
+      'the later notifications waiting',
+    );
+    expect(delivered(name, ':b-')).toEqual([`${run}:b-0`, `${run}:b-1`]);
+    expect(delivered(name, ':a-')).toEqual([]);
+    // The owner heard of it, and the webhook's health counts it.
+    await untilCount(() => receiver.byPath(`/${news}`).length, 1, 'the webhookKeyParked notification');
+    expect(JSON.parse(receiver.byPath(`/${news}`)[0]?.body ?? '{}').metadata).toMatchObject({
+      notificationType: 'webhookKeyParked',
+      webhookId,
+      orderingKey: key,
+      headDeliveryId: parked.headDeliveryId,
+      attempts: 4,
+      lastError: 'HTTP 503',
+    });
+    const shown = await call('GET', `/webhooks/${webhookId}`, { key: owner.apiKey });
+    expect(shown.body.health.parkedKeys).toBe(1);
+    // Ordering cannot be turned off while a key is parked.
+    const off = await call('PATCH', `/webhooks/${webhookId}`, {
+      key: owner.apiKey,
+      body: { ordered: false },
+    });
+    expect(off.status, off.text).toBe(409);
+    expect(off.body.message).toMatch(/^body\.ordered: /);
+    // Resume: the head again, then the rest, in order; the key flows again.
+    healthy = true;
+    const resumed = await call('POST', `${keyPath(webhookId, key)}/resume`, { key: owner.apiKey });
+    expect(resumed.status, resumed.text).toBe(202);
+    expect(resumed.body).toMatchObject({ key, state: 'draining', waiting: 3 });
+    await untilKeys(owner.apiKey, webhookId, '', (k) => k.length === 0, 'the key drained');
+    await publishAll(owner.userId, [{ text: `${run}:a-3`, orderingKey: key }]);
+    await untilDone(
+      async () => delivered(name, ':a-').length,
+      (n) => n >= 4,
+      { what: 'every notification of the key' },
+    );
+    await pipelineMarker(receiver, owner);
+    expect(delivered(name, ':a-')).toEqual([0, 1, 2, 3].map((i) => `${run}:a-${i}`));
+    // The head's attempt numbers went on: four failed, the fifth delivered; the rest once each.
+    const records = (await allHistory(owner.apiKey)).filter((r) => r.name === name);
+    const head = records.filter((r) => r.deliveryId === parked.headDeliveryId);
+    expect(head.map((r) => [r.attempt, r.statusCode]).sort()).toEqual([
+      [1, 503],
+      [2, 503],
+      [3, 503],
+      [4, 503],
+      [5, 200],
+    ]);
+    expect(records.filter((r) => r.deliveryId !== parked.headDeliveryId).every((r) => r.attempt === 1)).toBe(
+      true,
+    );
+    // Nothing is parked now: a second resume is a 404, and ordering can be turned off.
+    const again = await call('POST', `${keyPath(webhookId, key)}/resume`, { key: owner.apiKey });
+    expect(again.status, again.text).toBe(404);
+    const shownAfter = await call('GET', `/webhooks/${webhookId}`, { key: owner.apiKey });
+    expect(shownAfter.body.health.parkedKeys).toBe(0);
+    const offAfter = await call('PATCH', `/webhooks/${webhookId}`, {
+      key: owner.apiKey,
+      body: { ordered: false },
+    });
+    expect(offAfter.status, offAfter.text).toBe(200);
+  });
+
+  it('parks a resumed key again when its head still fails, and skips the head on request', async () => {
+    const owner = await createKey('parking-skip');
+    const run = randomUUID().slice(0, 8);
+    const name = `skips-${run}`;
+    const [webhookId = 0] = await createHooks(owner.apiKey, [hook(name)]);
+    const key = `c:${run}`;
+    answer(name, (text) => text === `${run}:c-0`);
+    await publishAll(owner.userId, [{ text: `${run}:c-0`, orderingKey: key }]);
+    const parked = (
+      await untilKeys(owner.apiKey, webhookId, '?state=parked', (k) => k.length === 1, 'parked')
+    )[0] as AnyRecord;
+    await publishAll(owner.userId, [{ text: `${run}:c-1`, orderingKey: key }]);
+    await untilKeys(owner.apiKey, webhookId, '', (k) => k[0]?.waiting === 2, 'c-1 waiting');
+    // A resume whose head still fails: four more attempts on a fresh schedule, then parked again.
+    const resumed = await call('POST', `${keyPath(webhookId, key)}/resume`, { key: owner.apiKey });
+    expect(resumed.status, resumed.text).toBe(202);
+    await untilDone(
+      async () =>
+        (await allHistory(owner.apiKey)).filter((r) => r.deliveryId === parked.headDeliveryId).length,
+      (n) => n >= 8,
+      { what: 'the resumed head failing its schedule again' },
+    );
+    const again = (
+      await untilKeys(owner.apiKey, webhookId, '?state=parked', (k) => k.length === 1, 'parked again')
+    )[0] as AnyRecord;
+    expect(again).toMatchObject({ key, state: 'parked', waiting: 2, headDeliveryId: parked.headDeliveryId });
+    // Skip: refused for another head (409), a bad key (400) and a key that is not parked (404).
+    const wrongHead = await call('POST', `${keyPath(webhookId, key)}/skip`, {
+      key: owner.apiKey,
+      body: { headDeliveryId: `msg_${'0'.repeat(32)}_${webhookId}` },
+    });
+    expect(wrongHead.status, wrongHead.text).toBe(409);
+    expect(wrongHead.body.message).toMatch(/^body\.headDeliveryId: /);
+    const badKey = await call('POST', `${keyPath(webhookId, 'two words')}/skip`, { key: owner.apiKey });
+    expect(badKey.status, badKey.text).toBe(400);
+    expect(badKey.body.message).toMatch(/key/);
+    const unknown = await call('POST', `${keyPath(webhookId, `none:${run}`)}/skip`, { key: owner.apiKey });
+    expect(unknown.status, unknown.text).toBe(404);
+    const skipped = await call('POST', `${keyPath(webhookId, key)}/skip`, {
+      key: owner.apiKey,
+      body: { headDeliveryId: parked.headDeliveryId },
+    });
+    expect(skipped.status, skipped.text).toBe(202);
+    expect(skipped.body).toMatchObject({ key, state: 'draining', skippedDeliveryId: parked.headDeliveryId });
+    await untilDone(
+      async () => delivered(name, ':c-'),
+      (texts) => texts.length >= 1,
+      { what: 'the notification behind the skipped head' },
+    );
+    await untilKeys(owner.apiKey, webhookId, '', (k) => k.length === 0, 'the key flowing');
+    await pipelineMarker(receiver, owner);
+    expect(delivered(name, ':c-')).toEqual([`${run}:c-1`]);
+    // The head: attempts 1 to 8 failed, then one record says it was skipped (never sent).
+    const head = (await allHistory(owner.apiKey)).filter((r) => r.deliveryId === parked.headDeliveryId);
+    expect(head.map((r) => r.attempt).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const skipRecord = head.find((r) => r.attempt === 9);
+    expect(skipRecord).toMatchObject({ statusCode: 0, keySkipped: true });
+    expect(receiver.byPath(`/${name}`).filter((r) => textOf(r) === `${run}:c-0`)).toHaveLength(8);
+    const skipAgain = await call('POST', `${keyPath(webhookId, key)}/skip`, { key: owner.apiKey });
+    expect(skipAgain.status, skipAgain.text).toBe(404);
+  });
+
+  it('holds the keys of an ordered webhook that stays disabled, and drains them in order when it is enabled', async () => {
+    const owner = await createKey('parking-held');
+    const run = randomUUID().slice(0, 8);
+    const name = `holds-${run}`;
+    const [webhookId = 0] = await createHooks(owner.apiKey, [hook(name)]);
+    const key = `h:${run}`;
+    let healthy = false;
+    answer(name, (text) => !healthy && text === `${run}:h-0`);
+    await publishAll(owner.userId, [
+      { text: `${run}:h-0`, orderingKey: key },
+      { text: `${run}:h-1`, orderingKey: key },
+    ]);
+    // The head failed once (its retry is a second away): the webhook is disabled meanwhile.
+    await untilCount(() => receiver.byPath(`/${name}`).length, 1, 'the first failure of the head');
+    const disabled = await call('POST', `/webhooks/${webhookId}/disable`, { key: owner.apiKey });
+    expect(disabled.status, disabled.text).toBe(200);
+    const held = (
+      await untilKeys(
+        owner.apiKey,
+        webhookId,
+        '?state=held',
+        (k) => k[0]?.waiting === 2,
+        'the key held with both notifications',
+      )
+    )[0] as AnyRecord;
+    expect(held).toMatchObject({ key, state: 'held' });
+    // Held is not parked: the health counts no parked key, and a skip is refused.
+    const skip = await call('POST', `${keyPath(webhookId, key)}/skip`, { key: owner.apiKey });
+    expect(skip.status, skip.text).toBe(404);
+    healthy = true;
+    const enabled = await call('POST', `/webhooks/${webhookId}/enable`, { key: owner.apiKey });
+    expect(enabled.status, enabled.text).toBe(200);
+    await untilDone(
+      async () => delivered(name, ':h-').length,
+      (n) => n >= 2,
+      { what: 'the held key drained' },
+    );
+    await untilKeys(owner.apiKey, webhookId, '', (k) => k.length === 0, 'the key flowing');
+    await pipelineMarker(receiver, owner);
+    expect(delivered(name, ':h-')).toEqual([`${run}:h-0`, `${run}:h-1`]);
+    // Nothing was recorded skipped while the webhook was disabled.
+    const records = (await allHistory(owner.apiKey)).filter((r) => r.name === name);
+    expect(records.some((r) => r.skipped)).toBe(false);
+  });
+});
