@@ -6,6 +6,9 @@
  * unordered one (the deliveries queue) of another owner, the same notifications otherwise:
  * deliveries/s from the first publish to the last delivery, and order violations counted per key
  * over every ordered delivery (a delivery whose index is below one its key already delivered).
+ * Then rounds on the ordered webhook alternate between one key parked (in the store, as the
+ * consumer parks it: the key's deliveries are appended to its log) and none: the 99 other keys'
+ * deliveries/s, from the first publish to their last delivery.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -23,6 +26,13 @@ export interface OrderingResult {
   ratio: number;
   violations: number;
   duplicates: number;
+  /** The 99 other keys' deliveries/s while one key is parked, and in the same rounds without. */
+  parkedNeighboursPerSecond: number;
+  unparkedNeighboursPerSecond: number;
+  parkedRatio: number;
+  /** Deliveries of the parked keys kept waiting in their logs (each round's parked key: all of them). */
+  parkedWaiting: number;
+  parkedExpected: number;
 }
 
 const NOTIFICATION = 'modelAccessRequested' as const;
@@ -88,6 +98,7 @@ export async function orderingFigure(
   try {
     const tag = randomBytes(4).toString('hex');
     const owners: Record<'ordered' | 'unordered', number> = { ordered: 0, unordered: 0 };
+    const webhookIds: Record<'ordered' | 'unordered', number> = { ordered: 0, unordered: 0 };
     for (const kind of ['ordered', 'unordered'] as const) {
       const issued = await createPrincipalWithKey(`bench-ordering-${kind}-${tag}`, []);
       owners[kind] = issued.userId;
@@ -109,6 +120,8 @@ export async function orderingFigure(
       });
       const text = await answer.body.text();
       if (answer.statusCode !== 201) throw new Error(`webhook not created (${answer.statusCode}): ${text}`);
+      webhookIds[kind] =
+        (JSON.parse(text) as { createdWebhooks: { id: number }[] }).createdWebhooks[0]?.id ?? 0;
     }
     const perRound = Math.max(KEYS, Math.ceil(options.deliveries / 2 / KEYS) * KEYS);
     const totals = { ordered: { count: 0, ms: 0 }, unordered: { count: 0, ms: 0 } };
@@ -142,6 +155,13 @@ export async function orderingFigure(
         totals[kind].ms += Date.now() - started;
       }
     }
+    const neighbours = await parkedNeighbours(publishNotifications, receiver, {
+      tag,
+      owner: owners.ordered,
+      webhookId: webhookIds.ordered,
+      perRound,
+      firstRound: roundNo,
+    });
     const ordered = orderViolations(receiver.texts('/ordered'));
     const orderedPerSecond = (totals.ordered.count / totals.ordered.ms) * 1000;
     const unorderedPerSecond = (totals.unordered.count / totals.unordered.ms) * 1000;
@@ -154,8 +174,87 @@ export async function orderingFigure(
       ratio: round(orderedPerSecond / unorderedPerSecond),
       violations: ordered.violations,
       duplicates: ordered.duplicates,
+      ...neighbours,
     };
   } finally {
     await receiver.close();
   }
+}
+
+/**
+ * Rounds on the ordered webhook, alternating between key 0 parked and no key parked: the other
+ * keys' deliveries/s in each. The parked key is parked as the consumer parks it (its state item
+ * and a head in its log, ../shared/webhooks/store/ordered-keys.ts), so each of its deliveries in
+ * the round takes the parked path (read the key, append to its log) beside its flowing neighbours.
+ */
+async function parkedNeighbours(
+  publish: typeof import('../shared/notifications/publisher')['publishNotifications'],
+  receiver: Awaited<ReturnType<typeof textReceiver>>,
+  run: { tag: string; owner: number; webhookId: number; perRound: number; firstRound: number },
+) {
+  const { keyState, parkFlowingKey, waitingOf } = await import('../shared/webhooks/store/ordered-keys');
+  const totals = { parked: { count: 0, ms: 0 }, unparked: { count: 0, ms: 0 } };
+  let roundNo = run.firstRound;
+  let parkedWaiting = 0;
+  let parkedExpected = 0;
+  for (const kind of ['unparked', 'parked', 'parked', 'unparked'] as const) {
+    roundNo += 1;
+    const keyOf = (key: number) => `bench:${run.tag}:${roundNo}:${key}`;
+    if (kind === 'parked') {
+      const parked = await parkFlowingKey(
+        {
+          v: 1,
+          deliveryId: `msg_${randomBytes(16).toString('hex')}_${run.webhookId}`,
+          webhookId: run.webhookId,
+          activityId: roundNo,
+          notificationType: NOTIFICATION,
+          text: `${roundNo}:0:head`,
+          metadata: {},
+          orderingKey: keyOf(0),
+        },
+        'parked',
+        { headAttempts: 8, lastError: 'HTTP 503' },
+      );
+      if (!parked) throw new Error('figure 18: the key was not parked');
+    }
+    const inputs = Array.from({ length: run.perRound }, (_, n) => ({
+      notificationType: NOTIFICATION,
+      text: `${roundNo}:${n % KEYS}:${Math.floor(n / KEYS)}`,
+      recipients: [run.owner],
+      orderingKey: keyOf(n % KEYS),
+    }));
+    const neighbours = inputs.filter((input) => !input.text.startsWith(`${roundNo}:0:`)).length;
+    const arrived = () =>
+      receiver.texts('/ordered').filter((t) => t.startsWith(`${roundNo}:`) && !t.startsWith(`${roundNo}:0:`))
+        .length;
+    const started = Date.now();
+    for (let i = 0; i < inputs.length; i += 100) await publish(inputs.slice(i, i + 100));
+    while (arrived() < neighbours) {
+      if (Date.now() - started > HANG_GUARD_MS) throw new Error(`figure 18: ${kind} round ${roundNo} hung`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    totals[kind].count += neighbours;
+    totals[kind].ms += Date.now() - started;
+    if (kind === 'parked') {
+      // Every delivery of the parked key was kept, behind its head (waited for: fan-out may trail).
+      const expected = 1 + (inputs.length - neighbours);
+      const until = Date.now() + HANG_GUARD_MS;
+      let state = await keyState(run.webhookId, keyOf(0));
+      while (state && waitingOf(state) < expected && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 100));
+        state = await keyState(run.webhookId, keyOf(0));
+      }
+      parkedWaiting += state ? waitingOf(state) : 0;
+      parkedExpected += expected;
+    }
+  }
+  const parkedPerSecond = (totals.parked.count / totals.parked.ms) * 1000;
+  const unparkedPerSecond = (totals.unparked.count / totals.unparked.ms) * 1000;
+  return {
+    parkedNeighboursPerSecond: round(parkedPerSecond, 1),
+    unparkedNeighboursPerSecond: round(unparkedPerSecond, 1),
+    parkedRatio: round(parkedPerSecond / unparkedPerSecond),
+    parkedWaiting,
+    parkedExpected,
+  };
 }

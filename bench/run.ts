@@ -469,6 +469,14 @@ async function main() {
           target: '0',
           met: r.violations === 0,
         });
+        summary.push({
+          figure: "18. a parked key's neighbours",
+          measured: `${r.parkedNeighboursPerSecond}/s to the 99 other keys while one key is parked`,
+          baseline: `${r.unparkedNeighboursPerSecond}/s to the same keys with none parked, alternating rounds`,
+          result: `ratio ${r.parkedRatio}; ${r.parkedWaiting} of ${r.parkedExpected} of the parked keys' deliveries kept in their logs`,
+          target: '≥ 0.9',
+          met: r.parkedRatio >= 0.9 && r.parkedWaiting === r.parkedExpected,
+        });
       }
 
       if (wants('destinations')) {

@@ -57,7 +57,7 @@ const routeSummaries = {
     'One webhook with its delivery health and receiver latency (404 unless it is the caller’s own or the caller is an admin).',
   'DELETE /webhooks/{id}': 'Delete a webhook and its subscriptions; returns the deleted webhook.',
   'PATCH /webhooks/{id}':
-    'Change a webhook (JSON merge patch: name, url, notificationType, global, actionType, maxDeliveriesPerSecond, filter, ordered); returns it.',
+    'Change a webhook (JSON merge patch: name, url or destination, notificationType, global, actionType, maxDeliveriesPerSecond, filter, signatureScheme, ordered); returns it.',
   'POST /webhooks/{id}/disable':
     'Pause a webhook: no new deliveries; queued attempts are recorded as skipped (recoverable).',
   'POST /webhooks/{id}/enable': 'Resume a disabled webhook (one disabled by key revocation: admins only).',

@@ -398,7 +398,7 @@ export interface paths {
         delete: operations["deleteWebhooksId"];
         options?: never;
         head?: never;
-        /** Change a webhook (JSON merge patch: name, url, notificationType, global, actionType, maxDeliveriesPerSecond, filter, ordered); returns it. */
+        /** Change a webhook (JSON merge patch: name, url or destination, notificationType, global, actionType, maxDeliveriesPerSecond, filter, signatureScheme, ordered); returns it. */
         patch: operations["patchWebhooksId"];
         trace?: never;
     };

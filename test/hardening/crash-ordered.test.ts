@@ -7,7 +7,9 @@
  * in the order they were published: a crash may POST the same `webhook-id` again, but only right
  * after its earlier receipt, never after a later notification of its key. The history has one
  * record per (delivery, attempt) and every delivery a successful one; nothing is left in either
- * FIFO queue or its DLQ. Every wait is for something observable; the bounds only guard against a hang.
+ * FIFO queue or its DLQ. The same holds for a crash while parked keys are being drained after a
+ * resume (the drain goes on from its log after the restart). Every wait is for something
+ * observable; the bounds only guard against a hang.
  */
 import { GetQueueAttributesCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -242,6 +244,109 @@ describe('a crash in the middle of ordered delivery', () => {
       ).toBe(true);
 
     // Nothing left in either FIFO queue, nothing dead-lettered.
+    expect(await leftInFifoQueues()).toEqual({ queues: 0, dlqs: 0 });
+  }, 300_000);
+
+  it('a crash in the middle of draining resumed keys loses nothing and keeps each key in order', async () => {
+    const run = uid().slice(0, 8);
+    const inbox = receiver ?? (await startReceiver());
+    receiver = inbox;
+    crashable ??= await startCrashableCloud(ENV);
+    // Until the resume every head fails (the schedule is one retry: two attempts, then parked);
+    // after it, every answer is a slow 200.
+    let resumed = false;
+    let unanswered = 0;
+    inbox.on('/drained', (_req, _body, res) => {
+      if (!resumed) {
+        res.writeHead(503).end();
+        return 503;
+      }
+      unanswered++;
+      setTimeout(() => {
+        unanswered--;
+        res.writeHead(200).end('ok');
+      }, SLOW_MS);
+      return 200;
+    });
+    const created = await call('POST', '/webhooks', {
+      webhooks: [
+        {
+          url: inbox.url('/drained'),
+          name: `crash-drained-${run}`,
+          global: true,
+          notificationType: [TYPE],
+          actionType: 'triggered',
+          ordered: true,
+        },
+      ],
+    });
+    expect(created.status, created.text).toBe(201);
+    const webhookId = created.body.createdWebhooks[0].id as number;
+    const keyOf = (k: number) => `parked:${run}:${k}`;
+    const textAt = (k: number, i: number) => `${run}:p${k}:${i}`;
+    const published = Array.from({ length: PER_KEY }, (_, i) =>
+      Array.from({ length: KEYS }, (_, k) => ({ text: textAt(k, i), orderingKey: keyOf(k) })),
+    ).flat();
+    await publishInOrder(published);
+    // Every key parked with all of its notifications waiting behind its head.
+    await untilDone(
+      async () => {
+        const listed = await call('GET', `/webhooks/${webhookId}/ordering-keys?state=parked`);
+        expect(listed.status, listed.text).toBe(200);
+        return (listed.body.keys as AnyRecord[]).map((k) => k.waiting as number);
+      },
+      (waiting) => waiting.length === KEYS && waiting.every((n) => n === PER_KEY),
+      { what: 'every key parked', stallMs: STALL_MS },
+    );
+    const failedBefore = inbox.byPath('/drained').length;
+    resumed = true;
+    for (let k = 0; k < KEYS; k++) {
+      const answer = await call(
+        'POST',
+        `/webhooks/${webhookId}/ordering-keys/${encodeURIComponent(keyOf(k))}/resume`,
+      );
+      expect(answer.status, answer.text).toBe(202);
+    }
+    await untilDone(
+      async () => ({ posts: inbox.byPath('/drained').length - failedBefore, unanswered }),
+      (s) => s.posts >= published.length / 4 && s.unanswered > 0,
+      { what: 'the drains under way', stallMs: STALL_MS },
+    );
+    await cloudNow().crashAndRestart();
+
+    await untilDone(
+      async () => {
+        const records = await recordsOf(webhookId);
+        const delivered = new Set(records.filter((r) => r.statusCode === 200).map((r) => r.deliveryId));
+        const listed = await call('GET', `/webhooks/${webhookId}/ordering-keys`);
+        const left = await leftInFifoQueues();
+        return { delivered: delivered.size, keys: (listed.body.keys as AnyRecord[]).length, left };
+      },
+      (s) => s.delivered >= published.length && s.keys === 0 && s.left.queues === 0,
+      { what: 'every key drained after the crash', stallMs: STALL_MS },
+    );
+    // Per key, after the failed tries of its head: the notifications in the order published, a
+    // repeat of one webhook-id right after its earlier receipt folded into one.
+    const posts = inbox.byPath('/drained').filter((p) => p.status === 200);
+    for (let k = 0; k < KEYS; k++) {
+      const ofKey = posts.filter((p) => textOf(p).startsWith(`${run}:p${k}:`));
+      const folded = ofKey.filter(
+        (p, i) => i === 0 || ofKey[i - 1]?.headers['webhook-id'] !== p.headers['webhook-id'],
+      );
+      expect(folded.map(textOf), `key ${k}`).toEqual(Array.from({ length: PER_KEY }, (_, i) => textAt(k, i)));
+    }
+    // One record per (delivery, attempt); every delivery has its success.
+    const records = await recordsOf(webhookId);
+    const attempts = records.map((r) => `${r.deliveryId}#${r.attempt}`);
+    const twice = records.filter((_, i) => attempts.indexOf(attempts[i] as string) !== i);
+    expect(twice.map((r) => JSON.stringify({ id: r.id, d: r.deliveryId, a: r.attempt, s: r.statusCode, t: r.request.text }))).toEqual([]);
+    const deliveries = new Set(records.map((r) => r.deliveryId));
+    expect(deliveries.size).toBe(published.length);
+    for (const id of deliveries)
+      expect(
+        records.some((r) => r.deliveryId === id && r.statusCode === 200),
+        id,
+      ).toBe(true);
     expect(await leftInFifoQueues()).toEqual({ queues: 0, dlqs: 0 });
   }, 300_000);
 });

@@ -41,8 +41,7 @@ import { publishWebhookNotice } from './webhook-notice';
 /** How long a disabled ordered webhook's key waits before its head is looked at again (at most). */
 const PAUSED_HOLD_SECONDS = 300;
 
-/** A drain stops taking the next delivery of its key this long before its invocation ends. */
-const DRAIN_RESERVE_MS = 15_000;
+const NEXT_ENTRY = 'the drain goes on with the next waiting delivery of its key';
 
 type Keyed = DeliveryMessage & { orderingKey: string };
 
@@ -151,14 +150,15 @@ export async function drainKey({ drain }: DrainMessage, context: MessageContext)
     }
     const next = await sendHead(webhook, state, head, context);
     if (next) return next;
-    if (Date.now() > context.deadline - DRAIN_RESERVE_MS)
-      return retryIn(0, 'the drain goes on in a new invocation');
   }
 }
 
 /**
- * One attempt of the key's first waiting delivery. Undefined when the entry is finished (sent, its
- * target gone, or ended before) and the drain goes on; otherwise what the drain message does next.
+ * One attempt of the key's first waiting delivery, and what the drain message does next: after a
+ * sent entry it comes back at once for the next one, so that each receive of it makes at most one
+ * attempt, as a delivery message does (its visibility is what keeps the key's group to one
+ * consumer, and it is sized for one attempt, not for a whole log). Undefined when the entry had
+ * ended before: it is taken off and the drain goes on in this receive.
  */
 async function sendHead(
   webhook: WebhookItem,
@@ -182,7 +182,7 @@ async function sendHead(
   const made = await makeAttempt(webhook, head.message, fields, context);
   if (made.kind === 'later')
     return retryIn(made.delaySeconds, 'throttled: the drain of its key waits for a slot');
-  if (made.kind === 'twin') return undefined;
+  if (made.kind === 'twin') return retryIn(0, NEXT_ENTRY);
   // A resumed head's schedule starts over; its attempt numbers go on.
   const base = head.message.deliveryId === state.headDeliveryId ? (state.attemptBase ?? 0) : 0;
   const step = await judge(webhook, fields, made.outcome, made.stored, attempt - base);
@@ -190,7 +190,7 @@ async function sendHead(
     case 'delivered':
     case 'gone':
       await removeWaiting(webhookId, orderingKey, head.seq);
-      return undefined;
+      return retryIn(0, NEXT_ENTRY);
     case 'retry':
       return retryIn(
         step.delaySeconds,

@@ -93,8 +93,7 @@ describe('parked ordering keys', () => {
     ]);
     // A `/` and a `%` in the key: the routes take it percent-encoded.
     const key = `tenant/a%:${run}`;
-    let healthy = false;
-    answer(name, (text) => !healthy && text.includes(':a-'));
+    answer(name, (text) => text.includes(':a-'));
     await publishAll(owner.userId, [
       { text: `${run}:a-0`, orderingKey: key },
       { text: `${run}:b-0`, orderingKey: `b:${run}` },
@@ -138,21 +137,27 @@ describe('parked ordering keys', () => {
     });
     expect(off.status, off.text).toBe(409);
     expect(off.body.message).toMatch(/^body\.ordered: /);
-    // Resume: the head again, then the rest, in order; the key flows again.
-    healthy = true;
+    // Resume: the head again (its first try after the resume still fails, so the drain is under
+    // way while the key's next notifications arrive), then the rest, in order.
+    let failAfterResume = 1;
+    answer(name, (text) => text === `${run}:a-0` && failAfterResume-- > 0);
     const resumed = await call('POST', `${keyPath(webhookId, key)}/resume`, { key: owner.apiKey });
     expect(resumed.status, resumed.text).toBe(202);
     expect(resumed.body).toMatchObject({ key, state: 'draining', waiting: 3 });
+    await publishAll(owner.userId, [
+      { text: `${run}:a-3`, orderingKey: key },
+      { text: `${run}:a-4`, orderingKey: key },
+    ]);
     await untilKeys(owner.apiKey, webhookId, '', (k) => k.length === 0, 'the key drained');
-    await publishAll(owner.userId, [{ text: `${run}:a-3`, orderingKey: key }]);
     await untilDone(
       async () => delivered(name, ':a-').length,
-      (n) => n >= 4,
+      (n) => n >= 5,
       { what: 'every notification of the key' },
     );
     await pipelineMarker(receiver, owner);
-    expect(delivered(name, ':a-')).toEqual([0, 1, 2, 3].map((i) => `${run}:a-${i}`));
-    // The head's attempt numbers went on: four failed, the fifth delivered; the rest once each.
+    expect(delivered(name, ':a-')).toEqual([0, 1, 2, 3, 4].map((i) => `${run}:a-${i}`));
+    // The head's attempt numbers went on: four failed, a fifth after the resume failed, the sixth
+    // delivered; the rest once each.
     const records = (await allHistory(owner.apiKey)).filter((r) => r.name === name);
     const head = records.filter((r) => r.deliveryId === parked.headDeliveryId);
     expect(head.map((r) => [r.attempt, r.statusCode]).sort()).toEqual([
@@ -160,7 +165,8 @@ describe('parked ordering keys', () => {
       [2, 503],
       [3, 503],
       [4, 503],
-      [5, 200],
+      [5, 503],
+      [6, 200],
     ]);
     expect(records.filter((r) => r.deliveryId !== parked.headDeliveryId).every((r) => r.attempt === 1)).toBe(
       true,
@@ -237,6 +243,45 @@ describe('parked ordering keys', () => {
     expect(receiver.byPath(`/${name}`).filter((r) => textOf(r) === `${run}:c-0`)).toHaveLength(8);
     const skipAgain = await call('POST', `${keyPath(webhookId, key)}/skip`, { key: owner.apiKey });
     expect(skipAgain.status, skipAgain.text).toBe(404);
+  });
+
+  it('settles a resume and a skip sent at once: one wins, nothing is lost or sent twice, the order holds', async () => {
+    const owner = await createKey('parking-race');
+    const run = randomUUID().slice(0, 8);
+    const name = `races-${run}`;
+    const [webhookId = 0] = await createHooks(owner.apiKey, [hook(name)]);
+    const key = `r:${run}`;
+    let healthy = false;
+    answer(name, (text) => !healthy && text === `${run}:r-0`);
+    await publishAll(owner.userId, [{ text: `${run}:r-0`, orderingKey: key }]);
+    const parked = (
+      await untilKeys(owner.apiKey, webhookId, '?state=parked', (k) => k.length === 1, 'parked')
+    )[0] as AnyRecord;
+    await publishAll(owner.userId, [{ text: `${run}:r-1`, orderingKey: key }]);
+    await untilKeys(owner.apiKey, webhookId, '', (k) => k[0]?.waiting === 2, 'r-1 waiting');
+    healthy = true;
+    const [resume, skip] = await Promise.all([
+      call('POST', `${keyPath(webhookId, key)}/resume`, { key: owner.apiKey }),
+      call('POST', `${keyPath(webhookId, key)}/skip`, { key: owner.apiKey }),
+    ]);
+    // The resume may come second and find the key draining already (it sends the drain again).
+    expect(resume.status, resume.text).toBe(202);
+    expect([202, 404, 409], skip.text).toContain(skip.status);
+    await untilKeys(owner.apiKey, webhookId, '', (k) => k.length === 0, 'the key flowing');
+    await untilDone(
+      async () => delivered(name, ':r-1').length,
+      (n) => n >= 1,
+      { what: 'r-1 delivered' },
+    );
+    await pipelineMarker(receiver, owner);
+    const head = (await allHistory(owner.apiKey)).filter((r) => r.deliveryId === parked.headDeliveryId);
+    const ended = head.filter((r) => r.statusCode === 200 || r.keySkipped);
+    // The head ended exactly once: delivered (the resume won) or skipped (the skip won), before r-1.
+    expect(ended).toHaveLength(1);
+    expect(Boolean(ended[0]?.keySkipped)).toBe(skip.status === 202);
+    expect(delivered(name, ':r-')).toEqual(
+      skip.status === 202 ? [`${run}:r-1`] : [`${run}:r-0`, `${run}:r-1`],
+    );
   });
 
   it('holds the keys of an ordered webhook that stays disabled, and drains them in order when it is enabled', async () => {
