@@ -81,6 +81,17 @@ export function HealthFigures({ webhook }: { webhook: Webhook }) {
           {latency ? `${latency.p95Ms} ms` : '—'}
           {latency ? <span class="hint"> over the newest {latency.samples} attempts</span> : null}
         </dd>
+        {webhook.ordered && (
+          <>
+            <dt>Parked keys</dt>
+            <dd data-figure="parkedKeys">
+              {health.parkedKeys ?? 0}
+              {health.parkedKeys ? (
+                <span class="hint"> ordering keys stopped on a failing head (listed under Parked keys)</span>
+              ) : null}
+            </dd>
+          </>
+        )}
         {webhook.filter !== undefined && (
           <>
             <dt>Filter errors (24 h)</dt>

@@ -22,6 +22,7 @@ import {
   signedIn,
 } from '../support/browser';
 import { type LoopbackServer, startLoopback } from '../support/loopback';
+import { createOrderedWebhook, parkKeys } from '../support/parked-keys';
 import { payloads, uid } from '../unit/integrations/fixtures';
 
 let browser: Browser;
@@ -200,6 +201,30 @@ describe('accessibility (axe-core, WCAG 2.1 A and AA, serious and critical fail)
     await page.locator('table tbody button').first().click();
     await page.getByRole('complementary').waitFor();
     await checkScreen(page, 'history-drawer', 'Delivery history: a record');
+    await page.close();
+  });
+
+  it('an ordered webhook with parked keys, as its owner', async () => {
+    const user = await createKey(`a11y-keys-${uid()}`);
+    const id = await createOrderedWebhook(user.apiKey, 'a11y ordered receiver', `${receiver.origin}/ordered`);
+    await parkKeys(
+      id,
+      [
+        [1, 'tenant/1'],
+        [2, 'tenant/2'],
+      ],
+      'a11y key',
+    );
+    const page = await signedIn(browser, user.apiKey);
+    await at(page, `#/webhooks/${id}`);
+    const section = page.getByRole('region', { name: 'Parked keys' });
+    await section.getByRole('table', { name: 'Parked keys' }).waitFor();
+    await checkScreen(page, 'webhook-parked-keys', 'Webhook: the parked keys of an ordered webhook');
+    await section.getByRole('button', { name: 'Skip head of key tenant/2' }).click();
+    const skip = page.getByRole('dialog', { name: 'Skip the head of key “tenant/2”?' });
+    await skip.waitFor();
+    await checkScreen(page, 'webhook-skip-key-confirm', "Webhook: confirm skipping a parked key's head");
+    await skip.getByRole('button', { name: 'Cancel' }).click();
     await page.close();
   });
 });

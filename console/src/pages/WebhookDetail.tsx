@@ -1,9 +1,9 @@
 /**
  * One webhook, the place to operate it: its status, health and latency, the actions (edit,
  * pause/resume, rotate, test, recover; webhook-actions.tsx), how it is signed (scheme, public key,
- * JWKS URL, and the secret a switch to v1 answers once; webhook-signing.tsx), delete with a
- * confirmation, and its own delivery log. Every figure is the API's; after an action the webhook
- * is read again.
+ * JWKS URL, and the secret a switch to v1 answers once; webhook-signing.tsx), an ordered
+ * webhook's parked keys (resume, skip; webhook-keys.tsx), delete with a confirmation, and its own
+ * delivery log. Every figure is the API's; after an action the webhook is read again.
  */
 import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -17,6 +17,7 @@ import { PauseResume, Recover, RotateSecret, SendTest } from '../webhook-actions
 import { destinationDetails } from '../webhook-destination';
 import { EditWebhook, type SwitchedSecret } from '../webhook-edit';
 import { HealthFigures, ownerOf, type Webhook, WebhookStatusBadge, when } from '../webhook-health';
+import { ParkedKeys } from '../webhook-keys';
 import { WebhookLog } from '../webhook-log';
 import { orderedText } from '../webhook-ordering';
 import { OneTimeSecret, SigningDetails } from '../webhook-signing';
@@ -161,6 +162,7 @@ export function WebhookDetail({ id }: { id: number }) {
               </div>
             </section>
           )}
+          {item.ordered && <ParkedKeys webhookId={item.id} refresh={tick} onChanged={sent} />}
           <WebhookLog webhookId={item.id} refresh={tick} hidden={recordsHidden(item)} />
           <div class="actions">
             <button type="button" class="danger" onClick={() => void remove()}>

@@ -5,7 +5,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { API_URL_ENV } from '../../../infra/cli/target';
 import { webhooksCommand } from '../../../infra/cli/webhooks';
-import { baseUrl, call, createKey, untilDone, useLocalCloudEnv } from '../../support/api';
+import { baseUrl, call, createKey, untilDone } from '../../support/api';
+import { parkedHead, parkKeys } from '../../support/parked-keys';
 import { createHooks } from './helpers';
 import { type Receiver, startReceiver } from './receiver';
 
@@ -117,25 +118,15 @@ describe('cli webhooks commands', () => {
       },
     ]);
     // Two keys parked as the ordered deliveries consumer parks them (a `/` in each).
-    useLocalCloudEnv();
-    const { parkFlowingKey } = await import('../../../shared/webhooks/store/ordered-keys');
-    const head = (n: number, orderingKey: string) => ({
-      v: 1 as const,
-      deliveryId: `msg_${String(n).repeat(32)}_${id}`,
-      webhookId: id,
-      activityId: n,
-      notificationType: 'queryCreated' as const,
-      text: `cli key ${n}`,
-      metadata: { notificationType: 'queryCreated' },
-      orderingKey,
-    });
-    for (const [n, key] of [
-      [1, 'tenant/1'],
-      [2, 'tenant/2'],
-    ] as const)
-      expect(await parkFlowingKey(head(n, key), 'parked', { headAttempts: 4, lastError: 'HTTP 500' })).toBe(
-        true,
-      );
+    await parkKeys(
+      id,
+      [
+        [1, 'tenant/1'],
+        [2, 'tenant/2'],
+      ],
+      'cli key',
+    );
+    const head = (n: number, key: string) => parkedHead(id, n, key, 'cli key');
     const run = async (...args: string[]) =>
       (await webhooksCommand([
         args[0] as string,
