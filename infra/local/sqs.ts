@@ -47,9 +47,40 @@ async function onLoopback<T>(start: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * fauxqs 2.4.1 (the newest) persists a message made visible again by `ChangeMessageVisibility`
+ * with timeout 0 as `approximate_receive_count = NULL`, which its own schema refuses (NOT NULL):
+ * the write throws after the message left its in-flight set and before it is queued again, so
+ * with a state directory (`npm start`, the crash tests) the message is lost until a restart, and
+ * the SDK's retry of the call answers `MessageNotInflight`. A retry "at once" (`retryIn(0)`: a
+ * keyed fan-out holding its head, a drain going on with its next entry) always hit it. Its
+ * persistence is replaced here by the same statement that keeps the count (in memory nothing is
+ * written). Remove once fauxqs fixes `updateMessageReady`.
+ */
+async function keepReceiveCountOnRelease(): Promise<void> {
+  const persistence = (await import(new URL('persistence.js', import.meta.resolve('fauxqs')).href)) as {
+    PersistenceManager: { prototype: { updateMessageReady(messageId: string): void } };
+  };
+  persistence.PersistenceManager.prototype.updateMessageReady = function (
+    this: {
+      db: { prepare(sql: string): { run(...values: unknown[]): unknown } };
+    },
+    messageId: string,
+  ) {
+    this.db
+      .prepare(
+        'UPDATE sqs_messages SET receipt_handle = NULL, visibility_deadline = NULL WHERE message_id = ?',
+      )
+      .run(messageId);
+  };
+}
+
 /** The queue emulator, its messages kept in `dataDir` (SQLite) or in memory (`undefined`). */
 export async function startSqs(dataDir: string | undefined): Promise<LocalSqs> {
-  if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
+  if (dataDir !== undefined) {
+    mkdirSync(dataDir, { recursive: true });
+    await keepReceiveCountOnRelease();
+  }
   const server = await onLoopback(() => startFauxqs({ port: 0, logger: false, host: '127.0.0.1', dataDir }));
   return { endpoint: `http://127.0.0.1:${server.port}`, stop: () => server.stop() };
 }

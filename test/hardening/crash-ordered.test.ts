@@ -339,7 +339,11 @@ describe('a crash in the middle of ordered delivery', () => {
     const records = await recordsOf(webhookId);
     const attempts = records.map((r) => `${r.deliveryId}#${r.attempt}`);
     const twice = records.filter((_, i) => attempts.indexOf(attempts[i] as string) !== i);
-    expect(twice.map((r) => JSON.stringify({ id: r.id, d: r.deliveryId, a: r.attempt, s: r.statusCode, t: r.request.text }))).toEqual([]);
+    expect(
+      twice.map((r) =>
+        JSON.stringify({ id: r.id, d: r.deliveryId, a: r.attempt, s: r.statusCode, t: r.request.text }),
+      ),
+    ).toEqual([]);
     const deliveries = new Set(records.map((r) => r.deliveryId));
     expect(deliveries.size).toBe(published.length);
     for (const id of deliveries)
