@@ -34,6 +34,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -43,7 +44,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, posix, relative, resolve, sep } from 'node:path';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { buildSync } from 'esbuild';
 
@@ -105,6 +106,17 @@ function nativeAddonPackages(): string[] {
   return found;
 }
 
+/**
+ * Files a module reads beside itself at run time (through `import.meta.dirname` or
+ * `import.meta.url`), by the module's path from the repository root. A bundle output that holds
+ * the module gets a copy of each next to it, where the same path then points; in the repository
+ * (tests, the local cloud) it points at the file beside the source. `GET /openapi.json` reads its
+ * document so rather than compiling it as a 157 KB string literal at init (ADR 0021).
+ */
+export const MODULE_FILES: Readonly<Record<string, readonly string[]>> = {
+  'shared/openapi/served-document.ts': ['served-document.json'],
+};
+
 /** Makes `require` available to CommonJS dependencies inside an ESM bundle. */
 export const ESM_REQUIRE_BANNER =
   "import { createRequire as __causewayCreateRequire } from 'node:module';" +
@@ -165,6 +177,8 @@ export interface HandlerLayout {
   readonly initFiles: readonly string[];
   /** Every JavaScript file in the directory: `initFiles` and the chunks loaded on demand. */
   readonly codeFiles: readonly string[];
+  /** Files its modules read at run time (`MODULE_FILES`), copied beside the output holding them. */
+  readonly dataFiles: readonly string[];
 }
 
 /** Where esbuild's outputs would go; nothing is written there (`write: false`). */
@@ -303,7 +317,10 @@ export class HandlerBundles {
 }
 
 /** Each output (relative to the staging directory): its size and the outputs it imports. */
-type OutputGraph = Map<string, { bytes: number; imports: { kind: string; path: string }[] }>;
+type OutputGraph = Map<
+  string,
+  { bytes: number; imports: { kind: string; path: string }[]; inputs: string[] }
+>;
 
 function outputGraph(metafile: Metafile, staging: string): OutputGraph {
   const rel = (path: string) => relative(staging, resolve(repoRoot, path)).split(sep).join('/');
@@ -312,6 +329,7 @@ function outputGraph(metafile: Metafile, staging: string): OutputGraph {
     graph.set(rel(path), {
       bytes: output.bytes,
       imports: output.imports.filter((i) => !i.external).map((i) => ({ kind: i.kind, path: rel(i.path) })),
+      inputs: Object.keys(output.inputs),
     });
   }
   return graph;
@@ -334,7 +352,8 @@ function reachable(graph: OutputGraph, start: string, follow: (kind: string) => 
 /**
  * Writes one handler's deployable directory: its entry as `index.mjs` (and `index.mjs.map`),
  * and every output the entry reaches (chunks imported statically or dynamically, copied `.node`
- * files) at the same path relative to it as esbuild gave them, with their source maps. The
+ * files) at the same path relative to it as esbuild gave them, with their source maps, and the
+ * files their modules read beside themselves (`MODULE_FILES`). The
  * staging directory and the handler directory are both children of `outDir`, so the source
  * maps' relative `sources` stay right. A previous bundle in the directory is removed first: the
  * asset holds exactly what the handler loads.
@@ -356,15 +375,24 @@ function writeHandlerDir(dir: string, entry: string, output: BuildOutput, owner:
   };
   const asIndex = (text: string) =>
     text.replace(`//# sourceMappingURL=${entry}.map`, '//# sourceMappingURL=index.mjs.map');
+  const dataFiles: string[] = [];
   for (const file of files) {
     const to = file === entry ? 'index.mjs' : file;
     write(file, to, file === entry ? asIndex : undefined);
     if (file.endsWith('.mjs') && produced(`${file}.map`)) write(`${file}.map`, `${to}.map`);
+    for (const input of graph.get(file)?.inputs ?? []) {
+      for (const name of MODULE_FILES[input] ?? []) {
+        const data = posix.join(posix.dirname(to), name);
+        copyFileSync(join(repoRoot, posix.dirname(input), name), join(dir, ...data.split('/')));
+        dataFiles.push(data);
+      }
+    }
   }
   const named = (f: string) => (f === entry ? 'index.mjs' : f);
   return {
     dir,
     initFiles: reachable(graph, entry, (kind) => STATIC_IMPORTS.has(kind)).map(named),
     codeFiles: files.filter((f) => f.endsWith('.mjs')).map(named),
+    dataFiles,
   };
 }

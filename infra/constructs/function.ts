@@ -6,6 +6,7 @@
  * A function never gets an environment variable for a resource it may not touch, nor a grant
  * without the variable that names the resource: both come from the same `FunctionAccess`.
  */
+import { posix } from 'node:path';
 import { ArnFormat, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -30,6 +31,7 @@ import {
   ESM_REQUIRE_BANNER,
   type HandlerBundles,
   handlerEntry,
+  MODULE_FILES,
   NATIVE_ADDON_LOADER,
   NATIVE_ADDONS,
   RUNTIME_PROVIDED_MODULES,
@@ -249,6 +251,18 @@ export class CausewayFunction extends NodejsFunction {
             Object.entries(ESM_BUILDS).map(([pkg, path]) => [`--alias:${pkg}`, path]),
           ),
           forceDockerBundling: false,
+          // Without the shared bundles' metafile to say which modules a bundle holds, every
+          // function gets the files a module reads beside itself (`MODULE_FILES`).
+          commandHooks: {
+            beforeBundling: () => [],
+            beforeInstall: () => [],
+            afterBundling: (inputDir, outputDir) =>
+              Object.entries(MODULE_FILES).flatMap(([module, names]) =>
+                names.map(
+                  (name) => `cp "${posix.join(inputDir, posix.dirname(module), name)}" "${outputDir}"`,
+                ),
+              ),
+          },
         },
       });
     }

@@ -1,7 +1,8 @@
 /**
  * `npm run openapi` prints the OpenAPI document; `npm run openapi -- --write` writes it to
- * `shared/openapi/openapi.json` and the same document as compact text in `served-document.ts`, which
- * the `GET /openapi.json` function serves (generated
+ * `shared/openapi/openapi.json` and the same document as compact text in `served-document.json`
+ * (with `served-document.ts`, its URL and the offset of its servers), which the
+ * `GET /openapi.json` function serves (generated
  * here rather than at cold start, so the function bundles neither zod-openapi nor every
  * capability's schemas), the typed client's types to `shared/openapi/api-types.ts`, and the
  * table of filter payload fields in docs/webhooks.md (./filter-fields.ts). A unit test fails when
@@ -13,6 +14,7 @@ import {
   renderOpenApiDocument,
   renderServedDocument,
   SERVED_DOCUMENT_FILE,
+  SERVED_DOCUMENT_MODULE,
 } from '../../shared/openapi/document';
 import { CLIENT_TYPES_FILE, renderClientTypes } from './client-types';
 import { WEBHOOKS_DOC, writeFilterFields } from './filter-fields';
@@ -22,8 +24,10 @@ const document = renderOpenApiDocument(stageServers());
 if (process.argv.includes('--write')) {
   writeFileSync(OPENAPI_FILE, document);
   process.stderr.write(`wrote ${OPENAPI_FILE}\n`);
-  writeFileSync(SERVED_DOCUMENT_FILE, renderServedDocument(document));
-  process.stderr.write(`wrote ${SERVED_DOCUMENT_FILE}\n`);
+  const served = renderServedDocument(document);
+  writeFileSync(SERVED_DOCUMENT_FILE, served.text);
+  writeFileSync(SERVED_DOCUMENT_MODULE, served.module);
+  process.stderr.write(`wrote ${SERVED_DOCUMENT_FILE} and ${SERVED_DOCUMENT_MODULE}\n`);
   writeFileSync(CLIENT_TYPES_FILE, await renderClientTypes(document));
   process.stderr.write(`wrote ${CLIENT_TYPES_FILE}\n`);
   writeFilterFields();

@@ -15,10 +15,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BUNDLE_LIMIT_BYTES, type BundleCheck, checkBundles, coldStartEnv } from '../../bench/cold-start';
 import { HandlerBundles, type HandlerLayout, repoRoot } from '../../infra/constructs/bundles';
 import { catalogHandlers } from '../../shared/catalog/handlers';
+import { OPENAPI_FILE, SERVED_DOCUMENT_FILE } from '../../shared/openapi/document';
 
 const run = promisify(execFile);
 
 const CHECKS = 'functions/consumers/check-integrations.ts';
+const OPENAPI = 'functions/service/openapi.ts';
 /** Fixture handlers: two load a large module on demand, one a small one. */
 const LAZY_YAML = 'test/infra/fixtures/lazy-yaml.ts';
 const LAZY_ZOD = 'test/infra/fixtures/lazy-zod.ts';
@@ -107,7 +109,7 @@ describe('Lambda bundle directories', () => {
       const layout = bundles.layout(handler, 'test');
       const { reached, unresolved } = walkImports(layout.dir);
       expect(unresolved, handler).toEqual([]);
-      const present = filesUnder(layout.dir);
+      const present = filesUnder(layout.dir).filter((f) => !layout.dataFiles.includes(f));
       const code = present.filter((f) => !f.endsWith('.map'));
       expect(code.sort(), handler).toEqual([...reached].sort());
       expect([...layout.codeFiles].sort(), handler).toEqual(code.filter((f) => f.endsWith('.mjs')).sort());
@@ -119,6 +121,37 @@ describe('Lambda bundle directories', () => {
           .sort(),
       );
     }
+  });
+
+  it('hold the files their modules read beside themselves, and answer from them', async () => {
+    const withData = handlers.filter((h) => bundles.layout(h, 'test').dataFiles.length > 0);
+    expect(withData).toEqual([OPENAPI]);
+    const openapi = bundles.layout(OPENAPI, 'test');
+    expect(openapi.dataFiles).toEqual(['served-document.json']);
+    expect(readFileSync(join(openapi.dir, 'served-document.json'), 'utf8')).toBe(
+      readFileSync(SERVED_DOCUMENT_FILE, 'utf8'),
+    );
+    // The bundle reads it on its first request: the answer is the document, this server first.
+    const script = `
+      const { handler } = await import(process.argv[1]);
+      const host = 'api.example.test';
+      const res = await handler(
+        { routeKey: 'GET /openapi.json', rawPath: '/openapi.json', headers: { host },
+          requestContext: { domainName: host, http: { method: 'GET', path: '/openapi.json', sourceIp: '10.0.0.1' } } },
+        { functionName: 'openapi', awsRequestId: 'test', getRemainingTimeInMillis: () => 10_000 },
+      );
+      process.stdout.write(JSON.stringify(res));
+    `;
+    const { stdout } = await run(
+      process.execPath,
+      ['--input-type=module', '-e', script, pathToFileURL(join(openapi.dir, 'index.mjs')).href],
+      { env: coldStartEnv(), cwd: repoRoot, timeout: 60_000 },
+    );
+    const res = JSON.parse(stdout) as { statusCode: number; body: string };
+    const document = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as { servers: unknown[] };
+    const here = { url: 'https://api.example.test', description: 'This server.' };
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe(JSON.stringify({ ...document, servers: [here, ...document.servers] }));
   });
 
   it('give a handler the chunk it loads on demand, and no other handler that chunk', () => {

@@ -246,6 +246,8 @@ describe('CausewayFunction failures and fallback bundling', () => {
     expect(bundle).toContain('createRequire');
     expect(bundle).toMatch(/export\s*\{[^}]*as handler\s*\}/);
     expect(existsSync(join(dir, 'index.mjs.map'))).toBe(true);
+    // Without a metafile every function gets the files modules read beside themselves.
+    expect(existsSync(join(dir, 'served-document.json'))).toBe(true);
   });
 });
 
