@@ -71,6 +71,7 @@ const WEBHOOK_BODIES: Record<string, Payload[]> = {
     { secret: 'whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=' } as Payload,
   ],
   'POST /webhooks/{id}/test': [{ notificationType: 'modelAccessRequested' } as Payload],
+  'POST /webhooks/{id}/ordering-keys/{key}/skip': [{ headDeliveryId: `msg_${'0'.repeat(32)}_1` } as Payload],
   'POST /webhooks/{id}/recover': [
     { since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z', onlyFailed: false } as Payload,
   ],
@@ -469,6 +470,7 @@ describe('hostile and malformed bodies', () => {
         'POST /webhooks/{id}/secret/rotate',
         'POST /webhooks/{id}/test',
         'POST /webhooks/{id}/recover',
+        'POST /webhooks/{id}/ordering-keys/{key}/skip',
         'POST /webhooks/filters/preview',
         'PUT /integrations/{id}',
       ].sort(),

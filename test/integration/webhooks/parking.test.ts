@@ -290,16 +290,33 @@ describe('parked ordering keys', () => {
     const name = `holds-${run}`;
     const [webhookId = 0] = await createHooks(owner.apiKey, [hook(name)]);
     const key = `h:${run}`;
-    let healthy = false;
-    answer(name, (text) => !healthy && text === `${run}:h-0`);
-    await publishAll(owner.userId, [
-      { text: `${run}:h-0`, orderingKey: key },
-      { text: `${run}:h-1`, orderingKey: key },
-    ]);
-    // The head failed once (its retry is a second away): the webhook is disabled meanwhile.
-    await untilCount(() => receiver.byPath(`/${name}`).length, 1, 'the first failure of the head');
     const disabled = await call('POST', `/webhooks/${webhookId}/disable`, { key: owner.apiKey });
     expect(disabled.status, disabled.text).toBe(200);
+    // Two deliveries of the key queued for the disabled webhook, as fan-out had queued them before
+    // the pause (a disabled webhook gets no new ones): each comes due while it is disabled.
+    useLocalCloudEnv();
+    const { sendInOrder } = await import('../../../shared/store/queues');
+    const { orderedDeliveryGroup } = await import('../../../shared/webhooks/pipeline/message');
+    await sendInOrder(
+      'deliveriesOrdered',
+      [0, 1].map((i) => {
+        const deliveryId = `msg_${randomUUID().replaceAll('-', '')}_${webhookId}`;
+        return {
+          body: JSON.stringify({
+            v: 1,
+            deliveryId,
+            webhookId,
+            activityId: i,
+            notificationType: TYPE,
+            text: `${run}:h-${i}`,
+            metadata: { notificationType: TYPE },
+            orderingKey: key,
+          }),
+          groupId: orderedDeliveryGroup(webhookId, key),
+          deduplicationId: deliveryId,
+        };
+      }),
+    );
     const held = (
       await untilKeys(
         owner.apiKey,
@@ -313,7 +330,7 @@ describe('parked ordering keys', () => {
     // Held is not parked: the health counts no parked key, and a skip is refused.
     const skip = await call('POST', `${keyPath(webhookId, key)}/skip`, { key: owner.apiKey });
     expect(skip.status, skip.text).toBe(404);
-    healthy = true;
+    expect(receiver.byPath(`/${name}`)).toEqual([]);
     const enabled = await call('POST', `/webhooks/${webhookId}/enable`, { key: owner.apiKey });
     expect(enabled.status, enabled.text).toBe(200);
     await untilDone(
