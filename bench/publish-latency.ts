@@ -31,7 +31,7 @@ const NOTIFICATION = 'taskValidated' as const;
 const KEYS = 100;
 const HANG_GUARD_MS = 5 * 60_000;
 
-export interface LatencyFigures {
+interface LatencyFigures {
   p50Ms: number;
   p95Ms: number;
   p99Ms: number;
