@@ -21,6 +21,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Metrics } from '@aws-lambda-powertools/metrics';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   ChangeMessageVisibilityBatchCommand,
   DeleteMessageBatchCommand,
@@ -235,6 +236,66 @@ async function kmsCounter(): Promise<{ decrypts: number; dataKeys: number; stop(
   return counter;
 }
 
+/**
+ * What DynamoDB Local reports differently from AWS's bill (checked against an in-memory DynamoDB
+ * Local: a 3-item transaction reported 2 units; a failed condition, none): AWS bills a
+ * TransactWriteItems 2 units per item of ≤ 1 KB, and a write whose condition fails at least 1.
+ * Per phase, the units to add to the reported ones: each transaction item at 2 × its KB (a Put's
+ * size from its marshalled item, an Update, Delete or ConditionCheck at 2 — the counters and
+ * markers are small), less what was reported; each failed condition at 1.
+ */
+class LocalCapacityGaps {
+  transactions = 0;
+  failedConditions = 0;
+  addedWcu = 0;
+  private active = false;
+
+  install(client: DynamoDBClient): void {
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const command = String((context as { commandName?: string }).commandName ?? '');
+        if (!this.active) return next(args);
+        const input = args.input as { TransactItems?: Record<string, { Item?: unknown }>[] };
+        try {
+          const result = await next(args);
+          if (command === 'TransactWriteItemsCommand') {
+            const billed = (input.TransactItems ?? []).reduce((sum, item) => {
+              const put = item.Put?.Item;
+              return (
+                sum + 2 * (put ? Math.max(1, Math.ceil(Buffer.byteLength(JSON.stringify(put)) / 1024)) : 1)
+              );
+            }, 0);
+            const consumed = (result.output as { ConsumedCapacity?: { CapacityUnits?: number }[] })
+              .ConsumedCapacity;
+            const reported = (consumed ?? []).reduce((sum, c) => sum + Number(c.CapacityUnits ?? 0), 0);
+            this.transactions += 1;
+            this.addedWcu += Math.max(0, billed - reported);
+          }
+          return result;
+        } catch (error) {
+          if ((error as Error).name === 'ConditionalCheckFailedException') {
+            this.failedConditions += 1;
+            this.addedWcu += 1;
+          }
+          throw error;
+        }
+      },
+      { step: 'initialize', name: 'causewayBenchLocalCapacityGaps', override: true },
+    );
+  }
+
+  start(): void {
+    this.transactions = 0;
+    this.failedConditions = 0;
+    this.addedWcu = 0;
+    this.active = true;
+  }
+
+  stop(): void {
+    this.active = false;
+  }
+}
+
 interface CostReceiver {
   url: string;
   ok: number;
@@ -289,6 +350,8 @@ interface FunctionUse {
   logBytes: number;
   logLines: number;
   emfLines: number;
+  /** Units added to DynamoDB Local's report (LocalCapacityGaps), and why. */
+  localGaps: { transactions: number; failedConditions: number; addedWcu: number };
 }
 
 interface UnitCostScenario {
@@ -331,6 +394,7 @@ const emptyUse = (memoryMb: number): FunctionUse => ({
   logBytes: 0,
   logLines: 0,
   emfLines: 0,
+  localGaps: { transactions: 0, failedConditions: 0, addedWcu: 0 },
 });
 
 export async function unitCost(
@@ -356,6 +420,8 @@ export async function unitCost(
   const receiver = await startCostReceiver();
   const capacity = new CapacityMeter();
   capacity.install(dynamodb);
+  const gaps = new LocalCapacityGaps();
+  gaps.install(dynamodb);
   const historyTable = tableName('deliveryHistory');
   const written: Record<string, unknown>[] = [];
   let capturing = false;
@@ -380,29 +446,43 @@ export async function unitCost(
   const varDeliveries = queueEnvVar('deliveries');
   const saved = { notifications: process.env[varNotifications], deliveries: process.env[varDeliveries] };
   try {
-    const owner = await createPrincipalWithKey('bench-unit-cost', []);
-    const created = await createWebhooks(
-      { userId: owner.userId, name: owner.name, permissions: [] },
-      [
-        {
-          url: `${receiver.url}/cost`,
-          name: 'bench unit cost',
-          global: false,
-          notificationType: [TYPE],
-          actionType: 'triggered',
-          secret: `whsec_${randomBytes(32).toString('base64')}`,
-        },
-      ],
-      'http://localhost',
-    );
-    const webhook = created.createdWebhooks[0];
-    if (!webhook) throw new Error(`figure 19: webhook refused: ${JSON.stringify(created.errors)}`);
+    /**
+     * A fresh owner with one webhook: its secret is sealed now (a data key, before the meters),
+     * and opened by the scenario's first delivery (a Decrypt, then cached in this container).
+     */
+    let round = 0;
+    const makeTarget = async () => {
+      const owner = await createPrincipalWithKey(`bench-unit-cost-${round++}`, []);
+      const created = await createWebhooks(
+        { userId: owner.userId, name: owner.name, permissions: [] },
+        [
+          {
+            url: `${receiver.url}/cost`,
+            name: 'bench unit cost',
+            global: false,
+            notificationType: [TYPE],
+            actionType: 'triggered',
+            secret: `whsec_${randomBytes(32).toString('base64')}`,
+          },
+        ],
+        'http://localhost',
+      );
+      const webhook = created.createdWebhooks[0];
+      if (!webhook) throw new Error(`figure 19: webhook refused: ${JSON.stringify(created.errors)}`);
+      return { owner, webhook };
+    };
+    let target = await makeTarget();
 
     let counter = 0;
     const publish = () => {
       const n = counter++;
       const { text, metadata } = notification1Kb(n);
-      return publishNotification({ notificationType: TYPE, text, metadata, recipients: [owner.userId] });
+      return publishNotification({
+        notificationType: TYPE,
+        text,
+        metadata,
+        recipients: [target.owner.userId],
+      });
     };
 
     const receive = async (url: string): Promise<Message[]> =>
@@ -475,7 +555,7 @@ export async function unitCost(
 
     const onlyOurs = (record: SQSRecord) => {
       const body = JSON.parse(record.body) as { webhookId?: number };
-      if (body.webhookId !== webhook.id)
+      if (body.webhookId !== target.webhook.id)
         throw new Error(`figure 19: a delivery to webhook ${body.webhookId}, not the one webhook`);
     };
     const anything = () => {};
@@ -495,10 +575,17 @@ export async function unitCost(
       const phase = async (fn: FunctionUse, body: () => Promise<void>) => {
         const capture = new LogCapture();
         if (measured) capture.start();
+        gaps.start();
         try {
           const { capacity: tally } = await capacity.measure(body);
-          fn.capacity = tally;
+          fn.capacity = { ...tally, wcu: tally.wcu + gaps.addedWcu };
+          fn.localGaps = {
+            transactions: gaps.transactions,
+            failedConditions: gaps.failedConditions,
+            addedWcu: gaps.addedWcu,
+          };
         } finally {
+          gaps.stop();
           capture.stop();
         }
         fn.logBytes = capture.bytes;
@@ -520,7 +607,11 @@ export async function unitCost(
       capturing = false;
       // The history stream's consumer, as its mapping hands the records over at a steady load:
       // batches of up to the catalog's size from one shard, in write order.
-      const images = [...written];
+      // Re-attributed to a webhook id nothing else counts: the cloud's own stream consumer counts
+      // these records too, and its raises of the webhook's newest attempt would make ours fail
+      // their conditions (a cost production does not have).
+      const stand = { N: String(1_900_000_000 + (Date.now() % 100_000_000)) };
+      const images = written.map((image) => ({ ...image, webhooksId: stand }));
       await phase(use.countHistory, async () => {
         for (let at = 0; at < images.length; at += countDef.batchSize) {
           const records = images
@@ -549,8 +640,9 @@ export async function unitCost(
       receiver.ok = 0;
       receiver.failed = 0;
       receiver.bytes = 0;
-      // Queues made before the meter is on: their CreateQueue calls are the bench's.
+      // Queues and the webhook made before the meters are on: their calls are the bench's.
       await freshQueues();
+      target = await makeTarget();
       const sqs = new SqsMeter(esm, housekeeping);
       const kms = await kmsCounter();
       const env = productionLogging();
@@ -598,6 +690,7 @@ export async function unitCost(
     process.env[varNotifications] = saved.notifications;
     process.env[varDeliveries] = saved.deliveries;
     dynamodb.middlewareStack.remove('causewayBenchHistoryImages');
+    dynamodb.middlewareStack.remove('causewayBenchLocalCapacityGaps');
     esm.destroy();
     housekeeping.destroy();
     await receiver.close();
@@ -724,7 +817,7 @@ export function costTables(r: UnitCostResult): string {
     );
     for (const [name, u] of Object.entries(s.functions))
       out.push(
-        `  ${name}: ${u.invocations} invocations, ${u.billedMs} billed ms at ${u.memoryMb} MB, ${round(u.capacity.wcu, 1)} WCU / ${round(u.capacity.rcu, 1)} RCU, ${u.logBytes} log bytes (${u.logLines} lines, ${u.emfLines} EMF)`,
+        `  ${name}: ${u.invocations} invocations, ${u.billedMs} billed ms at ${u.memoryMb} MB, ${round(u.capacity.wcu, 1)} WCU (${u.localGaps.addedWcu} added for ${u.localGaps.transactions} transactions, ${u.localGaps.failedConditions} failed conditions) / ${round(u.capacity.rcu, 1)} RCU, ${u.logBytes} log bytes (${u.logLines} lines, ${u.emfLines} EMF)`,
       );
     out.push(
       `  KMS: ${s.kms.decrypts} Decrypt + ${s.kms.dataKeys} GenerateDataKey (one container: SecretBox caches a data key per container and webhook); X-Ray assumed at ${r.assumptions.deliveriesPerSecondForXRay} deliveries/s; Lambda's START/END/REPORT lines estimated at ${r.assumptions.platformLogBytesPerInvocation} B an invocation`,
