@@ -5,7 +5,7 @@
  * Environment: BENCH_QUICK=1 (small sizes, for a smoke run; results are then written to
  * `node_modules/.cache/causeway-bench/partial.json`, as for BENCH_ONLY and the two below),
  * BENCH_COLD_ONLY=me,deliver, BENCH_COLD_RUNS=21 and BENCH_COLD_REPEATS=3 (figure 5 only: the
- * handlers whose module path contains one of the parts, its rounds, and its whole runs), BENCH_ONLY=consoleSize,coldStart,fanOut,history,throughput,keys,freshness,isolation,latency,checks,health,recover,throttle,filters,soak,signatures,destinations,ordering,publishLatency.
+ * handlers whose module path contains one of the parts, its rounds, and its whole runs), BENCH_ONLY=consoleSize,coldStart,fanOut,history,throughput,keys,freshness,isolation,latency,checks,health,recover,throttle,filters,soak,signatures,destinations,ordering,publishLatency,unitCost.
  *
  * Over 400 lines: every figure's measurement and its summary row are listed here, in the
  * order the table prints them, so a figure is added or read in one place.
@@ -39,6 +39,7 @@ import { orderingFigure } from './ordering';
 import { publishLatencyFigure } from './publish-latency';
 import { signatureFigures } from './signatures';
 import { soak } from './soak';
+import { costTables, unitCost } from './unit-cost';
 
 const quick = process.env.BENCH_QUICK === '1';
 const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
@@ -79,6 +80,8 @@ function run(command: string, args: string[], options: Parameters<typeof spawn>[
 async function main() {
   const results: Record<string, unknown> = {};
   const summary: SummaryRow[] = [];
+  /** Tables a figure prints after the summary (figure 19's per-component costs). */
+  const appendix: string[] = [];
 
   if (wants('consoleSize')) {
     say('7. console size: production build, gzipped JS + CSS');
@@ -210,6 +213,7 @@ async function main() {
     'destinations',
     'ordering',
     'publishLatency',
+    'unitCost',
   ].filter(wants);
   if (cloudFigures.length > 0) {
     say('starting the local cloud');
@@ -513,6 +517,26 @@ async function main() {
         });
       }
 
+      if (wants('unitCost')) {
+        say(
+          '19. cost per million deliveries: 1 KB notifications to one webhook, all answered and 30 % failing',
+        );
+        const r = await unitCost(bench, { notifications: quick ? 300 : 2000 });
+        results.unitCost = r;
+        for (const s of r.scenarios) {
+          const biggest = s.cost.rows.find((row) => row.component === s.cost.biggest);
+          summary.push({
+            figure: `19. $ per million deliveries, ${s.scenario}`,
+            measured: `$${s.cost.totalOnDemand.toFixed(2)} on-demand / $${s.cost.totalProvisioned.toFixed(2)} provisioned (70 %)`,
+            baseline: `biggest: ${s.cost.biggest} $${biggest?.onDemand.toFixed(2)}`,
+            result: `${s.deliveries} deliveries, ${s.attempts} attempts; ${s.units.dynamoWriteUnits} WRU, ${s.units.sqsRequests} SQS requests a delivery`,
+            target: `≤ $${r.target.perMillionAtMost.toFixed(2)} on-demand`,
+            met: s.cost.totalOnDemand <= r.target.perMillionAtMost,
+          });
+        }
+        appendix.push(costTables(r));
+      }
+
       if (wants('destinations')) {
         say('17. AWS destinations: deliveries into an SQS queue by AssumeRole against a loopback receiver');
         const r = await destinationFigure(bench, { deliveries: quick ? 200 : 1000 });
@@ -601,6 +625,7 @@ async function main() {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   printTable(summary);
+  for (const text of appendix) process.stdout.write(text);
   say(`done in ${durationSeconds} s; results in ${file}`);
 }
 
