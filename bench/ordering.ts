@@ -13,9 +13,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { request } from 'undici';
 import type { BenchCloud } from './lib/cloud';
 import { round } from './lib/stats';
+import { ownerWithWebhook } from './lib/webhook-owner';
 
 export interface OrderingResult {
   keys: number;
@@ -91,7 +91,6 @@ export async function orderingFigure(
   bench: BenchCloud,
   options: { deliveries: number },
 ): Promise<OrderingResult> {
-  const { createPrincipalWithKey } = await import('../shared/auth/keys');
   const { publishNotifications } = await import('../shared/notifications/publisher');
   const gateway = bench.cloud.endpoints.gateway;
   const receiver = await textReceiver();
@@ -100,28 +99,14 @@ export async function orderingFigure(
     const owners: Record<'ordered' | 'unordered', number> = { ordered: 0, unordered: 0 };
     const webhookIds: Record<'ordered' | 'unordered', number> = { ordered: 0, unordered: 0 };
     for (const kind of ['ordered', 'unordered'] as const) {
-      const issued = await createPrincipalWithKey(`bench-ordering-${kind}-${tag}`, []);
-      owners[kind] = issued.userId;
-      const answer = await request(`${gateway}/webhooks`, {
-        method: 'POST',
-        headers: { authorization: issued.apiKey, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          webhooks: [
-            {
-              name: `bench ordering ${kind}`,
-              url: receiver.url(`/${kind}`),
-              global: false,
-              notificationType: [NOTIFICATION],
-              actionType: 'receive',
-              ordered: kind === 'ordered',
-            },
-          ],
-        }),
+      const made = await ownerWithWebhook(gateway, `bench-ordering-${kind}-${tag}`, {
+        name: `bench ordering ${kind}`,
+        url: receiver.url(`/${kind}`),
+        notificationType: NOTIFICATION,
+        ordered: kind === 'ordered',
       });
-      const text = await answer.body.text();
-      if (answer.statusCode !== 201) throw new Error(`webhook not created (${answer.statusCode}): ${text}`);
-      webhookIds[kind] =
-        (JSON.parse(text) as { createdWebhooks: { id: number }[] }).createdWebhooks[0]?.id ?? 0;
+      owners[kind] = made.userId;
+      webhookIds[kind] = made.webhookId;
     }
     const perRound = Math.max(KEYS, Math.ceil(options.deliveries / 2 / KEYS) * KEYS);
     const totals = { ordered: { count: 0, ms: 0 }, unordered: { count: 0, ms: 0 } };

@@ -26,6 +26,7 @@ import {
 import { Agent, request } from 'undici';
 import type { BenchCloud } from './lib/cloud';
 import { percentile, round, sleep } from './lib/stats';
+import { ownerWithWebhook } from './lib/webhook-owner';
 
 const NOTIFICATION = 'taskValidated' as const;
 const KEYS = 100;
@@ -226,33 +227,19 @@ export async function publishLatencyFigure(
   bench: BenchCloud,
   options: { seconds: number; ratePerSecond: number },
 ): Promise<PublishLatencyResult> {
-  const { createPrincipalWithKey } = await import('../shared/auth/keys');
   const { publishNotification } = await import('../shared/notifications/publisher');
   const receiver = await stampingReceiver();
   const tag = randomBytes(4).toString('hex');
   try {
     const owners: Record<'plain' | 'ordered', number> = { plain: 0, ordered: 0 };
     for (const kind of ['plain', 'ordered'] as const) {
-      const issued = await createPrincipalWithKey(`bench-latency-${kind}-${tag}`, []);
-      owners[kind] = issued.userId;
-      const answer = await request(`${bench.cloud.endpoints.gateway}/webhooks`, {
-        method: 'POST',
-        headers: { authorization: issued.apiKey, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          webhooks: [
-            {
-              name: `bench latency ${kind}`,
-              url: receiver.url(`/${kind}`),
-              global: false,
-              notificationType: [NOTIFICATION],
-              actionType: 'receive',
-              ordered: kind === 'ordered',
-            },
-          ],
-        }),
+      const made = await ownerWithWebhook(bench.cloud.endpoints.gateway, `bench-latency-${kind}-${tag}`, {
+        name: `bench latency ${kind}`,
+        url: receiver.url(`/${kind}`),
+        notificationType: NOTIFICATION,
+        ordered: kind === 'ordered',
       });
-      const text = await answer.body.text();
-      if (answer.statusCode !== 201) throw new Error(`webhook not created (${answer.statusCode}): ${text}`);
+      owners[kind] = made.userId;
     }
     const publishTo =
       (kind: 'plain' | 'ordered') => async (input: { text: string; orderingKey?: string }) => {

@@ -89,6 +89,18 @@ export function conditionalUpdate(
   return unlessConditionFailed(() => documentClient.send(new UpdateCommand(input)));
 }
 
+/** Applies a conditional update and answers the item as it now is; undefined (nothing written) when the condition does not hold. */
+export async function conditionalUpdateReturning(
+  input: UpdateCommandInput & { ConditionExpression: string },
+): Promise<Record<string, unknown> | undefined> {
+  try {
+    return (await documentClient.send(new UpdateCommand({ ...input, ReturnValues: 'ALL_NEW' }))).Attributes;
+  } catch (error) {
+    if (isConditionFailed(error)) return undefined;
+    throw error;
+  }
+}
+
 /** Deletes an item if its ConditionExpression holds; false (nothing deleted) when it does not. */
 export function conditionalDelete(
   input: DeleteCommandInput & { ConditionExpression: string },

@@ -138,6 +138,47 @@ async function recordsOf(webhookId: number): Promise<AnyRecord[]> {
 
 const textOf = (post: Received): string => JSON.parse(post.body).text as string;
 
+/** Creates a global ordered webhook POSTing to `url`; answers its id. */
+async function orderedWebhook(url: string, name: string): Promise<number> {
+  const created = await call('POST', '/webhooks', {
+    webhooks: [{ url, name, global: true, notificationType: [TYPE], actionType: 'triggered', ordered: true }],
+  });
+  expect(created.status, created.text).toBe(201);
+  expect(created.body.createdWebhooks[0].ordered).toBe(true);
+  return created.body.createdWebhooks[0].id as number;
+}
+
+/**
+ * Per key, the POSTs in the order received, a repeat of the same webhook-id right after its
+ * earlier receipt folded into one: exactly the order published (`<keyPrefix(k)><0…PER_KEY-1>`).
+ */
+function expectEachKeyInOrder(posts: readonly Received[], keyPrefix: (k: number) => string): void {
+  const textAt = (k: number, i: number) => `${keyPrefix(k)}${i}`;
+  for (let k = 0; k < KEYS; k++) {
+    const ofKey = posts.filter((p) => textOf(p).startsWith(keyPrefix(k)));
+    const folded = ofKey.filter(
+      (p, i) => i === 0 || ofKey[i - 1]?.headers['webhook-id'] !== p.headers['webhook-id'],
+    );
+    expect(folded.map(textOf), `key ${k}`).toEqual(Array.from({ length: PER_KEY }, (_, i) => textAt(k, i)));
+  }
+}
+
+/** One record per (delivery, attempt), and each of `deliveries` a successful record. */
+function expectOneRecordPerAttempt(records: readonly AnyRecord[], deliveries: Iterable<string>): void {
+  const attempts = records.map((r) => `${r.deliveryId}#${r.attempt}`);
+  const twice = records.filter((_, i) => attempts.indexOf(attempts[i] as string) !== i);
+  expect(
+    twice.map((r) =>
+      JSON.stringify({ id: r.id, d: r.deliveryId, a: r.attempt, s: r.statusCode, t: r.request.text }),
+    ),
+  ).toEqual([]);
+  for (const id of deliveries)
+    expect(
+      records.some((r) => r.deliveryId === id && r.statusCode === 200),
+      id,
+    ).toBe(true);
+}
+
 describe('a crash in the middle of ordered delivery', () => {
   it("loses nothing, records each attempt once and never breaks a key's order", async () => {
     const run = uid().slice(0, 8);
@@ -154,21 +195,7 @@ describe('a crash in the middle of ordered delivery', () => {
       return 200;
     });
     crashable = await startCrashableCloud(ENV);
-    const created = await call('POST', '/webhooks', {
-      webhooks: [
-        {
-          url: inbox.url('/ordered'),
-          name: `crash-ordered-${run}`,
-          global: true,
-          notificationType: [TYPE],
-          actionType: 'triggered',
-          ordered: true,
-        },
-      ],
-    });
-    expect(created.status, created.text).toBe(201);
-    const webhookId = created.body.createdWebhooks[0].id as number;
-    expect(created.body.createdWebhooks[0].ordered).toBe(true);
+    const webhookId = await orderedWebhook(inbox.url('/ordered'), `crash-ordered-${run}`);
 
     // Round by round, so that each batch holds every key and a key's notifications follow one
     // another across batches.
@@ -211,13 +238,7 @@ describe('a crash in the middle of ordered delivery', () => {
     // Per key, the POSTs in the order received, a repeat of the same webhook-id right after its
     // earlier receipt folded into one: exactly the order published. So no later notification
     // came before an earlier one's first receipt, and no repeat came after a later one.
-    for (let k = 0; k < KEYS; k++) {
-      const ofKey = posts.filter((p) => textOf(p).startsWith(`${run}:k${k}:`));
-      const folded = ofKey.filter(
-        (p, i) => i === 0 || ofKey[i - 1]?.headers['webhook-id'] !== p.headers['webhook-id'],
-      );
-      expect(folded.map(textOf), `key ${k}`).toEqual(Array.from({ length: PER_KEY }, (_, i) => textAt(k, i)));
-    }
+    expectEachKeyInOrder(posts, (k) => `${run}:k${k}:`);
     // One webhook-id per notification, whatever the repeats.
     const idsByText = new Map<string, Set<string>>();
     for (const post of posts) {
@@ -232,16 +253,10 @@ describe('a crash in the middle of ordered delivery', () => {
     // The history: one record per (delivery, attempt), and every delivery a successful record —
     // the deliveries being exactly the webhook-ids the receiver saw.
     const records = await recordsOf(webhookId);
-    const attempts = records.map((r) => `${r.deliveryId}#${r.attempt}`);
-    expect(new Set(attempts).size).toBe(attempts.length);
     const seenIds = new Set(posts.map((p) => p.headers['webhook-id'] as string));
     expect(new Set(records.map((r) => r.deliveryId))).toEqual(seenIds);
     expect(seenIds.size).toBe(published.length);
-    for (const id of seenIds)
-      expect(
-        records.some((r) => r.deliveryId === id && r.statusCode === 200),
-        id,
-      ).toBe(true);
+    expectOneRecordPerAttempt(records, seenIds);
 
     // Nothing left in either FIFO queue, nothing dead-lettered.
     expect(await leftInFifoQueues()).toEqual({ queues: 0, dlqs: 0 });
@@ -268,20 +283,7 @@ describe('a crash in the middle of ordered delivery', () => {
       }, SLOW_MS);
       return 200;
     });
-    const created = await call('POST', '/webhooks', {
-      webhooks: [
-        {
-          url: inbox.url('/drained'),
-          name: `crash-drained-${run}`,
-          global: true,
-          notificationType: [TYPE],
-          actionType: 'triggered',
-          ordered: true,
-        },
-      ],
-    });
-    expect(created.status, created.text).toBe(201);
-    const webhookId = created.body.createdWebhooks[0].id as number;
+    const webhookId = await orderedWebhook(inbox.url('/drained'), `crash-drained-${run}`);
     const keyOf = (k: number) => `parked:${run}:${k}`;
     const textAt = (k: number, i: number) => `${run}:p${k}:${i}`;
     const published = Array.from({ length: PER_KEY }, (_, i) =>
@@ -328,29 +330,12 @@ describe('a crash in the middle of ordered delivery', () => {
     // Per key, after the failed tries of its head: the notifications in the order published, a
     // repeat of one webhook-id right after its earlier receipt folded into one.
     const posts = inbox.byPath('/drained').filter((p) => p.status === 200);
-    for (let k = 0; k < KEYS; k++) {
-      const ofKey = posts.filter((p) => textOf(p).startsWith(`${run}:p${k}:`));
-      const folded = ofKey.filter(
-        (p, i) => i === 0 || ofKey[i - 1]?.headers['webhook-id'] !== p.headers['webhook-id'],
-      );
-      expect(folded.map(textOf), `key ${k}`).toEqual(Array.from({ length: PER_KEY }, (_, i) => textAt(k, i)));
-    }
+    expectEachKeyInOrder(posts, (k) => `${run}:p${k}:`);
     // One record per (delivery, attempt); every delivery has its success.
     const records = await recordsOf(webhookId);
-    const attempts = records.map((r) => `${r.deliveryId}#${r.attempt}`);
-    const twice = records.filter((_, i) => attempts.indexOf(attempts[i] as string) !== i);
-    expect(
-      twice.map((r) =>
-        JSON.stringify({ id: r.id, d: r.deliveryId, a: r.attempt, s: r.statusCode, t: r.request.text }),
-      ),
-    ).toEqual([]);
     const deliveries = new Set(records.map((r) => r.deliveryId));
     expect(deliveries.size).toBe(published.length);
-    for (const id of deliveries)
-      expect(
-        records.some((r) => r.deliveryId === id && r.statusCode === 200),
-        id,
-      ).toBe(true);
+    expectOneRecordPerAttempt(records, deliveries);
     expect(await leftInFifoQueues()).toEqual({ queues: 0, dlqs: 0 });
   }, 300_000);
 });

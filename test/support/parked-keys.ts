@@ -18,20 +18,25 @@ export const parkedHead = (webhookId: number, n: number, orderingKey: string, la
   orderingKey,
 });
 
-/** Parks each key (number, key) of the webhook after 4 attempts, its last error `HTTP 500`. */
+/**
+ * Parks each key (number, key) of the webhook after 4 attempts, its last error `HTTP 500`; or,
+ * `held`, holds it as a disabled ordered webhook's key is held (no attempt made).
+ */
 export async function parkKeys(
   webhookId: number,
   keys: readonly (readonly [number, string])[],
   label: string,
+  state: 'parked' | 'held' = 'parked',
 ): Promise<void> {
   useLocalCloudEnv();
   const { parkFlowingKey } = await import('../../shared/webhooks/store/ordered-keys');
   for (const [n, key] of keys) {
-    const parked = await parkFlowingKey(parkedHead(webhookId, n, key, label), 'parked', {
-      headAttempts: 4,
-      lastError: 'HTTP 500',
-    });
-    expect(parked, `key ${key} parked`).toBe(true);
+    const parked = await parkFlowingKey(
+      parkedHead(webhookId, n, key, label),
+      state,
+      state === 'parked' ? { headAttempts: 4, lastError: 'HTTP 500' } : { headAttempts: 0 },
+    );
+    expect(parked, `key ${key} ${state}`).toBe(true);
   }
 }
 

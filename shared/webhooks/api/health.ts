@@ -24,17 +24,11 @@ export async function webhooksHealth(
   const items = await healthItems(webhookIds, now);
   const figures = webhookIds.map((id) => ({ id, ...healthFigures(id, items, now) }));
   const health = new Map<number, WebhookHealth>();
-  const queue = [...figures];
-  await Promise.all(
-    Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
-      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-        const { id, failingAfter, ...shown } = next;
-        const consecutiveFailures =
-          failingAfter === undefined ? 0 : await failedAttemptsAfter(id, failingAfter, STREAK_CAP, now);
-        health.set(id, { ...shown, consecutiveFailures });
-      }
-    }),
-  );
+  await atMost(CONCURRENCY, figures, async ({ id, failingAfter, ...shown }) => {
+    const consecutiveFailures =
+      failingAfter === undefined ? 0 : await failedAttemptsAfter(id, failingAfter, STREAK_CAP, now);
+    health.set(id, { ...shown, consecutiveFailures });
+  });
   return health;
 }
 
@@ -46,12 +40,22 @@ export async function webhookLatency(webhookId: number, now = Date.now()): Promi
 /** How many ordering keys each of these ordered webhooks has parked (a COUNT query each, CONCURRENCY at a time). */
 export async function parkedKeyCounts(webhookIds: readonly number[]): Promise<Map<number, number>> {
   const counts = new Map<number, number>();
-  const queue = [...webhookIds];
+  await atMost(CONCURRENCY, webhookIds, async (id) => {
+    counts.set(id, await parkedCount(id));
+  });
+  return counts;
+}
+
+/** Runs `work` on every item, `limit` at a time. */
+async function atMost<T>(
+  limit: number,
+  items: readonly T[],
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  const queue = [...items];
   await Promise.all(
-    Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
-      for (let id = queue.shift(); id !== undefined; id = queue.shift())
-        counts.set(id, await parkedCount(id));
+    Array.from({ length: Math.min(limit, queue.length) }, async () => {
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) await work(next);
     }),
   );
-  return counts;
 }

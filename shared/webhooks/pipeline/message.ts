@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { NOTIFICATION_NAMES } from '../../notifications/catalog';
 import { NotificationMetadataSchema } from '../../notifications/metadata';
+import { orderingKeySchema } from '../../notifications/ordering-key';
 import { DELIVERY_ID } from '../delivery-id';
 import type { HistoryKey } from '../store/history-keys';
 
@@ -31,7 +32,7 @@ const DeliveryMessageSchema = z.strictObject({
     z.strictObject({ attempt: z.int().check(z.positive()), at: z.number().check(z.nonnegative()) }),
   ),
   /** An ordered webhook's delivery of a keyed notification: the notification's key (ADR 0020). */
-  orderingKey: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
+  orderingKey: z.optional(orderingKeySchema()),
 });
 export type DeliveryMessage = z.infer<typeof DeliveryMessageSchema>;
 
@@ -63,7 +64,7 @@ const DrainMessageSchema = z.strictObject({
   v: z.literal(1),
   drain: z.strictObject({
     webhookId: z.int().check(z.positive()),
-    orderingKey: z.string().check(z.minLength(1), z.maxLength(128)),
+    orderingKey: orderingKeySchema(),
   }),
 });
 export type DrainMessage = z.infer<typeof DrainMessageSchema>;

@@ -96,7 +96,8 @@ export async function holdWhilePaused(
   fields: AttemptFields,
 ): Promise<Next> {
   const ids = { deliveryId: fields.deliveryId, webhookId: webhook.id, attempt: fields.attempt };
-  const disabledFor = (Date.now() - Date.parse(webhook.disabledAt ?? new Date().toISOString())) / 1000;
+  const disabledFor =
+    webhook.disabledAt === undefined ? 0 : (Date.now() - Date.parse(webhook.disabledAt)) / 1000;
   const holdAfter = orderedHoldAfterSeconds();
   if (
     disabledFor >= holdAfter &&

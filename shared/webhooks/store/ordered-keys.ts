@@ -10,12 +10,13 @@
  * transaction (`appended`: entries ever appended, the newest's number; `removed`: entries taken
  * off), so the drain can finish only when nothing was appended since it looked.
  */
-import { GetCommand, QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../store/clients';
 import { tableName } from '../../store/tables';
 import {
   conditionalDelete,
   conditionalUpdate,
+  conditionalUpdateReturning,
   isTransactionCancelled,
   transactWrite,
 } from '../../store/write';
@@ -272,29 +273,20 @@ export async function startDrain(
   skip?: { deliveryId: string },
 ): Promise<OrderedKeyItem | undefined> {
   const states = Object.fromEntries(from.map((state, i) => [`:from${i}`, state]));
-  try {
-    const out = await documentClient.send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: stateKey(webhookId, orderingKey),
-        UpdateExpression: skip
-          ? 'SET #state = :draining, skipHead = :skip, attemptBase = :zero'
-          : 'SET #state = :draining, attemptBase = headAttempts',
-        ConditionExpression: `#state IN (${Object.keys(states).join(', ')})${skip ? ' AND headDeliveryId = :head' : ''}`,
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: {
-          ':draining': 'draining',
-          ...states,
-          ...(skip ? { ':skip': { deliveryId: skip.deliveryId }, ':zero': 0, ':head': skip.deliveryId } : {}),
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return out.Attributes as OrderedKeyItem;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
-    throw error;
-  }
+  return (await conditionalUpdateReturning({
+    TableName: table(),
+    Key: stateKey(webhookId, orderingKey),
+    UpdateExpression: skip
+      ? 'SET #state = :draining, skipHead = :skip, attemptBase = :zero'
+      : 'SET #state = :draining, attemptBase = headAttempts',
+    ConditionExpression: `#state IN (${Object.keys(states).join(', ')})${skip ? ' AND headDeliveryId = :head' : ''}`,
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: {
+      ':draining': 'draining',
+      ...states,
+      ...(skip ? { ':skip': { deliveryId: skip.deliveryId }, ':zero': 0, ':head': skip.deliveryId } : {}),
+    },
+  })) as OrderedKeyItem | undefined;
 }
 
 /** One page of a webhook's keys that are not flowing, in key order; `state` keeps only those. */

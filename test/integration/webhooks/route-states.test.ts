@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { sandboxAwsCommand } from '../../../infra/cli/sandbox-aws';
 import { type RouteDef, routeKey, routes } from '../../../shared/catalog/routes';
 import { call, createKey, useLocalCloudEnv } from '../../support/api';
+import { parkKeys } from '../../support/parked-keys';
 import { createHooks } from './helpers';
 import { type Receiver, startReceiver } from './receiver';
 
@@ -125,24 +126,8 @@ const STATES: Record<string, WebhookState> = {
 
 /** Stops an ordering key of the cell's webhook (a `/` in it, which its routes take as `%2F`). */
 async function stopKey(cell: Cell, state: 'parked' | 'held'): Promise<Partial<Cell>> {
-  useLocalCloudEnv();
-  const { parkFlowingKey } = await import('../../../shared/webhooks/store/ordered-keys');
   const orderingKey = `tenant/${cell.webhookId}`;
-  const parked = await parkFlowingKey(
-    {
-      v: 1,
-      deliveryId: `msg_${'5'.repeat(32)}_${cell.webhookId}`,
-      webhookId: cell.webhookId,
-      activityId: 5,
-      notificationType: TYPE,
-      text: 'route matrix',
-      metadata: { notificationType: TYPE },
-      orderingKey,
-    },
-    state,
-    { headAttempts: state === 'parked' ? 4 : 0, ...(state === 'parked' ? { lastError: 'HTTP 503' } : {}) },
-  );
-  expect(parked).toBe(true);
+  await parkKeys(cell.webhookId, [[5, orderingKey]], 'route matrix', state);
   return { orderingKey };
 }
 
