@@ -27,6 +27,9 @@
  * of the delivery's records drops their twins. A step that continues is marked done with where
  * the follow-up starts, and the edge sends the follow-up after (ADR 0014): a step redelivered
  * in between finds the mark and sends the follow-up again (that copy finds its own step taken).
+ * A notification's own mark (`fanout#<digest>`) is written only by the last step of one that
+ * continued, and read only when its first step's mark says it continued: a notification fanned
+ * out in one step (nearly all) costs the step's lease and done mark, no third write and no read.
  */
 import * as z from 'zod/mini';
 import { queueDef } from '../../catalog/queues';
@@ -223,6 +226,9 @@ export const fanOutMessage = (json: unknown) =>
 const stepMarker = (step: Pick<Continuation, 'digest' | 'key' | 'after'>) =>
   `fanout#${step.digest}#${step.key}#${step.after ?? ''}`;
 
+/** The notification's first step (the producer's message; every follow-up starts further on). */
+const isFirst = (step: Pick<Continuation, 'key' | 'after'>) => step.key === 0 && step.after === undefined;
+
 /** The step of `step`'s notification that starts at `at`. */
 function stepAt(step: Continuation, at: StepContinues): Continuation {
   const { after: _done, ...rest } = step;
@@ -266,10 +272,11 @@ export async function fanOut(message: FanOutMessage, context: MessageContext): P
   let marker = stepMarker(step);
   const whole = `fanout#${step.digest}`;
   let started = Date.now();
-  let taken =
-    step.key === 0 && !step.after && (await exists(whole))
-      ? ({ state: 'done' } satisfies StepClaim as StepClaim)
-      : await takeStep(marker, STEP_LEASE_MS, FAN_OUT_MARKER_TTL_DAYS, started);
+  let taken = await takeStep(marker, STEP_LEASE_MS, FAN_OUT_MARKER_TTL_DAYS, started);
+  // A first step marked done without `next` says the whole notification is done (it was fanned
+  // out in one step); one that continued is done once its last step wrote the notification's mark.
+  if (isFirst(step) && taken.state === 'done' && taken.next && (await exists(whole)))
+    taken = { state: 'done' } satisfies StepClaim;
   // A held head of the ordered intake comes back as the notification itself: it goes on from
   // the last step done, following their marks.
   while (context.groupId !== undefined && taken.state === 'done' && taken.next) {
@@ -343,7 +350,11 @@ export async function fanOut(message: FanOutMessage, context: MessageContext): P
     }
   }
   // Written last: after a crash before these lines the lease runs out and the step is taken over.
-  await Promise.all([finishStep(marker, FAN_OUT_MARKER_TTL_DAYS), markOnce(whole, FAN_OUT_MARKER_TTL_DAYS)]);
+  // A notification fanned out in one step needs no mark of its own: its step's mark says it.
+  await Promise.all([
+    finishStep(marker, FAN_OUT_MARKER_TTL_DAYS),
+    isFirst(step) ? undefined : markOnce(whole, FAN_OUT_MARKER_TTL_DAYS),
+  ]);
   recordFanOut(step.sent + sent);
   logger.info('notification fanned out', {
     messageId: context.messageId,

@@ -1,8 +1,9 @@
 /**
  * Markers in the shared idempotency table that make the pipeline safe against SQS's
  * at-least-once delivery (ADR 0012):
- * - `fanout#<notification>`: the notification's deliveries were all enqueued; a redelivered
- *   notification is skipped.
+ * - `fanout#<notification>`: the deliveries of a notification that took several steps were all
+ *   enqueued (written by its last step); a redelivered notification is skipped. A notification
+ *   fanned out in one step has none: its step's done mark without `next` says the same.
  * - `fanout#<notification>#<key>#<after>`: one fan-out step, taken under a lease while it runs
  *   (`running`, until `leaseUntil`) and marked done once its deliveries are sent, with where its
  *   follow-up starts (`next`) when it continues: the queue-consumer edge sends the follow-up

@@ -18,6 +18,7 @@ import {
   fanOutsEnded,
   personalHook,
   pipelineMarker,
+  processNotification,
   publish,
   sqsRecordOf,
 } from './helpers';
@@ -185,6 +186,37 @@ describe('fan-out steps', () => {
     expect(await takeStep(id, 30_000, 1, now + 30_001)).toEqual({ state: 'taken', takenOver: true });
     await finishStep(id, 1);
     expect(await takeStep(id, 30_000, 1, now + 90_000)).toEqual({ state: 'done' });
+  });
+
+  it('write two units for a notification fanned out in one step (its lease and done mark); a redelivered copy is skipped', async () => {
+    const { dynamodb } = await import('../../../shared/store/clients');
+    const { tableName } = await import('../../../shared/store/tables');
+    const { buildNotification } = await import('../../../shared/notifications/publisher');
+    // A type no other webhook of this tier subscribes to: the notification reaches this one only.
+    await createHooks(owner.apiKey, [hook('one-step', 'modelTagAdded')]);
+    const notification = buildNotification({
+      id: `one-step-${Math.random().toString(36).slice(2)}`,
+      notificationType: 'modelTagAdded',
+      text: 'one step',
+      recipients: [owner.userId],
+    });
+    const record = sqsRecordOf(JSON.stringify(notification));
+    const lambda = { getRemainingTimeInMillis: () => 30_000 };
+    const meter = meterWrites(dynamodb);
+    try {
+      expect(await processNotification(record, lambda)).toEqual({ deliveries: 1 });
+    } finally {
+      meter.remove();
+    }
+    const idempotency = tableName('idempotency');
+    // No mark of the whole notification: the step's done mark without a follow-up says it.
+    expect(meter.writes.filter((w) => w.table === idempotency).map((w) => [w.command, w.units])).toEqual([
+      ['PutItemCommand', 1],
+      ['PutItemCommand', 1],
+    ]);
+    expect(await processNotification({ ...record, messageId: `${record.messageId}-copy` }, lambda)).toEqual({
+      deliveries: 0,
+    });
   });
 
   it('enqueue one notification published twice at once (same producer id) once', async () => {
