@@ -8,15 +8,18 @@
  *     handle: deliver,
  *   });
  *
- * Each concern is a middleware wrapped around the next: the batch's partial response (every
- * failure reported and logged with its reason), the optional line per batch, the records run by
- * message group (./groups.ts), and per record what the handler answered, the message parsed with
- * the queue's schema and the attempt context (./middlewares.ts). The handler returns what happens
+ * Each concern is a middleware wrapped around the next: the batch's metrics (written once as it
+ * ends), the line per batch (when asked for or noted to), the batch's partial response (every
+ * failure reported and logged with its reason), the records run by message group (./groups.ts),
+ * and per record what the handler answered, the message parsed with the queue's schema and the
+ * attempt context (./middlewares.ts). The handler returns what happens
  * next (./contract.ts) and never touches the queue.
  */
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { type QueueName, queueDef } from '../../catalog/queues';
+import { type BatchNotes, inBatch } from '../../observability/batch-notes';
 import { describeError, logger } from '../../observability/logger';
+import { metricsPerInvocation } from '../../observability/metrics';
 import { changeVisibility } from '../../store/queues';
 import type { MessageHandler } from './contract';
 import { runByGroup } from './groups';
@@ -36,7 +39,8 @@ export interface ConsumerDefinition<T> extends AttemptSource<T> {
   handle: MessageHandler<T>;
   /**
    * Log one line per batch (`<queue> batch`: messages, failures, durationMs), for consumers whose
-   * invocations are few and worth counting (the periodic checks), not the delivery pipeline's.
+   * invocations are few and worth counting (the periodic checks). Any other consumer's batch has
+   * the line only when its records noted facts for it (a delivered attempt's delivery id).
    */
   logBatches?: boolean;
 }
@@ -86,23 +90,39 @@ function logFailure(queue: QueueName, result: RecordResult): void {
   }
 }
 
-/** One log line per batch, when the consumer asks for it. */
-function batchSummary(
-  queue: QueueName,
-  enabled: boolean,
-  inner: (event: SQSEvent, lambda: LambdaContext) => Promise<SQSBatchResponse>,
-) {
-  if (!enabled) return inner;
-  return async (event: SQSEvent, lambda: LambdaContext): Promise<SQSBatchResponse> => {
+type BatchHandler = (event: SQSEvent, lambda: LambdaContext) => Promise<SQSBatchResponse>;
+
+/**
+ * One log line per batch, when the consumer asks for it or its records noted facts for it
+ * (`noteInBatch`: a delivered attempt is named there rather than in a line of its own). Written
+ * also when the batch throws (then every message comes back: `failures` is all of them).
+ */
+function batchSummary(queue: QueueName, always: boolean, inner: BatchHandler): BatchHandler {
+  return async (event, lambda) => {
     const started = Date.now();
-    const response = await inner(event, lambda);
-    logger.info(`${queue} batch`, {
-      messages: event.Records.length,
-      failures: response.batchItemFailures.length,
-      durationMs: Date.now() - started,
-    });
-    return response;
+    const notes: BatchNotes = new Map();
+    let response: SQSBatchResponse | undefined;
+    try {
+      response = await inBatch(notes, () => inner(event, lambda));
+      return response;
+    } finally {
+      if (always || notes.size > 0)
+        logger.info(`${queue} batch`, {
+          messages: event.Records.length,
+          failures: response ? response.batchItemFailures.length : event.Records.length,
+          durationMs: Date.now() - started,
+          ...Object.fromEntries(notes),
+        });
+    }
   };
+}
+
+/**
+ * The metrics the batch's records record, written as the batch ends (thrown or not): one EMF
+ * document per metric group and dimension values, not one per record (../../observability/metrics.ts).
+ */
+function metricsPerBatch(inner: BatchHandler): BatchHandler {
+  return (event, lambda) => metricsPerInvocation(() => inner(event, lambda));
 }
 
 /**
@@ -149,7 +169,9 @@ export function queueConsumer<T>(definition: ConsumerDefinition<T>) {
     await holdWithTheirHead(queue, results);
     return results;
   };
-  const handler = batchSummary(queue, definition.logBatches ?? false, partialBatchResponse(queue, runBatch));
+  const handler = metricsPerBatch(
+    batchSummary(queue, definition.logBatches ?? false, partialBatchResponse(queue, runBatch)),
+  );
   // `processRecord`: one record through the whole edge (tests and benchmarks drive a consumer with it).
   return Object.assign(handler, { processRecord });
 }

@@ -5,6 +5,7 @@
  * send, record), and the judgement of its outcome (health, a gone target, the retry schedule).
  */
 import type { MessageContext } from '../../edge/queue/contract';
+import { noteInBatch } from '../../observability/batch-notes';
 import { logger } from '../../observability/logger';
 import { retrySchedule } from '../config';
 import type { WebhookItem } from '../model';
@@ -110,15 +111,18 @@ export async function judge(
   // A gone target disables the webhook below; it is no failure streak.
   if (outcome.outcomeClass !== 'gone') await trackOutcome(webhook, outcome.outcomeClass === 'delivered');
   const step = nextStep(scheduleAttempt, outcome, retrySchedule());
-  logger.info('delivery attempt', {
-    deliveryId,
-    webhookId: webhook.id,
-    attempt,
-    statusCode: outcome.statusCode,
-    durationMs: outcome.durationMs,
-    historyId: stored?.id,
-    next: step.kind,
-  });
+  // A delivered attempt is named in its batch's line (its history record has the rest); any other
+  // outcome, and an attempt outside a batch, gets a line of its own.
+  if (step.kind !== 'delivered' || !noteInBatch('delivered', deliveryId))
+    logger.info('delivery attempt', {
+      deliveryId,
+      webhookId: webhook.id,
+      attempt,
+      statusCode: outcome.statusCode,
+      durationMs: outcome.durationMs,
+      historyId: stored?.id,
+      next: step.kind,
+    });
   if (step.kind === 'gone')
     await autoDisable(webhook.id, 'gone', `the receiver answered 410 Gone (delivery ${deliveryId})`);
   return step;

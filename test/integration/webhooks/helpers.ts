@@ -150,15 +150,18 @@ const ENDED = new Set(['delivered', 'gone', 'exhausted']);
 
 /**
  * Waits until the deliveries consumer has logged, for each of `deliveryIds`, an attempt after
- * which nothing is scheduled (`next` delivered, gone or exhausted): no retry of these deliveries
- * is coming.
+ * which nothing is scheduled: a delivered attempt (named in its batch's line), or an attempt's
+ * own line whose `next` is delivered, gone or exhausted. No retry of these deliveries is coming.
  */
 export async function deliveriesEnded(deliveryIds: readonly string[]): Promise<void> {
   const ended = async () =>
     new Set(
-      (await logLines(...deliveryIds))
-        .filter((l) => l.message === 'delivery attempt' && ENDED.has(String(l.next)))
-        .map((l) => String(l.deliveryId)),
+      (await logLines(...deliveryIds)).flatMap((l) => {
+        if (l.message === 'delivery attempt') return ENDED.has(String(l.next)) ? [String(l.deliveryId)] : [];
+        return String(l.message).endsWith(' batch') && Array.isArray(l.delivered)
+          ? l.delivered.map(String)
+          : [];
+      }),
     );
   await untilDone(
     async () => {

@@ -180,6 +180,81 @@ describe('the queue-consumer edge', () => {
   });
 });
 
+describe("a batch's telemetry", () => {
+  /** What the handler writes to stdout while `run` runs, parsed. */
+  async function stdoutOf(run: () => Promise<unknown>): Promise<Record<string, unknown>[]> {
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    try {
+      await run().catch(() => undefined);
+    } finally {
+      spy.mockRestore();
+    }
+    return lines.flatMap((l) => l.split('\n').filter(Boolean)).map((l) => JSON.parse(l));
+  }
+
+  /** A consumer whose records note their name for the batch line and record its length as a metric. */
+  async function notingConsumer() {
+    const { noteInBatch } = await import('../../../shared/observability/batch-notes');
+    const { recordFanOut } = await import('../../../shared/observability/metrics');
+    const handler = queueConsumer({
+      queue: 'notifications',
+      message: { schema: Message, what: 'test message' },
+      attemptsUnused: true,
+      handle: async (message: Message) => {
+        if (message.name === 'throws') throw new Error('boom');
+        noteInBatch('delivered', message.name);
+        recordFanOut(message.name.length);
+        return done();
+      },
+    });
+    return { handler, noteInBatch };
+  }
+
+  it("names what its records noted in the batch's line, and writes their metrics once, as the batch ends", async () => {
+    const { handler, noteInBatch } = await notingConsumer();
+    const lines = await stdoutOf(() =>
+      handler({ Records: ['a', 'bb', 'throws'].map((name) => record({ name }, {}, name)) }, lambda as never),
+    );
+    const emf = lines.filter((l) => '_aws' in l);
+    // One document for the batch: a value (a sample) per record that recorded one.
+    expect(emf).toHaveLength(1);
+    expect(emf[0]?.FanOutWidth).toEqual([1, 2]);
+    const batch = lines.find((l) => l.message === 'notifications batch');
+    expect(batch).toMatchObject({ messages: 3, failures: 1, delivered: ['a', 'bb'] });
+    // Outside a batch (a record run on its own) nothing is noted and the metric is written at once.
+    expect(noteInBatch('delivered', 'x')).toBe(false);
+  });
+
+  it('writes the metrics and the line also when the batch itself throws (every message comes back)', async () => {
+    const { handler } = await notingConsumer();
+    // The runtime fails to say the time left once the first record ran: the batch throws.
+    let asked = 0;
+    const failing = {
+      getRemainingTimeInMillis: () => {
+        if (++asked > 1) throw new Error('no time left to tell');
+        return 30_000;
+      },
+    };
+    let thrown: unknown;
+    const lines = await stdoutOf(() =>
+      handler({ Records: [fifo('g', 'a'), fifo('g', 'b')] }, failing as never).catch((error: unknown) => {
+        thrown = error;
+      }),
+    );
+    expect(thrown).toBeInstanceOf(Error);
+    expect(lines.filter((l) => '_aws' in l).map((l) => l.FanOutWidth)).toEqual([1]);
+    expect(lines.find((l) => l.message === 'notifications batch')).toMatchObject({
+      messages: 2,
+      failures: 2,
+      delivered: ['a'],
+    });
+  });
+});
+
 describe('FIFO batches', () => {
   it('run each group in order and stop it at its first failure, the rest held in order; other groups go on side by side', async () => {
     const events: string[] = [];

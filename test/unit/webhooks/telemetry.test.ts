@@ -24,7 +24,7 @@ import {
   notificationOrigin,
   observeAttempt,
 } from '../../../shared/webhooks/pipeline/telemetry';
-import { postWebhook } from '../../../shared/webhooks/pipeline/transport';
+import { type AttemptOutcome, postWebhook } from '../../../shared/webhooks/pipeline/transport';
 
 interface Emf {
   _aws: {
@@ -91,6 +91,15 @@ async function emitted(run: () => Promise<void>): Promise<Emf[]> {
     .map((l) => JSON.parse(l) as Emf);
 }
 
+/** An attempt the receiver answered with `statusCode` after `durationMs`. */
+const answered = (statusCode: number, durationMs: number): AttemptOutcome => ({
+  statusCode,
+  response: { body: '{}' },
+  outcomeClass: statusCode < 300 ? 'delivered' : 'failed',
+  delivered: statusCode < 300,
+  durationMs,
+});
+
 describe('delivery metrics', () => {
   const cases: [DeliveryOutcome, string, Agent, number?][] = [
     ['delivered', '/204', open],
@@ -151,6 +160,49 @@ describe('delivery metrics', () => {
     expect(lines.map((l) => Object.keys(l).filter((k) => k in metrics))).toEqual([
       ['DeliveryAttempts', 'DeliveryFailures', 'DeliveryLatency'],
     ]);
+  });
+
+  it('in one invocation, writes a document per outcome as it ends, a value per attempt, 99 values at most', async () => {
+    const { metricsPerInvocation } = await import('../../../shared/observability/metrics');
+    let writtenInside = -1;
+    const lines = await emitted(async () => {
+      await metricsPerInvocation(async () => {
+        for (let i = 0; i < 100; i++) observeAttempt(answered(200, 7), 2);
+        observeAttempt(answered(503, 7), 1, Date.now() - 1000);
+        observeAttempt(answered(503, 7), 2);
+        writtenInside = vi.mocked(process.stdout.write).mock.calls.length;
+      });
+    });
+    // Nothing is written while the invocation runs.
+    expect(writtenInside).toBe(0);
+    const byOutcome = (outcome: string) => lines.filter((l) => l.outcome === outcome);
+    // 100 delivered attempts: 99 in one document, the 100th in another, under the same dimensions.
+    expect(byOutcome('delivered').map((l) => [l.DeliveryAttempts].flat().length)).toEqual([99, 1]);
+    for (const l of byOutcome('delivered')) {
+      expect(l._aws.CloudWatchMetrics[0]?.Dimensions).toEqual([
+        ['service', 'stage'],
+        ['service', 'stage', 'outcome'],
+      ]);
+      expect([l.DeliveryFailures].flat().every((v) => v === 0)).toBe(true);
+    }
+    expect(byOutcome('http5xx')).toMatchObject([
+      { DeliveryAttempts: [1, 1], DeliveryFailures: [1, 1], DeliveryLatency: [7, 7] },
+    ]);
+    const first = lines.filter((l) => 'TimeToFirstAttempt' in l);
+    expect(first).toHaveLength(1);
+    expect(first[0]?.TimeToFirstAttempt).toBeGreaterThanOrEqual(1000);
+    expect(lines).toHaveLength(4);
+  });
+
+  it('in an invocation that throws, still writes what was recorded', async () => {
+    const { metricsPerInvocation } = await import('../../../shared/observability/metrics');
+    const lines = await emitted(async () => {
+      await metricsPerInvocation(async () => {
+        observeAttempt(answered(200, 3), 2);
+        throw new Error('boom');
+      }).catch(() => undefined);
+    });
+    expect(lines).toMatchObject([{ outcome: 'delivered', DeliveryAttempts: 1, DeliveryLatency: 3 }]);
   });
 
   it('docs/operations.md documents every metric, dimension and dimension value', () => {
