@@ -11,8 +11,16 @@
  *   receiver (as intake → fan-out → deliveries → delivery do, none of the service's code between).
  * - **one-queue floor**: A and the POST loop only.
  *
- * The loops receive as the cloud's pollers do (long polls, batches of 10, two loops per queue)
- * and delete what they handled. Runs alternate service and floor so drift hits both.
+ * - **variants** (./publish-latency-setups.ts): a notification to an owner with 1,000 subscribed
+ *   webhooks of which 5 match (a latency per matching webhook: the p-values are over every one of
+ *   the 5 first bytes of every notification, and over the last of each notification's 5), and to
+ *   a webhook whose destination is an SQS queue in the local cloud's sandbox account (its "first
+ *   byte": the customer's queue accepting the message).
+ *
+ * The loops receive as the cloud's pollers do (long polls, batches of 10, as many loops per queue
+ * as the cloud's pollers) and delete what they handled. Runs alternate
+ * service, variants and floors so drift hits all. The cloud traces the figure's notifications
+ * (./lib/stage-breakdown.ts): the unordered and ordered runs are broken down by stage.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -24,13 +32,18 @@ import {
   SendMessageCommand,
 } from '@aws-sdk/client-sqs';
 import { Agent, request } from 'undici';
-import type { BenchCloud } from './lib/cloud';
+import { EVENT_SOURCE_POLLERS } from '../infra/local/pollers';
+import { type BenchCloud, STAGE_TRACE_MARK } from './lib/cloud';
+import { type StageBreakdown, stageBreakdown } from './lib/stage-breakdown';
 import { percentile, round, sleep } from './lib/stats';
 import { ownerWithWebhook } from './lib/webhook-owner';
+import { destinationOwner, MANY_MATCHING, MANY_WEBHOOKS, manyWebhooksOwner } from './publish-latency-setups';
 
 const NOTIFICATION = 'taskValidated' as const;
 const KEYS = 100;
 const HANG_GUARD_MS = 5 * 60_000;
+/** The cloud's poller loops per queue, which the floor's loops match. */
+const POLLERS = EVENT_SOURCE_POLLERS;
 
 interface LatencyFigures {
   p50Ms: number;
@@ -44,6 +57,10 @@ export interface PublishLatencyResult {
   seconds: number;
   service: LatencyFigures;
   ordered: LatencyFigures;
+  /** Every first byte of the 5 matching webhooks of 1,000, and the last of each notification's 5. */
+  many: LatencyFigures & { lastOfFive: LatencyFigures; webhooks: number; matching: number };
+  /** A webhook whose destination is an SQS queue of the sandbox account. */
+  awsDestination: LatencyFigures;
   twoQueueFloor: LatencyFigures;
   oneQueueFloor: LatencyFigures;
   /** service p50 / two-queue floor p50, and p99 likewise (targets ≤ 3 and ≤ 4). */
@@ -51,11 +68,18 @@ export interface PublishLatencyResult {
   p99Ratio: number;
   orderedP50Ratio: number;
   orderedP99Ratio: number;
+  manyP50Ratio: number;
+  manyP99Ratio: number;
+  awsP50Ratio: number;
+  awsP99Ratio: number;
+  /** Where the unordered and the ordered notifications waited, by stage. */
+  breakdown: { unordered?: StageBreakdown; ordered?: StageBreakdown };
 }
 
-/** A receiver that stamps the first byte of each POST (its request line) by the body's `text`. */
+/** A receiver that stamps the first byte of each POST (its request line) by the body's `text`, and by path and text. */
 async function stampingReceiver() {
   const firstByte = new Map<string, number>();
+  const byPath = new Map<string, number>();
   const server = createServer((req, res) => {
     const at = Date.now();
     const chunks: Buffer[] = [];
@@ -64,6 +88,8 @@ async function stampingReceiver() {
       const body = Buffer.concat(chunks).toString('utf8');
       const text = (JSON.parse(body) as { text?: string }).text ?? body;
       if (!firstByte.has(text)) firstByte.set(text, at);
+      const key = `${req.url} ${text}`;
+      if (!byPath.has(key)) byPath.set(key, at);
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
   });
@@ -73,6 +99,7 @@ async function stampingReceiver() {
   return {
     url: (path: string) => `http://127.0.0.1:${port}${path}`,
     firstByte,
+    byPath,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -120,7 +147,7 @@ function pollLoops(
   bench: BenchCloud,
   from: string,
   handle: (bodies: string[]) => Promise<void>,
-  loops = 2,
+  loops: number,
 ): { stop(): Promise<void> } {
   let stopping = false;
   const run = async () => {
@@ -182,7 +209,9 @@ async function floor(
     );
   };
   const loops =
-    hops === 2 ? [pollLoops(bench, a, forward), pollLoops(bench, b, post)] : [pollLoops(bench, a, post)];
+    hops === 2
+      ? [pollLoops(bench, a, forward, POLLERS), pollLoops(bench, b, post, POLLERS)]
+      : [pollLoops(bench, a, post, POLLERS)];
   try {
     const text = (i: number) => `${tag}:floor${hops}:${i}`;
     const sentAt = await offer(count, rate, async (i) => {
@@ -202,25 +231,34 @@ async function floor(
   }
 }
 
-/** The service: published notifications, delivered by the cloud's consumers to `path`. */
+/** A run of published notifications: each one's send time and its arrivals (once all came). */
 async function service(
-  receiver: Awaited<ReturnType<typeof stampingReceiver>>,
   publish: (input: { text: string; orderingKey?: string }) => Promise<void>,
   label: string,
   count: number,
   rate: number,
   keyed: boolean,
-): Promise<number[]> {
-  const text = (i: number) => `${label}:${i}`;
+  arrivals: (text: string) => number[] | undefined,
+): Promise<{ sent: Map<string, number>; arrived: Map<string, number[]> }> {
+  const text = (i: number) => `${STAGE_TRACE_MARK}${label}:${i}`;
   const sentAt = await offer(count, rate, (i) =>
     publish({ text: text(i), ...(keyed ? { orderingKey: `${label}:key:${i % KEYS}` } : {}) }),
   );
   await untilArrived(
-    () => sentAt.filter((_, i) => receiver.firstByte.has(text(i))).length,
+    () => sentAt.filter((_, i) => arrivals(text(i)) !== undefined).length,
     count,
     `the service (${label})`,
   );
-  return sentAt.map((at, i) => (receiver.firstByte.get(text(i)) as number) - at);
+  const sent = new Map(sentAt.map((at, i) => [text(i), at]));
+  return { sent, arrived: new Map([...sent.keys()].map((t) => [t, arrivals(t) as number[]])) };
+}
+
+/** Latencies of a run: every arrival − its send (`last`: only the last arrival of each). */
+function latenciesOf(run: Awaited<ReturnType<typeof service>>, last = false): number[] {
+  return [...run.sent].flatMap(([text, at]) => {
+    const times = run.arrived.get(text) ?? [];
+    return last ? [Math.max(...times) - at] : times.map((t) => t - at);
+  });
 }
 
 export async function publishLatencyFigure(
@@ -230,8 +268,14 @@ export async function publishLatencyFigure(
   const { publishNotification } = await import('../shared/notifications/publisher');
   const receiver = await stampingReceiver();
   const tag = randomBytes(4).toString('hex');
+  const destination = await destinationOwner(bench, NOTIFICATION, tag);
   try {
-    const owners: Record<'plain' | 'ordered', number> = { plain: 0, ordered: 0 };
+    const owners: Record<'plain' | 'ordered' | 'many' | 'aws', number> = {
+      plain: 0,
+      ordered: 0,
+      many: 0,
+      aws: destination.userId,
+    };
     for (const kind of ['plain', 'ordered'] as const) {
       const made = await ownerWithWebhook(bench.cloud.endpoints.gateway, `bench-latency-${kind}-${tag}`, {
         name: `bench latency ${kind}`,
@@ -241,46 +285,92 @@ export async function publishLatencyFigure(
       });
       owners[kind] = made.userId;
     }
+    const many = await manyWebhooksOwner(NOTIFICATION, receiver.url, tag);
+    owners.many = many.userId;
     const publishTo =
-      (kind: 'plain' | 'ordered') => async (input: { text: string; orderingKey?: string }) => {
+      (kind: keyof typeof owners) => async (input: { text: string; orderingKey?: string }) => {
         await publishNotification({ notificationType: NOTIFICATION, recipients: [owners[kind]], ...input });
       };
+    const one = (text: string) => {
+      const at = receiver.firstByte.get(text);
+      return at === undefined ? undefined : [at];
+    };
+    const five = (text: string) => {
+      const times = many.paths.map((path) => receiver.byPath.get(`${path} ${text}`));
+      return times.every((t) => t !== undefined) ? (times as number[]) : undefined;
+    };
+    const inCustomerQueue = (text: string) => {
+      const at = destination.arrived.get(text);
+      return at === undefined ? undefined : [at];
+    };
     const count = Math.max(20, Math.round(options.seconds * options.ratePerSecond));
     const rate = options.ratePerSecond;
     const half = Math.ceil(count / 2);
-    const samples = {
-      service: [] as number[],
-      ordered: [] as number[],
-      two: [] as number[],
-      one: [] as number[],
+    // The variants run half as many notifications (the 1,000-webhook one has 5 first bytes each).
+    const variantHalf = Math.ceil(half / 2);
+    // Warm-up of the 1,000-webhook owner: its 995 filters are compiled once per container (ADR 0010).
+    await service(publishTo('many'), `${tag}:w`, 5, rate, false, five);
+    const runs = {
+      service: [] as Awaited<ReturnType<typeof service>>[],
+      ordered: [] as Awaited<ReturnType<typeof service>>[],
+      many: [] as Awaited<ReturnType<typeof service>>[],
+      aws: [] as Awaited<ReturnType<typeof service>>[],
     };
-    // Two rounds of each, alternating, half the count each.
+    const floors = { two: [] as number[], one: [] as number[] };
+    // Two rounds of each, alternating.
     for (const round of [1, 2]) {
-      samples.service.push(
-        ...(await service(receiver, publishTo('plain'), `${tag}:s${round}`, half, rate, false)),
+      runs.service.push(await service(publishTo('plain'), `${tag}:s${round}`, half, rate, false, one));
+      floors.two.push(...(await floor(bench, receiver, 2, `${tag}:r${round}`, half, rate)));
+      runs.ordered.push(await service(publishTo('ordered'), `${tag}:o${round}`, half, rate, true, one));
+      runs.many.push(await service(publishTo('many'), `${tag}:m${round}`, variantHalf, rate, false, five));
+      floors.one.push(...(await floor(bench, receiver, 1, `${tag}:r${round}`, half, rate)));
+      runs.aws.push(
+        await service(publishTo('aws'), `${tag}:a${round}`, variantHalf, rate, false, inCustomerQueue),
       );
-      samples.two.push(...(await floor(bench, receiver, 2, `${tag}:r${round}`, half, rate)));
-      samples.ordered.push(
-        ...(await service(receiver, publishTo('ordered'), `${tag}:o${round}`, half, rate, true)),
-      );
-      samples.one.push(...(await floor(bench, receiver, 1, `${tag}:r${round}`, half, rate)));
     }
+    const all = (list: Awaited<ReturnType<typeof service>>[], last = false) =>
+      list.flatMap((run) => latenciesOf(run, last));
     const result = {
-      service: figures(samples.service),
-      ordered: figures(samples.ordered),
-      twoQueueFloor: figures(samples.two),
-      oneQueueFloor: figures(samples.one),
+      service: figures(all(runs.service)),
+      ordered: figures(all(runs.ordered)),
+      many: {
+        ...figures(all(runs.many)),
+        lastOfFive: figures(all(runs.many, true)),
+        webhooks: MANY_WEBHOOKS,
+        matching: MANY_MATCHING,
+      },
+      awsDestination: figures(all(runs.aws)),
+      twoQueueFloor: figures(floors.two),
+      oneQueueFloor: figures(floors.one),
     };
+    // The cloud writes its trace each second.
+    await sleep(2_000);
+    const sentOf = (list: Awaited<ReturnType<typeof service>>[]) =>
+      new Map(list.flatMap((run) => [...run.sent]));
+    const byText = (text: string) => receiver.firstByte.get(text);
+    const unordered = stageBreakdown(bench.stageTraceFile, sentOf(runs.service), byText);
+    const ordered = stageBreakdown(bench.stageTraceFile, sentOf(runs.ordered), byText);
+    const floor2 = result.twoQueueFloor;
+    const ratio = (f: LatencyFigures, p: 'p50Ms' | 'p99Ms') => round(f[p] / floor2[p]);
     return {
       ratePerSecond: rate,
       seconds: options.seconds,
       ...result,
-      p50Ratio: round(result.service.p50Ms / result.twoQueueFloor.p50Ms),
-      p99Ratio: round(result.service.p99Ms / result.twoQueueFloor.p99Ms),
-      orderedP50Ratio: round(result.ordered.p50Ms / result.twoQueueFloor.p50Ms),
-      orderedP99Ratio: round(result.ordered.p99Ms / result.twoQueueFloor.p99Ms),
+      p50Ratio: ratio(result.service, 'p50Ms'),
+      p99Ratio: ratio(result.service, 'p99Ms'),
+      orderedP50Ratio: ratio(result.ordered, 'p50Ms'),
+      orderedP99Ratio: ratio(result.ordered, 'p99Ms'),
+      manyP50Ratio: ratio(result.many, 'p50Ms'),
+      manyP99Ratio: ratio(result.many, 'p99Ms'),
+      awsP50Ratio: ratio(result.awsDestination, 'p50Ms'),
+      awsP99Ratio: ratio(result.awsDestination, 'p99Ms'),
+      breakdown: {
+        ...(unordered ? { unordered } : {}),
+        ...(ordered ? { ordered } : {}),
+      },
     };
   } finally {
+    await destination.stop();
     await receiver.close();
   }
 }

@@ -15,6 +15,10 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { QueueName } from '../../shared/catalog/queues';
 import { invoke } from './lambda';
 import type { LocalQueue } from './sqs';
+import { type BatchTrace, traceReceived, traceStep } from './stage-trace';
+
+/** Concurrent batches per queue: the local cloud's event source mappings (and figure 20's floor loops). */
+export const EVENT_SOURCE_POLLERS = 2;
 
 export interface PollerOptions {
   client: SQSClient;
@@ -43,6 +47,7 @@ export class QueuePoller {
     const { client, queue } = this.options;
     while (!this.stopping) {
       let messages: Message[] = [];
+      const asked = Date.now();
       try {
         const out = await client.send(
           new ReceiveMessageCommand({
@@ -66,34 +71,43 @@ export class QueuePoller {
         continue;
       }
       if (messages.length === 0) continue;
-      await this.process(messages);
+      await this.process(messages, traceReceived(queue.def.name, messages, asked));
     }
   }
 
-  private async process(messages: Message[]): Promise<void> {
-    const { client, queue } = this.options;
+  private async process(messages: Message[], trace: BatchTrace | undefined): Promise<void> {
     const event: SQSEvent = { Records: messages.map((m) => this.toRecord(m)) };
     let failed: Set<string>;
     try {
-      const response = await invoke<SQSBatchResponse | undefined>(
-        {
-          handler: queue.def.consumer.handler,
-          name: this.options.functionName,
-          timeoutSeconds: Math.min(
-            queue.def.consumer.timeoutSeconds,
-            this.options.timeoutSeconds ?? Number.POSITIVE_INFINITY,
-          ),
-          access: queue.def.consumer,
-          consumes: queue.def.name as QueueName,
-        },
-        event,
-      );
+      const response = await traceStep(trace, 'invoke', () => this.invoke(event));
       failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
     } catch (error) {
       this.options.onError?.(error);
       return; // whole batch becomes visible again after the visibility timeout
     }
     const done = messages.filter((m) => m.MessageId && !failed.has(m.MessageId));
+    await traceStep(trace, 'delete', () => this.delete(done));
+  }
+
+  private invoke(event: SQSEvent): Promise<SQSBatchResponse | undefined> {
+    const { queue } = this.options;
+    return invoke<SQSBatchResponse | undefined>(
+      {
+        handler: queue.def.consumer.handler,
+        name: this.options.functionName,
+        timeoutSeconds: Math.min(
+          queue.def.consumer.timeoutSeconds,
+          this.options.timeoutSeconds ?? Number.POSITIVE_INFINITY,
+        ),
+        access: queue.def.consumer,
+        consumes: queue.def.name as QueueName,
+      },
+      event,
+    );
+  }
+
+  private async delete(done: readonly Message[]): Promise<void> {
+    const { client, queue } = this.options;
     for (let i = 0; i < done.length; i += 10) {
       const chunk = done.slice(i, i + 10);
       await client
