@@ -509,7 +509,7 @@ async function main() {
           met: r.orderedP50Ratio <= 3 && r.orderedP99Ratio <= 4,
         });
         summary.push({
-          figure: `20. the same to ${r.many.webhooks} subscribed webhooks of one owner, ${r.many.matching} matching (every first byte of the ${r.many.matching})`,
+          figure: `20. the same to ${r.many.webhooks} subscribed webhooks of one owner, ${r.many.matching} matching, at ${r.many.ratePerSecond}/s (every first byte of the ${r.many.matching})`,
           measured: `${ms(r.many)} (${r.many.samples} first bytes); the last of each notification's ${r.many.matching}: ${ms(r.many.lastOfFive)}`,
           baseline: `two-queue floor ${ms(r.twoQueueFloor)}`,
           result: `p50 × ${r.manyP50Ratio}, p99 × ${r.manyP99Ratio} the floor`,

@@ -72,7 +72,7 @@ export interface StageBreakdown {
   /** Batch sizes the intake and deliveries pollers handed over (p50 / max). */
   intakeBatch: { p50: number; max: number };
   deliveryBatch: { p50: number; max: number };
-  /** The cloud process's event-loop delay over the run, per second: p99 of the seconds' p99, and the max. */
+  /** The cloud process's event-loop delay while the notifications were in flight: p99 of the seconds' p99, and the max. */
   loopDelayMs: { p99: number; max: number };
 }
 
@@ -123,15 +123,12 @@ export function stageBreakdown(
   const invokes = new Map<number, SpanLine>();
   const sdk = new Map<number, SpanLine[]>();
   const posts = new Map<string, PostLine>();
-  const window = { from: Number.POSITIVE_INFINITY, to: 0 };
+  /** The seconds (epoch) the notifications were in flight: the loop delay is read over them only. */
+  const inFlight = new Set<number>();
   for (const line of lines) {
     if (line.k === 'invoke') invokes.set(line.b, line);
     else if (line.k === 'sdk') sdk.set(line.b, [...(sdk.get(line.b) ?? []), line]);
     else if (line.k === 'post' && line.text && !posts.has(line.text)) posts.set(line.text, line);
-  }
-  for (const at of sent.values()) {
-    window.from = Math.min(window.from, at);
-    window.to = Math.max(window.to, at);
   }
   /** The batch's calls of `op` that started before `before`: their summed durations. */
   const opMs = (batch: number, op: string, before = Number.POSITIVE_INFINITY) =>
@@ -154,6 +151,8 @@ export function stageBreakdown(
     const fanOut = invokes.get(i.batch);
     const deliver = invokes.get(d.batch);
     if (!fanOut || !deliver) continue;
+    for (let second = Math.floor(sentAt / 1000); second <= Math.floor(byte / 1000) + 1; second++)
+      inFlight.add(second);
     sizes.intake.push(i.size);
     sizes.delivery.push(d.size);
     rows.push({
@@ -164,8 +163,8 @@ export function stageBreakdown(
       'intake hand-over (poller → fan-out handler)': fanOut.s - i.at,
       'fan-out (handler → delivery enqueued)': d.sent - fanOut.s,
       '  lease PutItem': firstOpMs(i.batch, 'PutItem'),
-      '  subscriptions Query': opMs(i.batch, 'Query'),
-      '  SendMessageBatch': opMs(i.batch, 'SendMessageBatch'),
+      '  subscriptions Query (those before the enqueue, summed)': opMs(i.batch, 'Query', d.sent),
+      '  SendMessageBatch': opMs(i.batch, 'SendMessageBatch', d.sent),
       'deliveries poll (enqueued → poller has it)': d.at - d.sent,
       '  of which waiting for a free deliveries loop': Math.max(0, d.asked - d.sent),
       'delivery hand-over (poller → delivery handler)': deliver.s - d.at,
@@ -191,9 +190,7 @@ export function stageBreakdown(
       tailMeanMs: round(tail.reduce((sum, r) => sum + (r[stage] as number), 0) / tail.length, 1),
     };
   });
-  const loops = lines.filter(
-    (l): l is LoopLine => l.k === 'loop' && l.at >= window.from && l.at <= window.to + 5_000,
-  );
+  const loops = lines.filter((l): l is LoopLine => l.k === 'loop' && inFlight.has(Math.floor(l.at / 1000)));
   return {
     notifications: rows.length,
     stages,
