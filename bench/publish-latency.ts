@@ -18,8 +18,8 @@
  *   a webhook whose destination is an SQS queue in the local cloud's sandbox account (its "first
  *   byte": the customer's queue accepting the message).
  *
- * The loops receive as the cloud's pollers do (long polls, batches of 10, as many loops per queue
- * as the cloud's pollers) and delete what they handled. Runs alternate
+ * The loops receive as the cloud's pollers do (long polls, batches of 10, two loops per queue
+ * handing batches over while fewer than five run) and delete what they handled. Runs alternate
  * service, variants and floors so drift hits all. The cloud traces the figure's notifications
  * (./lib/stage-breakdown.ts): the unordered and ordered runs are broken down by stage.
  */
@@ -43,8 +43,6 @@ import { destinationOwner, MANY_MATCHING, MANY_WEBHOOKS, manyWebhooksOwner } fro
 const NOTIFICATION = 'taskValidated' as const;
 const KEYS = 100;
 const HANG_GUARD_MS = 5 * 60_000;
-/** The cloud's poller loops per queue, which the floor's loops match. */
-const POLLERS = EVENT_SOURCE_POLLERS;
 
 interface LatencyFigures {
   p50Ms: number;
@@ -149,35 +147,48 @@ async function untilArrived(arrived: () => number, count: number, what: string):
   }
 }
 
-/** Loops that receive `from` as a poller does and hand each message to `handle`, until stopped. */
+/**
+ * Loops that receive `from` as the cloud's pollers do (`EVENT_SOURCE_POLLERS`: two long-polling
+ * loops, each handing a batch to `handle` and polling again while fewer than five batches run),
+ * and delete what was handled, until stopped.
+ */
 function pollLoops(
   bench: BenchCloud,
   from: string,
   handle: (bodies: string[]) => Promise<void>,
-  loops: number,
 ): { stop(): Promise<void> } {
   let stopping = false;
+  const batches = new Set<Promise<void>>();
+  const slot = async () => {
+    while (batches.size >= EVENT_SOURCE_POLLERS.batches) await Promise.race(batches);
+  };
   const run = async () => {
     while (!stopping) {
+      await slot();
       const out = await bench.sqs.send(
         new ReceiveMessageCommand({ QueueUrl: from, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
       );
       const messages = out.Messages ?? [];
       if (messages.length === 0) continue;
-      await handle(messages.map((m) => m.Body ?? ''));
-      await bench.sqs.send(
-        new DeleteMessageBatchCommand({
-          QueueUrl: from,
-          Entries: messages.map((m, j) => ({ Id: String(j), ReceiptHandle: m.ReceiptHandle })),
-        }),
-      );
+      await slot();
+      const batch: Promise<void> = (async () => {
+        await handle(messages.map((m) => m.Body ?? ''));
+        await bench.sqs.send(
+          new DeleteMessageBatchCommand({
+            QueueUrl: from,
+            Entries: messages.map((m, j) => ({ Id: String(j), ReceiptHandle: m.ReceiptHandle })),
+          }),
+        );
+      })().finally(() => batches.delete(batch));
+      batches.add(batch);
     }
   };
-  const running = Array.from({ length: loops }, run);
+  const running = Array.from({ length: EVENT_SOURCE_POLLERS.receivers }, run);
   return {
     async stop() {
       stopping = true;
       await Promise.all(running);
+      await Promise.all(batches);
     },
   };
 }
@@ -216,9 +227,7 @@ async function floor(
     );
   };
   const loops =
-    hops === 2
-      ? [pollLoops(bench, a, forward, POLLERS), pollLoops(bench, b, post, POLLERS)]
-      : [pollLoops(bench, a, post, POLLERS)];
+    hops === 2 ? [pollLoops(bench, a, forward), pollLoops(bench, b, post)] : [pollLoops(bench, a, post)];
   try {
     const text = (i: number) => `${tag}:floor${hops}:${i}`;
     const sentAt = await offer(count, rate, async (i) => {
