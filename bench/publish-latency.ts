@@ -1,4 +1,7 @@
 /**
+ * Over 400 lines: the service runs, the two floors and the variants share the receiver, the
+ * offered rate and the alternating rounds here; only the variants' setups live apart.
+ *
  * Figure 20 (issue 42, item 2): latency from a producer's `SendMessage` to the receiver's first
  * byte, at a fixed offered rate, against floors measured in the same run on the same emulator.
  *
@@ -24,6 +27,7 @@
  * (./lib/stage-breakdown.ts): the unordered and ordered runs are broken down by stage.
  */
 import { randomBytes } from 'node:crypto';
+import { copyFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -43,6 +47,8 @@ import { destinationOwner, MANY_MATCHING, MANY_WEBHOOKS, manyWebhooksOwner } fro
 const NOTIFICATION = 'taskValidated' as const;
 const KEYS = 100;
 const HANG_GUARD_MS = 5 * 60_000;
+/** Untimed notifications per path before the timed runs. */
+const WARM_UP = 20;
 
 interface LatencyFigures {
   p50Ms: number;
@@ -330,8 +336,13 @@ export async function publishLatencyFigure(
     const awsHalf = Math.ceil(half / 2);
     const manyRate = rate / MANY_MATCHING;
     const manyHalf = Math.ceil(half / MANY_MATCHING);
-    // Warm-up of the 1,000-webhook owner: its 995 filters are compiled once per container (ADR 0010).
-    await service(publishTo('many'), `${tag}:w`, 5, manyRate, false, five);
+    // Warm-up, untimed: every path once through the cloud's consumers (their modules, connections
+    // and JIT), and the 1,000-webhook owner's 995 filters compiled once per container (ADR 0010).
+    // Cold starts are figure 5's; this figure is the steady state at the offered rate.
+    await service(publishTo('plain'), `${tag}:wp`, WARM_UP, rate, false, one);
+    await service(publishTo('ordered'), `${tag}:wo`, WARM_UP, rate, true, one);
+    await service(publishTo('aws'), `${tag}:wa`, WARM_UP, rate, false, inCustomerQueue);
+    await service(publishTo('many'), `${tag}:wm`, WARM_UP / MANY_MATCHING, manyRate, false, five);
     const runs = {
       service: [] as Awaited<ReturnType<typeof service>>[],
       ordered: [] as Awaited<ReturnType<typeof service>>[],
@@ -368,6 +379,8 @@ export async function publishLatencyFigure(
     };
     // The cloud writes its trace each second.
     await sleep(2_000);
+    // BENCH_KEEP_TRACE=<file>: the cloud's stage trace kept there (the cloud's state directory goes with it).
+    if (process.env.BENCH_KEEP_TRACE) copyFileSync(bench.stageTraceFile, process.env.BENCH_KEEP_TRACE);
     const sentOf = (list: Awaited<ReturnType<typeof service>>[]) =>
       new Map(list.flatMap((run) => [...run.sent]));
     const byText = (text: string) => receiver.firstByte.get(text);
