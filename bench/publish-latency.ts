@@ -1,4 +1,7 @@
 /**
+ * Over 400 lines: the service runs, the two floors and the variants share the receiver, the
+ * offered rate and the alternating rounds here; only the variants' setups live apart.
+ *
  * Figure 20 (issue 42, item 2): latency from a producer's `SendMessage` to the receiver's first
  * byte, at a fixed offered rate, against floors measured in the same run on the same emulator.
  *
@@ -11,10 +14,20 @@
  *   receiver (as intake → fan-out → deliveries → delivery do, none of the service's code between).
  * - **one-queue floor**: A and the POST loop only.
  *
- * The loops receive as the cloud's pollers do (long polls, batches of 10, two loops per queue)
- * and delete what they handled. Runs alternate service and floor so drift hits both.
+ * - **variants** (./publish-latency-setups.ts): a notification to an owner with 1,000 subscribed
+ *   webhooks of which 5 match, at a fifth of the rate (the same deliveries a second; a latency per
+ *   matching webhook: the p-values are over every one of the 5 first bytes of every notification,
+ *   and over the last of each notification's 5), and to
+ *   a webhook whose destination is an SQS queue in the local cloud's sandbox account (its "first
+ *   byte": the customer's queue accepting the message).
+ *
+ * The loops receive as the cloud's pollers do (long polls, batches of 10, two loops per queue
+ * handing batches over while fewer than five run) and delete what they handled. Runs alternate
+ * service, variants and floors so drift hits all. The cloud traces the figure's notifications
+ * (./lib/stage-breakdown.ts): the unordered and ordered runs are broken down by stage.
  */
 import { randomBytes } from 'node:crypto';
+import { copyFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -24,13 +37,18 @@ import {
   SendMessageCommand,
 } from '@aws-sdk/client-sqs';
 import { Agent, request } from 'undici';
-import type { BenchCloud } from './lib/cloud';
+import { EVENT_SOURCE_POLLERS } from '../infra/local/pollers';
+import { type BenchCloud, STAGE_TRACE_MARK } from './lib/cloud';
+import { type StageBreakdown, stageBreakdown } from './lib/stage-breakdown';
 import { percentile, round, sleep } from './lib/stats';
 import { ownerWithWebhook } from './lib/webhook-owner';
+import { destinationOwner, MANY_MATCHING, MANY_WEBHOOKS, manyWebhooksOwner } from './publish-latency-setups';
 
 const NOTIFICATION = 'taskValidated' as const;
 const KEYS = 100;
 const HANG_GUARD_MS = 5 * 60_000;
+/** Untimed notifications per path before the timed runs. */
+const WARM_UP = 20;
 
 interface LatencyFigures {
   p50Ms: number;
@@ -44,6 +62,16 @@ export interface PublishLatencyResult {
   seconds: number;
   service: LatencyFigures;
   ordered: LatencyFigures;
+  /** Every first byte of the 5 matching webhooks of 1,000, and the last of each notification's 5. */
+  many: LatencyFigures & {
+    lastOfFive: LatencyFigures;
+    webhooks: number;
+    matching: number;
+    /** Notifications a second (a fifth of the others': the same deliveries a second). */
+    ratePerSecond: number;
+  };
+  /** A webhook whose destination is an SQS queue of the sandbox account. */
+  awsDestination: LatencyFigures;
   twoQueueFloor: LatencyFigures;
   oneQueueFloor: LatencyFigures;
   /** service p50 / two-queue floor p50, and p99 likewise (targets ≤ 3 and ≤ 4). */
@@ -51,11 +79,18 @@ export interface PublishLatencyResult {
   p99Ratio: number;
   orderedP50Ratio: number;
   orderedP99Ratio: number;
+  manyP50Ratio: number;
+  manyP99Ratio: number;
+  awsP50Ratio: number;
+  awsP99Ratio: number;
+  /** Where the unordered and the ordered notifications waited, by stage. */
+  breakdown: { unordered?: StageBreakdown; ordered?: StageBreakdown };
 }
 
-/** A receiver that stamps the first byte of each POST (its request line) by the body's `text`. */
+/** A receiver that stamps the first byte of each POST (its request line) by the body's `text`, and by path and text. */
 async function stampingReceiver() {
   const firstByte = new Map<string, number>();
+  const byPath = new Map<string, number>();
   const server = createServer((req, res) => {
     const at = Date.now();
     const chunks: Buffer[] = [];
@@ -64,6 +99,8 @@ async function stampingReceiver() {
       const body = Buffer.concat(chunks).toString('utf8');
       const text = (JSON.parse(body) as { text?: string }).text ?? body;
       if (!firstByte.has(text)) firstByte.set(text, at);
+      const key = `${req.url} ${text}`;
+      if (!byPath.has(key)) byPath.set(key, at);
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
   });
@@ -73,6 +110,7 @@ async function stampingReceiver() {
   return {
     url: (path: string) => `http://127.0.0.1:${port}${path}`,
     firstByte,
+    byPath,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -115,35 +153,48 @@ async function untilArrived(arrived: () => number, count: number, what: string):
   }
 }
 
-/** Loops that receive `from` as a poller does and hand each message to `handle`, until stopped. */
+/**
+ * Loops that receive `from` as the cloud's pollers do (`EVENT_SOURCE_POLLERS`: two long-polling
+ * loops, each handing a batch to `handle` and polling again while fewer than five batches run),
+ * and delete what was handled, until stopped.
+ */
 function pollLoops(
   bench: BenchCloud,
   from: string,
   handle: (bodies: string[]) => Promise<void>,
-  loops = 2,
 ): { stop(): Promise<void> } {
   let stopping = false;
+  const batches = new Set<Promise<void>>();
+  const slot = async () => {
+    while (batches.size >= EVENT_SOURCE_POLLERS.batches) await Promise.race(batches);
+  };
   const run = async () => {
     while (!stopping) {
+      await slot();
       const out = await bench.sqs.send(
         new ReceiveMessageCommand({ QueueUrl: from, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
       );
       const messages = out.Messages ?? [];
       if (messages.length === 0) continue;
-      await handle(messages.map((m) => m.Body ?? ''));
-      await bench.sqs.send(
-        new DeleteMessageBatchCommand({
-          QueueUrl: from,
-          Entries: messages.map((m, j) => ({ Id: String(j), ReceiptHandle: m.ReceiptHandle })),
-        }),
-      );
+      await slot();
+      const batch: Promise<void> = (async () => {
+        await handle(messages.map((m) => m.Body ?? ''));
+        await bench.sqs.send(
+          new DeleteMessageBatchCommand({
+            QueueUrl: from,
+            Entries: messages.map((m, j) => ({ Id: String(j), ReceiptHandle: m.ReceiptHandle })),
+          }),
+        );
+      })().finally(() => batches.delete(batch));
+      batches.add(batch);
     }
   };
-  const running = Array.from({ length: loops }, run);
+  const running = Array.from({ length: EVENT_SOURCE_POLLERS.receivers }, run);
   return {
     async stop() {
       stopping = true;
       await Promise.all(running);
+      await Promise.all(batches);
     },
   };
 }
@@ -202,25 +253,34 @@ async function floor(
   }
 }
 
-/** The service: published notifications, delivered by the cloud's consumers to `path`. */
+/** A run of published notifications: each one's send time and its arrivals (once all came). */
 async function service(
-  receiver: Awaited<ReturnType<typeof stampingReceiver>>,
   publish: (input: { text: string; orderingKey?: string }) => Promise<void>,
   label: string,
   count: number,
   rate: number,
   keyed: boolean,
-): Promise<number[]> {
-  const text = (i: number) => `${label}:${i}`;
+  arrivals: (text: string) => number[] | undefined,
+): Promise<{ sent: Map<string, number>; arrived: Map<string, number[]> }> {
+  const text = (i: number) => `${STAGE_TRACE_MARK}${label}:${i}`;
   const sentAt = await offer(count, rate, (i) =>
     publish({ text: text(i), ...(keyed ? { orderingKey: `${label}:key:${i % KEYS}` } : {}) }),
   );
   await untilArrived(
-    () => sentAt.filter((_, i) => receiver.firstByte.has(text(i))).length,
+    () => sentAt.filter((_, i) => arrivals(text(i)) !== undefined).length,
     count,
     `the service (${label})`,
   );
-  return sentAt.map((at, i) => (receiver.firstByte.get(text(i)) as number) - at);
+  const sent = new Map(sentAt.map((at, i) => [text(i), at]));
+  return { sent, arrived: new Map([...sent.keys()].map((t) => [t, arrivals(t) as number[]])) };
+}
+
+/** Latencies of a run: every arrival − its send (`last`: only the last arrival of each). */
+function latenciesOf(run: Awaited<ReturnType<typeof service>>, last = false): number[] {
+  return [...run.sent].flatMap(([text, at]) => {
+    const times = run.arrived.get(text) ?? [];
+    return last ? [Math.max(...times) - at] : times.map((t) => t - at);
+  });
 }
 
 export async function publishLatencyFigure(
@@ -230,8 +290,14 @@ export async function publishLatencyFigure(
   const { publishNotification } = await import('../shared/notifications/publisher');
   const receiver = await stampingReceiver();
   const tag = randomBytes(4).toString('hex');
+  const destination = await destinationOwner(bench, NOTIFICATION, tag);
   try {
-    const owners: Record<'plain' | 'ordered', number> = { plain: 0, ordered: 0 };
+    const owners: Record<'plain' | 'ordered' | 'many' | 'aws', number> = {
+      plain: 0,
+      ordered: 0,
+      many: 0,
+      aws: destination.userId,
+    };
     for (const kind of ['plain', 'ordered'] as const) {
       const made = await ownerWithWebhook(bench.cloud.endpoints.gateway, `bench-latency-${kind}-${tag}`, {
         name: `bench latency ${kind}`,
@@ -241,46 +307,108 @@ export async function publishLatencyFigure(
       });
       owners[kind] = made.userId;
     }
+    const many = await manyWebhooksOwner(NOTIFICATION, receiver.url, tag);
+    owners.many = many.userId;
     const publishTo =
-      (kind: 'plain' | 'ordered') => async (input: { text: string; orderingKey?: string }) => {
+      (kind: keyof typeof owners) => async (input: { text: string; orderingKey?: string }) => {
         await publishNotification({ notificationType: NOTIFICATION, recipients: [owners[kind]], ...input });
       };
+    const one = (text: string) => {
+      const at = receiver.firstByte.get(text);
+      return at === undefined ? undefined : [at];
+    };
+    const five = (text: string) => {
+      const times = many.paths.map((path) => receiver.byPath.get(`${path} ${text}`));
+      return times.every((t) => t !== undefined) ? (times as number[]) : undefined;
+    };
+    const inCustomerQueue = (text: string) => {
+      const at = destination.arrived.get(text);
+      return at === undefined ? undefined : [at];
+    };
     const count = Math.max(20, Math.round(options.seconds * options.ratePerSecond));
     const rate = options.ratePerSecond;
     const half = Math.ceil(count / 2);
-    const samples = {
-      service: [] as number[],
-      ordered: [] as number[],
-      two: [] as number[],
-      one: [] as number[],
+    // The AWS destination runs half as many notifications. The 1,000-webhook owner gets a fifth
+    // of the rate, so its 5 matching webhooks get the same 20 deliveries a second as the others:
+    // at 20 notifications a second fan-out would read 20,000 subscription items and evaluate
+    // 19,900 filters a second, more than the local cloud's DynamoDB Local and one process sustain
+    // (a backlog of seconds, measured).
+    const awsHalf = Math.ceil(half / 2);
+    const manyRate = rate / MANY_MATCHING;
+    const manyHalf = Math.ceil(half / MANY_MATCHING);
+    // Warm-up, untimed: every path once through the cloud's consumers (their modules, connections
+    // and JIT), and the 1,000-webhook owner's 995 filters compiled once per container (ADR 0010).
+    // Cold starts are figure 5's; this figure is the steady state at the offered rate. The filters
+    // first: compiling 995 of them leaves the cloud's heap a collection to make, which landed in
+    // the first timed run when they came last (a 129 ms stall of the cloud's event loop).
+    await service(publishTo('many'), `${tag}:wm`, WARM_UP / MANY_MATCHING, manyRate, false, five);
+    await service(publishTo('plain'), `${tag}:wp`, WARM_UP, rate, false, one);
+    await service(publishTo('ordered'), `${tag}:wo`, WARM_UP, rate, true, one);
+    await service(publishTo('aws'), `${tag}:wa`, WARM_UP, rate, false, inCustomerQueue);
+    const runs = {
+      service: [] as Awaited<ReturnType<typeof service>>[],
+      ordered: [] as Awaited<ReturnType<typeof service>>[],
+      many: [] as Awaited<ReturnType<typeof service>>[],
+      aws: [] as Awaited<ReturnType<typeof service>>[],
     };
-    // Two rounds of each, alternating, half the count each.
+    const floors = { two: [] as number[], one: [] as number[] };
+    // Two rounds of each, alternating.
     for (const round of [1, 2]) {
-      samples.service.push(
-        ...(await service(receiver, publishTo('plain'), `${tag}:s${round}`, half, rate, false)),
+      runs.service.push(await service(publishTo('plain'), `${tag}:s${round}`, half, rate, false, one));
+      floors.two.push(...(await floor(bench, receiver, 2, `${tag}:r${round}`, half, rate)));
+      runs.ordered.push(await service(publishTo('ordered'), `${tag}:o${round}`, half, rate, true, one));
+      floors.one.push(...(await floor(bench, receiver, 1, `${tag}:r${round}`, half, rate)));
+      runs.aws.push(
+        await service(publishTo('aws'), `${tag}:a${round}`, awsHalf, rate, false, inCustomerQueue),
       );
-      samples.two.push(...(await floor(bench, receiver, 2, `${tag}:r${round}`, half, rate)));
-      samples.ordered.push(
-        ...(await service(receiver, publishTo('ordered'), `${tag}:o${round}`, half, rate, true)),
-      );
-      samples.one.push(...(await floor(bench, receiver, 1, `${tag}:r${round}`, half, rate)));
+      runs.many.push(await service(publishTo('many'), `${tag}:m${round}`, manyHalf, manyRate, false, five));
     }
+    const all = (list: Awaited<ReturnType<typeof service>>[], last = false) =>
+      list.flatMap((run) => latenciesOf(run, last));
     const result = {
-      service: figures(samples.service),
-      ordered: figures(samples.ordered),
-      twoQueueFloor: figures(samples.two),
-      oneQueueFloor: figures(samples.one),
+      service: figures(all(runs.service)),
+      ordered: figures(all(runs.ordered)),
+      many: {
+        ...figures(all(runs.many)),
+        lastOfFive: figures(all(runs.many, true)),
+        webhooks: MANY_WEBHOOKS,
+        matching: MANY_MATCHING,
+        ratePerSecond: manyRate,
+      },
+      awsDestination: figures(all(runs.aws)),
+      twoQueueFloor: figures(floors.two),
+      oneQueueFloor: figures(floors.one),
     };
+    // The cloud writes its trace each second.
+    await sleep(2_000);
+    // BENCH_KEEP_TRACE=<file>: the cloud's stage trace kept there (the cloud's state directory goes with it).
+    if (process.env.BENCH_KEEP_TRACE) copyFileSync(bench.stageTraceFile, process.env.BENCH_KEEP_TRACE);
+    const sentOf = (list: Awaited<ReturnType<typeof service>>[]) =>
+      new Map(list.flatMap((run) => [...run.sent]));
+    const byText = (text: string) => receiver.firstByte.get(text);
+    const unordered = stageBreakdown(bench.stageTraceFile, sentOf(runs.service), byText);
+    const ordered = stageBreakdown(bench.stageTraceFile, sentOf(runs.ordered), byText);
+    const floor2 = result.twoQueueFloor;
+    const ratio = (f: LatencyFigures, p: 'p50Ms' | 'p99Ms') => round(f[p] / floor2[p]);
     return {
       ratePerSecond: rate,
       seconds: options.seconds,
       ...result,
-      p50Ratio: round(result.service.p50Ms / result.twoQueueFloor.p50Ms),
-      p99Ratio: round(result.service.p99Ms / result.twoQueueFloor.p99Ms),
-      orderedP50Ratio: round(result.ordered.p50Ms / result.twoQueueFloor.p50Ms),
-      orderedP99Ratio: round(result.ordered.p99Ms / result.twoQueueFloor.p99Ms),
+      p50Ratio: ratio(result.service, 'p50Ms'),
+      p99Ratio: ratio(result.service, 'p99Ms'),
+      orderedP50Ratio: ratio(result.ordered, 'p50Ms'),
+      orderedP99Ratio: ratio(result.ordered, 'p99Ms'),
+      manyP50Ratio: ratio(result.many, 'p50Ms'),
+      manyP99Ratio: ratio(result.many, 'p99Ms'),
+      awsP50Ratio: ratio(result.awsDestination, 'p50Ms'),
+      awsP99Ratio: ratio(result.awsDestination, 'p99Ms'),
+      breakdown: {
+        ...(unordered ? { unordered } : {}),
+        ...(ordered ? { ordered } : {}),
+      },
     };
   } finally {
+    await destination.stop();
     await receiver.close();
   }
 }

@@ -24,19 +24,31 @@ export interface BenchCloud {
   sqs: SQSClient;
   /** Bench-only queue that receives what the imported fan-out handler enqueues. */
   deliveriesUrl: string;
+  /** The cloud's stage trace of figure 20's notifications (infra/local/stage-trace.ts). */
+  stageTraceFile: string;
   /** Makes another bench-only queue (the cloud's pollers never read it) and answers its URL. */
   queue(name: string): Promise<string>;
   stop(): Promise<void>;
 }
 
+/** What figure 20's notifications carry in their text: the cloud traces the batches that hold it. */
+export const STAGE_TRACE_MARK = 'figure20:';
+
 export async function startBenchCloud(): Promise<BenchCloud> {
   const stateDir = mkdtempSync(join(tmpdir(), 'causeway-bench-'));
+  const stageTraceFile = join(stateDir, 'stage-trace.jsonl');
   const cloud = await startCloudProcess({
     stateDir,
     timeoutMs: 120_000,
     // Quiet handler logs (the latency figure would otherwise measure log writing), and DynamoDB
-    // Local's JVM as `npm start` runs it, not with the suite's start-up settings.
-    env: { LOG_LEVEL: 'WARN', JAVA_TOOL_OPTIONS: '' },
+    // Local's JVM as `npm start` runs it, not with the suite's start-up settings. Only batches
+    // holding figure 20's mark are traced (nothing else pays for it).
+    env: {
+      LOG_LEVEL: 'WARN',
+      JAVA_TOOL_OPTIONS: '',
+      LOCAL_STAGE_TRACE: stageTraceFile,
+      LOCAL_STAGE_TRACE_MARK: STAGE_TRACE_MARK,
+    },
   });
   Object.assign(
     process.env,
@@ -69,6 +81,7 @@ export async function startBenchCloud(): Promise<BenchCloud> {
     cloud,
     sqs,
     deliveriesUrl,
+    stageTraceFile,
     queue: make,
     async stop() {
       sqs.destroy();

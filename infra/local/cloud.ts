@@ -24,7 +24,7 @@ import { type ClientEndpoints, clientEnvironment, localDeliveryPrincipalArn } fr
 import { LocalGateway } from './gateway';
 import { LocalInvokeEndpoint, localFunctionName } from './invoke-endpoint';
 import { lockStateDir } from './lock';
-import { QueuePoller } from './pollers';
+import { EVENT_SOURCE_POLLERS, QueuePoller } from './pollers';
 import { LocalScheduler } from './scheduler';
 import { ensureQueues, localSqsClient, startSqs } from './sqs';
 import { LocalStepFunctions } from './stepfunctions';
@@ -235,7 +235,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
           queue,
           queueArn: attrs.Attributes?.QueueArn ?? queue.url,
           functionName: `${LOCAL_PREFIX}-${queue.def.name}-consumer`,
-          concurrency: 2,
+          concurrency: EVENT_SOURCE_POLLERS,
           // A test cloud's shorter consumer timeout: the invocation's deadline comes sooner, and
           // with it the leases a consumer holds for as long as it may run (a recover job's re-sends).
           ...(process.env.LOCAL_CONSUMER_TIMEOUT_SECONDS

@@ -259,6 +259,28 @@ function continuation(
   );
 }
 
+/** Subscriptions read by the next query of a step that has enqueued `sent` deliveries. */
+const pageLimit = (chunk: number, sent: number) => Math.max(1, Math.min(PAGE_SIZE, chunk - sent));
+/** Keys whose first page a step reads ahead: a notification to one user has four. */
+const READ_AHEAD_KEYS = 4;
+type PageAhead = { key: number; after?: number; limit: number; page: ReturnType<typeof subscriptionPage> };
+
+/**
+ * The step's first pages (from where it starts, then the next keys' first), read side by side while
+ * its lease is taken: deliveries wait for the slowest round trip, not the lease's and one per key in
+ * turn (figure 20). A step that stops early (done, running elsewhere, continuing) wasted at most
+ * READ_AHEAD_KEYS reads, never a write; nothing is enqueued before the lease is held (ADR 0012).
+ */
+function readAhead(step: Continuation, keys: readonly string[], limit: number): PageAhead[] {
+  return keys.slice(step.key, step.key + READ_AHEAD_KEYS).map((subscriptionKey, i) => {
+    const after = i === 0 ? step.after : undefined;
+    const page = subscriptionPage(subscriptionKey, after, limit);
+    // A page the step does not use must not surface as an unhandled rejection; a used one throws where it is awaited.
+    page.catch(() => undefined);
+    return { key: step.key + i, after, limit, page };
+  });
+}
+
 /** One fan-out step of a notification (the notifications queue's consumer). */
 export async function fanOut(message: FanOutMessage, context: MessageContext): Promise<Next> {
   let step: Continuation;
@@ -271,6 +293,12 @@ export async function fanOut(message: FanOutMessage, context: MessageContext): P
   }
   let marker = stepMarker(step);
   const whole = `fanout#${step.digest}`;
+  const keys = notificationSubscriptionKeys(
+    step.notification.notificationType,
+    pertainsTo(step.notification),
+  );
+  const chunk = fanOutChunk();
+  const ahead = readAhead(step, keys, pageLimit(chunk, 0));
   let started = Date.now();
   let taken = await takeStep(marker, STEP_LEASE_MS, FAN_OUT_MARKER_TTL_DAYS, started);
   // A first step marked done without `next` says the whole notification is done (it was fanned
@@ -305,14 +333,14 @@ export async function fanOut(message: FanOutMessage, context: MessageContext): P
     ...(step.traceparent ? { traceparent: step.traceparent } : {}),
     ...(step.notifiedAt !== undefined ? { notifiedAt: step.notifiedAt } : {}),
   };
-  const keys = notificationSubscriptionKeys(notification.notificationType, pertainsTo(notification));
-  const chunk = fanOutChunk();
   let { key, after } = step;
   let sent = 0;
   const stepIds: number[] = [];
   while (key < keys.length) {
     const current = keys[key] as string;
-    const page = await subscriptionPage(current, after, Math.max(1, Math.min(PAGE_SIZE, chunk - sent)));
+    const limit = pageLimit(chunk, sent);
+    const read = ahead.find((a) => a.key === key && a.after === after && a.limit === limit);
+    const page = await (read?.page ?? subscriptionPage(current, after, limit));
     let subscriptions = page.subscriptions;
     if (current.startsWith(`${ALL_NOTIFICATIONS}#`) && subscriptions.length > 0) {
       // A webhook subscribed to the type and to ALL_NOTIFICATIONS gets one delivery (under the type).
