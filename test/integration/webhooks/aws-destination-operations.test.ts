@@ -205,7 +205,12 @@ describe('an SQS destination through recover, throttle, filters, pause, v1a and 
       60_000,
     );
     expect(messages.map((m) => JSON.parse(m.body).text).sort()).toEqual(['keep 1', 'keep 2', 'keep marker']);
-    const records = await historyOf(id as number);
+    // The marker's record is written after its send: wait for it, not only for the queue.
+    const records = await untilDone(
+      () => historyOf(id as number),
+      (list) => list.some((r: AnyRecord) => r.request.text === 'keep marker'),
+      { what: 'the marker’s history record' },
+    );
     expect(records.map((r: AnyRecord) => r.request.text).sort()).toEqual(['keep 1', 'keep 2', 'keep marker']);
   }, 120_000);
 
