@@ -15,13 +15,8 @@ import { freePort } from '../../infra/local/ports';
 import { SHARED_DYNAMODB_ENV } from './local-cloud-process';
 
 /**
- * One GC thread: the tiers' clouds and tests need the two cores. The optimizing compiler stays,
- * unlike in a cloud's own short-lived JVM (TEST_CLOUD_ENV): this one serves the whole run (the
- * clouds' JVMs spent ~380 CPU-seconds in a full run: a few hundred thousand requests at the
- * rates below). Measured on a fixed mix of puts, gets and index queries (3,300
- * requests a round): C2 cost more up to ~20,000 requests (11.3 CPU-seconds for the first round
- * against 5.4 with the client compiler only) and then less (1.6-1.8 a round against 2.5-2.9),
- * so its early cost is made up by about 55,000 (extrapolated).
+ * One GC thread: the tiers' clouds and tests need the two cores. (The compilers stay: unlike a
+ * cloud's own JVM, this one serves the whole run, where compiled code pays for itself.)
  */
 const JAVA_TOOL_OPTIONS = '-XX:+UseSerialGC';
 
