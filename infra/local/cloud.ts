@@ -13,13 +13,7 @@ import { type StreamConsumerDef, streamConsumers } from '../../shared/catalog/st
 import { LOCAL_DESTINATION_ENDPOINT_ENV } from '../../shared/webhooks/aws/credentials';
 import { loadStage, stageEnvironment } from '../stages';
 import { startSandboxAccount } from './customer-account/sandbox-account';
-import {
-  deleteTables,
-  ensureTables,
-  existingDynamoDbLocal,
-  localDynamoClient,
-  startDynamoDbLocal,
-} from './dynamodb';
+import { ensureTables, localDynamoClient, startDynamoDbLocal } from './dynamodb';
 import { type ClientEndpoints, clientEnvironment, localDeliveryPrincipalArn } from './env';
 import { LocalGateway } from './gateway';
 import { LocalInvokeEndpoint, localFunctionName } from './invoke-endpoint';
@@ -109,23 +103,11 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     // that never restart (the test suite's), where the file-backed stores' writes cost CPU the
     // tests need; `npm start` keeps its state in the state directory.
     const durable = process.env.LOCAL_STORAGE !== 'memory';
-    // LOCAL_DYNAMODB_ENDPOINT: an in-memory DynamoDB Local already running, shared with other
-    // clouds (the test suite runs one for all its in-memory clouds instead of a JVM each). This
-    // cloud's tables there get a prefix of their own and are deleted at stop.
-    const sharedDynamo = process.env.LOCAL_DYNAMODB_ENDPOINT || undefined;
-    if (sharedDynamo !== undefined && durable)
-      throw new Error(
-        'LOCAL_DYNAMODB_ENDPOINT needs LOCAL_STORAGE=memory: a cloud that keeps its state keeps its tables in its own DynamoDB Local',
-      );
-    const tablePrefix =
-      sharedDynamo === undefined ? LOCAL_PREFIX : `${LOCAL_PREFIX}-${randomBytes(4).toString('hex')}`;
     const sandboxDir = join(stateDir, 'sandbox');
     mkdirSync(sandboxDir, { recursive: true });
     const principalArn = localDeliveryPrincipalArn('local');
     const [dynamo, sqs, sandboxAccount] = await Promise.all([
-      sharedDynamo !== undefined
-        ? existingDynamoDbLocal(sharedDynamo)
-        : startDynamoDbLocal(durable ? join(stateDir, 'dynamodb') : undefined),
+      startDynamoDbLocal(durable ? join(stateDir, 'dynamodb') : undefined),
       startSqs(durable ? join(stateDir, 'sqs') : undefined),
       startSandboxAccount({ dir: join(sandboxDir, 'aws'), durable, principalArn }),
     ]);
@@ -134,15 +116,10 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       () => sqs.stop(),
       () => sandboxAccount.stop(),
     );
-    if (sharedDynamo !== undefined)
-      stops.push(async () => {
-        const client = localDynamoClient(dynamo.endpoint);
-        await deleteTables(client, tablePrefix).finally(() => client.destroy());
-      });
     const ddbClient = localDynamoClient(dynamo.endpoint);
     const sqsClient = localSqsClient(sqs.endpoint);
     const [tableNames, queueList] = await Promise.all([
-      ensureTables(ddbClient, tablePrefix),
+      ensureTables(ddbClient, LOCAL_PREFIX),
       ensureQueues(sqsClient, LOCAL_PREFIX, sqs.endpoint, (def) =>
         Number(process.env.LOCAL_QUEUE_VISIBILITY_SECONDS || visibilityTimeoutSeconds(def)),
       ),

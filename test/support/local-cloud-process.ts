@@ -12,12 +12,6 @@ import { tempDir } from './temp';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 
-/**
- * The endpoint of the run's shared in-memory DynamoDB Local (test/support/shared-dynamodb.ts);
- * unset, each cloud starts its own.
- */
-export const SHARED_DYNAMODB_ENV = 'CAUSEWAY_TEST_DYNAMODB_ENDPOINT';
-
 export interface RunningCloud {
   process: ChildProcess;
   stateDir: string;
@@ -78,11 +72,7 @@ export async function startCloudProcess(
     env: {
       ...process.env,
       ...TEST_CLOUD_ENV,
-      // An in-memory cloud keeps its tables in the run's shared DynamoDB Local where there is one
-      // (test/support/shared-dynamodb.ts); one restarted on its state keeps a JVM of its own.
-      ...(options.durable
-        ? { LOCAL_DYNAMODB_ENDPOINT: '' }
-        : { LOCAL_STORAGE: 'memory', LOCAL_DYNAMODB_ENDPOINT: process.env[SHARED_DYNAMODB_ENV] ?? '' }),
+      ...(options.durable ? {} : { LOCAL_STORAGE: 'memory' }),
       ...options.env,
       STATE_DIR: stateDir,
       PORT: '0',
