@@ -7,6 +7,9 @@
  * BENCH_COLD_ONLY=me,deliver, BENCH_COLD_RUNS=21 and BENCH_COLD_REPEATS=3 (figure 5 only: the
  * handlers whose module path contains one of the parts, its rounds, and its whole runs), BENCH_ONLY=consoleSize,coldStart,fanOut,history,throughput,keys,freshness,isolation,latency,checks,health,recover,throttle,filters,soak,signatures,destinations,ordering,publishLatency,unitCost.
  *
+ * A full run also rewrites README.md's benchmark table from the same results
+ * (`bench/lib/results-table.ts`).
+ *
  * Over 400 lines: every figure's measurement and its summary row are listed here, in the
  * order the table prints them, so a figure is added or read in one place.
  */
@@ -34,6 +37,7 @@ import { FILTER_RATIO_LIMIT, filterFanOut } from './filters';
 import { keyDistribution } from './key-distribution';
 import { apiLatency } from './latency';
 import { startBenchCloud } from './lib/cloud';
+import { rewriteReadmeTable, type SummaryRow } from './lib/results-table';
 import { breakdownLines } from './lib/stage-breakdown';
 import { healthCost, recoverThroughput, throttleCost } from './operations';
 import { orderingFigure } from './ordering';
@@ -57,14 +61,8 @@ const started = Date.now();
 const say = (line: string) =>
   process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0)}s] ${line}\n`);
 
-interface SummaryRow {
-  figure: string;
-  measured: string;
-  baseline: string;
-  result: string;
-  target: string;
-  met: boolean;
-}
+/** The row, with why its target is missed when it is (the README's table shows it beside the miss). */
+const missedBecause = (row: SummaryRow, reason: string): SummaryRow => (row.met ? row : { ...row, reason });
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 
@@ -131,7 +129,10 @@ async function main() {
     const twinWorst = [...r.rows]
       .filter((x) => SDK_TWIN_TARGET_KINDS.includes(x.kind) && !x.importError)
       .sort((a, b) => b.sdkTwinRatio - a.sdkTwinRatio)[0];
-    summary.push({
+    const twinOver = r.rows
+      .filter((x) => SDK_TWIN_TARGET_KINDS.includes(x.kind) && x.sdkTwinRatio > SDK_TWIN_RATIO_LIMIT)
+      .map((x) => x.handler.replace(/^functions\//, '').replace(/\.ts$/, ''));
+    const twinRow: SummaryRow = {
       figure: '5. cold start: init over its SDK twin',
       measured: twinWorst ? `${twinWorst.initMs} ms worst ratio (${twinWorst.handler})` : 'none',
       baseline: twinWorst
@@ -143,7 +144,13 @@ async function main() {
       } of ${r.rows.filter((x) => SDK_TWIN_TARGET_KINDS.includes(x.kind)).length} over`,
       target: `ratio ≤ ${SDK_TWIN_RATIO_LIMIT}`,
       met: r.targets.sdkTwinRatioWithinLimit,
-    });
+    };
+    summary.push(
+      missedBecause(
+        twinRow,
+        `over: ${twinOver.join(', ') || 'none measured'}; our own module-scope work beyond the SDK clients (schemas, middy, catalogs), and ratios move by up to ±0.3 on a loaded machine (docs/benchmarks.md, figure 5)`,
+      ),
+    );
   }
 
   const countFigures = ['fanOut', 'history'].filter(wants);
@@ -492,39 +499,64 @@ async function main() {
         results.publishLatency = r;
         const ms = (f: { p50Ms: number; p95Ms: number; p99Ms: number }) =>
           `p50 ${f.p50Ms} / p95 ${f.p95Ms} / p99 ${f.p99Ms} ms`;
-        summary.push({
-          figure: `20. publish → receiver's first byte at ${r.ratePerSecond}/s`,
-          measured: `${ms(r.service)} (${r.service.samples} notifications)`,
-          baseline: `two-queue floor ${ms(r.twoQueueFloor)}; one-queue floor ${ms(r.oneQueueFloor)}`,
-          result: `p50 × ${r.p50Ratio}, p99 × ${r.p99Ratio} the two-queue floor`,
-          target: 'p50 ≤ 3×, p99 ≤ 4×',
-          met: r.p50Ratio <= 3 && r.p99Ratio <= 4,
-        });
-        summary.push({
-          figure: `20. the same, keyed notifications (100 keys) to an ordered webhook`,
-          measured: `${ms(r.ordered)} (${r.ordered.samples} notifications)`,
-          baseline: `two-queue floor ${ms(r.twoQueueFloor)}`,
-          result: `p50 × ${r.orderedP50Ratio}, p99 × ${r.orderedP99Ratio} the floor`,
-          target: 'p50 ≤ 3×, p99 ≤ 4×',
-          met: r.orderedP50Ratio <= 3 && r.orderedP99Ratio <= 4,
-        });
-        summary.push({
-          figure: `20. the same to ${r.many.webhooks} subscribed webhooks of one owner, ${r.many.matching} matching, at ${r.many.ratePerSecond}/s (every first byte of the ${r.many.matching})`,
-          measured: `${ms(r.many)} (${r.many.samples} first bytes); the last of each notification's ${r.many.matching}: ${ms(r.many.lastOfFive)}`,
-          baseline: `two-queue floor ${ms(r.twoQueueFloor)}`,
-          result: `p50 × ${r.manyP50Ratio}, p99 × ${r.manyP99Ratio} the floor`,
-          target: 'p50 ≤ 3×, p99 ≤ 4×',
-          met: r.manyP50Ratio <= 3 && r.manyP99Ratio <= 4,
-        });
-        summary.push({
-          figure:
-            "20. the same to an AWS destination (an SQS queue of the sandbox account; arrival: the customer's queue accepting it)",
-          measured: `${ms(r.awsDestination)} (${r.awsDestination.samples} notifications)`,
-          baseline: `two-queue floor ${ms(r.twoQueueFloor)}`,
-          result: `p50 × ${r.awsP50Ratio}, p99 × ${r.awsP99Ratio} the floor`,
-          target: 'p50 ≤ 3×, p99 ≤ 4×',
-          met: r.awsP50Ratio <= 3 && r.awsP99Ratio <= 4,
-        });
+        /** Why a row of figure 20 misses its target, as the runs of ADR 0024 took it apart. */
+        const firstMinute =
+          "the local cloud's first minute: the first timed round after it starts is the slow one (event-loop stalls of its one process), not a stage of the service (ADR 0024)";
+        const quietRunsOnly =
+          "met in quiet runs (ADR 0024); this path's tail in a busier run is not taken apart";
+        summary.push(
+          missedBecause(
+            {
+              figure: `20. publish → receiver's first byte at ${r.ratePerSecond}/s`,
+              measured: `${ms(r.service)} (${r.service.samples} notifications)`,
+              baseline: `two-queue floor ${ms(r.twoQueueFloor)}; one-queue floor ${ms(r.oneQueueFloor)}`,
+              result: `p50 × ${r.p50Ratio}, p99 × ${r.p99Ratio} the two-queue floor`,
+              target: 'p50 ≤ 3×, p99 ≤ 4×',
+              met: r.p50Ratio <= 3 && r.p99Ratio <= 4,
+            },
+            firstMinute,
+          ),
+        );
+        summary.push(
+          missedBecause(
+            {
+              figure: `20. the same, keyed notifications (100 keys) to an ordered webhook`,
+              measured: `${ms(r.ordered)} (${r.ordered.samples} notifications)`,
+              baseline: `two-queue floor ${ms(r.twoQueueFloor)}`,
+              result: `p50 × ${r.orderedP50Ratio}, p99 × ${r.orderedP99Ratio} the floor`,
+              target: 'p50 ≤ 3×, p99 ≤ 4×',
+              met: r.orderedP50Ratio <= 3 && r.orderedP99Ratio <= 4,
+            },
+            quietRunsOnly,
+          ),
+        );
+        summary.push(
+          missedBecause(
+            {
+              figure: `20. the same to ${r.many.webhooks} subscribed webhooks of one owner, ${r.many.matching} matching, at ${r.many.ratePerSecond}/s (every first byte of the ${r.many.matching})`,
+              measured: `${ms(r.many)} (${r.many.samples} first bytes); the last of each notification's ${r.many.matching}: ${ms(r.many.lastOfFive)}`,
+              baseline: `two-queue floor ${ms(r.twoQueueFloor)}`,
+              result: `p50 × ${r.manyP50Ratio}, p99 × ${r.manyP99Ratio} the floor`,
+              target: 'p50 ≤ 3×, p99 ≤ 4×',
+              met: r.manyP50Ratio <= 3 && r.manyP99Ratio <= 4,
+            },
+            "fan-out reads an owner's subscriptions a page after another and enqueues after each, so the k-th match waits for the pages before it; a fan-out reading them side by side is not built (docs/benchmarks.md, figure 20)",
+          ),
+        );
+        summary.push(
+          missedBecause(
+            {
+              figure:
+                "20. the same to an AWS destination (an SQS queue of the sandbox account; arrival: the customer's queue accepting it)",
+              measured: `${ms(r.awsDestination)} (${r.awsDestination.samples} notifications)`,
+              baseline: `two-queue floor ${ms(r.twoQueueFloor)}`,
+              result: `p50 × ${r.awsP50Ratio}, p99 × ${r.awsP99Ratio} the floor`,
+              target: 'p50 ≤ 3×, p99 ≤ 4×',
+              met: r.awsP50Ratio <= 3 && r.awsP99Ratio <= 4,
+            },
+            quietRunsOnly,
+          ),
+        );
         for (const [label, b] of Object.entries(r.breakdown))
           if (b)
             for (const line of breakdownLines(`20. where a notification waited (${label})`, b)) say(line);
@@ -538,14 +570,19 @@ async function main() {
         results.unitCost = r;
         for (const s of r.scenarios) {
           const biggest = s.cost.rows.find((row) => row.component === s.cost.biggest);
-          summary.push({
-            figure: `19. $ per million deliveries, ${s.scenario}`,
-            measured: `$${s.cost.totalOnDemand.toFixed(2)} on-demand / $${s.cost.totalProvisioned.toFixed(2)} provisioned (70 %)`,
-            baseline: `biggest: ${s.cost.biggest} $${biggest?.onDemand.toFixed(2)}`,
-            result: `${s.deliveries} deliveries, ${s.attempts} attempts; ${s.units.dynamoWriteUnits} WRU, ${s.units.sqsRequests} SQS requests a delivery`,
-            target: `≤ $${r.target.perMillionAtMost.toFixed(2)} on-demand`,
-            met: s.cost.totalOnDemand <= r.target.perMillionAtMost,
-          });
+          summary.push(
+            missedBecause(
+              {
+                figure: `19. $ per million deliveries, ${s.scenario}`,
+                measured: `$${s.cost.totalOnDemand.toFixed(2)} on-demand / $${s.cost.totalProvisioned.toFixed(2)} provisioned (70 %)`,
+                baseline: `biggest: ${s.cost.biggest} $${biggest?.onDemand.toFixed(2)}`,
+                result: `${s.deliveries} deliveries, ${s.attempts} attempts; ${s.units.dynamoWriteUnits} WRU, ${s.units.sqsRequests} SQS requests a delivery`,
+                target: `≤ $${r.target.perMillionAtMost.toFixed(2)} on-demand`,
+                met: s.cost.totalOnDemand <= r.target.perMillionAtMost,
+              },
+              "cheap levers applied; the history's writes remain (its record and three index entries, 4 WRU an attempt); ADR 0023 prices the designs that would meet it, none built",
+            ),
+          );
         }
         appendix.push(costTables(r));
       }
@@ -637,9 +674,11 @@ async function main() {
     : join(repoRoot, 'bench', 'results', 'latest.json');
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  // The README's table comes from the same results: rewritten by a full run only.
+  if (!partial) rewriteReadmeTable(report);
   printTable(summary);
   for (const text of appendix) process.stdout.write(text);
-  say(`done in ${durationSeconds} s; results in ${file}`);
+  say(`done in ${durationSeconds} s; results in ${file}${partial ? '' : ' and the README table'}`);
 }
 
 function printTable(rows: SummaryRow[]) {
@@ -660,6 +699,7 @@ function printTable(rows: SummaryRow[]) {
   process.stdout.write(`${line(header, 'met')}\n`);
   process.stdout.write(`${cols.map((c) => '─'.repeat(width[c])).join('─┼─')}─┼────\n`);
   for (const r of rows) process.stdout.write(`${line(r, r.met ? 'yes' : 'NO')}\n`);
+  for (const r of rows) if (r.reason) process.stdout.write(`\nNO — ${r.figure}: ${r.reason}\n`);
 }
 
 await main();
