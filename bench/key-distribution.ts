@@ -124,10 +124,17 @@ export async function keyDistribution(options: {
   globalShare: number;
 }): Promise<KeyDistributionResult> {
   const receiver = await startReceiver();
+  const { createWebhooks, deleteWebhook } = await import('../shared/webhooks/api/webhooks');
+  /**
+   * Every webhook made here, deleted at the end: the global ones subscribe every owner's
+   * `modelAccessRequested` notifications, and later figures publish those through this cloud's
+   * pipeline (a leftover global webhook would take four more deliveries of each, to a closed
+   * receiver, and their retries: it once stalled figure 18).
+   */
+  const made: { caller: Parameters<typeof deleteWebhook>[0]; id: number }[] = [];
   try {
     const handler = await deliverHandler();
     const { createPrincipalWithKey } = await import('../shared/auth/keys');
-    const { createWebhooks } = await import('../shared/webhooks/api/webhooks');
     const { dynamodb } = await import('../shared/store/clients');
     const { tableName } = await import('../shared/store/tables');
 
@@ -150,15 +157,16 @@ export async function keyDistribution(options: {
       Array.from({ length: 4 }, (_, i) => hook(`/g${i}`, true)),
       'http://localhost',
     );
+    for (const w of globals.createdWebhooks) made.push({ caller: adminPrincipal, id: w.id });
     const personal: { id: number; ownerId: number }[] = [];
     for (let i = 0; i < 20; i++) {
       const owner = await createPrincipalWithKey(`bench-keys-${i}`, []);
-      const out = await createWebhooks(
-        { userId: owner.userId, name: owner.name, permissions: [] },
-        [hook(`/u${i}`, false)],
-        'http://localhost',
-      );
-      for (const w of out.createdWebhooks) personal.push({ id: w.id, ownerId: owner.userId });
+      const caller = { userId: owner.userId, name: owner.name, permissions: [] };
+      const out = await createWebhooks(caller, [hook(`/u${i}`, false)], 'http://localhost');
+      for (const w of out.createdWebhooks) {
+        personal.push({ id: w.id, ownerId: owner.userId });
+        made.push({ caller, id: w.id });
+      }
     }
     const globalHooks = globals.createdWebhooks.map((w) => ({ id: w.id, ownerId: admin.userId }));
     if (globalHooks.length !== 4 || personal.length !== 20) throw new Error('bench webhooks refused');
@@ -251,6 +259,7 @@ export async function keyDistribution(options: {
       },
     };
   } finally {
+    for (const { caller, id } of made) await deleteWebhook(caller, id, 'http://localhost');
     await receiver.close();
   }
 }

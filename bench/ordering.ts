@@ -133,7 +133,9 @@ export async function orderingFigure(
         for (let i = 0; i < inputs.length; i += 100) await publishNotifications(inputs.slice(i, i + 100));
         while (receiver.texts(`/${kind}`).length - before < perRound) {
           if (Date.now() - started > HANG_GUARD_MS)
-            throw new Error(`figure 18: ${kind} round ${roundNo} hung`);
+            throw new Error(
+              `figure 18: ${kind} round ${roundNo} hung: ${receiver.texts(`/${kind}`).length - before} of ${perRound} delivered in ${HANG_GUARD_MS / 60_000} minutes`,
+            );
           await new Promise((r) => setTimeout(r, 50));
         }
         totals[kind].count += perRound;
@@ -216,7 +218,10 @@ async function parkedNeighbours(
     const started = Date.now();
     for (let i = 0; i < inputs.length; i += 100) await publish(inputs.slice(i, i + 100));
     while (arrived() < neighbours) {
-      if (Date.now() - started > HANG_GUARD_MS) throw new Error(`figure 18: ${kind} round ${roundNo} hung`);
+      if (Date.now() - started > HANG_GUARD_MS)
+        throw new Error(
+          `figure 18: ${kind} round ${roundNo} hung: ${arrived()} of ${neighbours} delivered in ${HANG_GUARD_MS / 60_000} minutes`,
+        );
       await new Promise((r) => setTimeout(r, 50));
     }
     totals[kind].count += neighbours;

@@ -7,7 +7,7 @@
  * BENCH_COLD_ONLY=me,deliver, BENCH_COLD_RUNS=21 and BENCH_COLD_REPEATS=3 (figure 5 only: the
  * handlers whose module path contains one of the parts, its rounds, and its whole runs), BENCH_ONLY=consoleSize,coldStart,fanOut,history,throughput,keys,freshness,isolation,latency,checks,health,recover,throttle,filters,soak,signatures,destinations,ordering,publishLatency,unitCost.
  *
- * A full run also rewrites README.md's benchmark table from the same results
+ * A full run also rewrites the benchmark table of README.md and docs/benchmarks.md from the same results
  * (`bench/lib/results-table.ts`).
  *
  * Over 400 lines: every figure's measurement and its summary row are listed here, in the
@@ -37,7 +37,7 @@ import { FILTER_RATIO_LIMIT, filterFanOut } from './filters';
 import { keyDistribution } from './key-distribution';
 import { apiLatency } from './latency';
 import { startBenchCloud } from './lib/cloud';
-import { rewriteReadmeTable, type SummaryRow } from './lib/results-table';
+import { rewriteResultsTables, type SummaryRow } from './lib/results-table';
 import { breakdownLines } from './lib/stage-breakdown';
 import { healthCost, recoverThroughput, throttleCost } from './operations';
 import { orderingFigure } from './ordering';
@@ -648,6 +648,10 @@ async function main() {
           met: r.notEnabled === 0,
         });
       }
+    } catch (error) {
+      // The cloud's state directory goes at its stop: keep its log, where the failure's cause is.
+      say(`a figure failed; the local cloud's log is kept at ${bench.keepLog()}`);
+      throw error;
     } finally {
       say('stopping the local cloud');
       await bench.stop();
@@ -675,7 +679,7 @@ async function main() {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   // The README's table comes from the same results: rewritten by a full run only.
-  if (!partial) rewriteReadmeTable(report);
+  if (!partial) rewriteResultsTables(report);
   printTable(summary);
   for (const text of appendix) process.stdout.write(text);
   say(`done in ${durationSeconds} s; results in ${file}${partial ? '' : ' and the README table'}`);

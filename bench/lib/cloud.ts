@@ -7,7 +7,7 @@
  * own deliveries queue, so the cloud's pollers do not deliver them a second time.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -28,6 +28,8 @@ export interface BenchCloud {
   stageTraceFile: string;
   /** Makes another bench-only queue (the cloud's pollers never read it) and answers its URL. */
   queue(name: string): Promise<string>;
+  /** Copies the cloud's log out of its state directory (removed at stop); answers the copy's path. */
+  keepLog(): string;
   stop(): Promise<void>;
 }
 
@@ -83,6 +85,13 @@ export async function startBenchCloud(): Promise<BenchCloud> {
     deliveriesUrl,
     stageTraceFile,
     queue: make,
+    keepLog() {
+      const dir = join(import.meta.dirname, '..', '..', 'node_modules', '.cache', 'causeway-bench');
+      mkdirSync(dir, { recursive: true });
+      const kept = join(dir, `cloud-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
+      copyFileSync(cloud.logFile, kept);
+      return kept;
+    },
     async stop() {
       sqs.destroy();
       await cloud.stop();

@@ -1,8 +1,9 @@
 /**
- * The README's benchmark table, rendered from a results file (`bench/results/latest.json`) so the
- * two cannot drift (issue 42): `renderResultsTable` is pure; `withResultsTable` puts its output
- * between the README's markers; `rewriteReadmeTable` does that to README.md on disk (a full
- * `npm run bench`, and `npm run bench:table` from the committed results file).
+ * The benchmark table of the README and of `docs/benchmarks.md` ("Latest full run"), rendered
+ * from a results file (`bench/results/latest.json`) so neither can drift from it (issue 42):
+ * `renderResultsTable` is pure; `withResultsTable` puts its output between a file's markers;
+ * `rewriteResultsTables` does that to both files on disk (a full `npm run bench`, and
+ * `npm run bench:table` from the committed results file).
  */
 
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -33,7 +34,8 @@ export const README_TABLE_START =
   '<!-- bench-table:start: generated from bench/results/latest.json by `npm run bench:table`; edits here are overwritten -->';
 export const README_TABLE_END = '<!-- bench-table:end -->';
 
-const DOCS_LINK = '[`docs/benchmarks.md`](docs/benchmarks.md)';
+/** Plain text: the same row is rendered into files in different folders. */
+const DOCS_LINK = '`docs/benchmarks.md`';
 
 /** A cell's text, safe inside a GitHub table row. */
 const cell = (text: string) =>
@@ -76,7 +78,7 @@ function markers(readme: string): { start: number; end: number } {
   const start = readme.indexOf(README_TABLE_START);
   const end = readme.indexOf(README_TABLE_END);
   if (start < 0 || end < start || readme.indexOf(README_TABLE_START, start + 1) >= 0)
-    throw new Error(`README.md needs one "${README_TABLE_START}" followed by one "${README_TABLE_END}"`);
+    throw new Error(`the file needs one "${README_TABLE_START}" followed by one "${README_TABLE_END}"`);
   return { start: start + README_TABLE_START.length, end };
 }
 
@@ -96,6 +98,9 @@ export function withResultsTable(readme: string, results: BenchResults): string 
 }
 
 export const README_FILE = join(import.meta.dirname, '..', '..', 'README.md');
+export const BENCHMARKS_DOC_FILE = join(import.meta.dirname, '..', '..', 'docs', 'benchmarks.md');
+/** The files that hold the table between the markers. */
+export const RESULTS_TABLE_FILES = [README_FILE, BENCHMARKS_DOC_FILE];
 export const LATEST_RESULTS_FILE = join(import.meta.dirname, '..', 'results', 'latest.json');
 
 /** A results file's JSON, checked for what the table reads. */
@@ -111,7 +116,8 @@ export function parseResults(json: string): BenchResults {
   return r as BenchResults;
 }
 
-/** Rewrites README.md's table from these results. */
-export function rewriteReadmeTable(results: BenchResults): void {
-  writeFileSync(README_FILE, withResultsTable(readFileSync(README_FILE, 'utf8'), results));
+/** Rewrites the table in README.md and docs/benchmarks.md from these results. */
+export function rewriteResultsTables(results: BenchResults): void {
+  for (const file of RESULTS_TABLE_FILES)
+    writeFileSync(file, withResultsTable(readFileSync(file, 'utf8'), results));
 }

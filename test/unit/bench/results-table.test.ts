@@ -4,7 +4,7 @@ import {
   type BenchResults,
   LATEST_RESULTS_FILE,
   parseResults,
-  README_FILE,
+  RESULTS_TABLE_FILES,
   README_TABLE_END,
   README_TABLE_START,
   readmeTableBlock,
@@ -42,11 +42,14 @@ const rows = (markdown: string) =>
         .map((c) => c.trim()),
     );
 
-describe("README.md's benchmark table", () => {
-  it('is what the renderer makes of bench/results/latest.json (`npm run bench:table` rewrites it)', () => {
-    const latest = parseResults(readFileSync(LATEST_RESULTS_FILE, 'utf8'));
-    expect(readmeTableBlock(readFileSync(README_FILE, 'utf8'))).toBe(renderResultsTable(latest));
-  });
+describe('the benchmark table of README.md and docs/benchmarks.md', () => {
+  it.each(RESULTS_TABLE_FILES.map((file) => [file.split('/').slice(-2).join('/'), file]))(
+    '%s holds what the renderer makes of bench/results/latest.json (`npm run bench:table` rewrites it)',
+    (_name, file) => {
+      const latest = parseResults(readFileSync(LATEST_RESULTS_FILE, 'utf8'));
+      expect(readmeTableBlock(readFileSync(file, 'utf8'))).toBe(renderResultsTable(latest));
+    },
+  );
 });
 
 describe('the results table', () => {
