@@ -97,8 +97,8 @@ export function withResultsTable(readme: string, results: BenchResults): string 
   return `${readme.slice(0, start)}\n\n${renderResultsTable(results)}\n\n${readme.slice(end)}`;
 }
 
-export const README_FILE = join(import.meta.dirname, '..', '..', 'README.md');
-export const BENCHMARKS_DOC_FILE = join(import.meta.dirname, '..', '..', 'docs', 'benchmarks.md');
+const README_FILE = join(import.meta.dirname, '..', '..', 'README.md');
+const BENCHMARKS_DOC_FILE = join(import.meta.dirname, '..', '..', 'docs', 'benchmarks.md');
 /** The files that hold the table between the markers. */
 export const RESULTS_TABLE_FILES = [README_FILE, BENCHMARKS_DOC_FILE];
 export const LATEST_RESULTS_FILE = join(import.meta.dirname, '..', 'results', 'latest.json');
