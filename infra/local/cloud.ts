@@ -22,7 +22,7 @@ import { EVENT_SOURCE_POLLERS, QueuePoller } from './pollers';
 import { LocalScheduler } from './scheduler';
 import { ensureQueues, localSqsClient, startSqs } from './sqs';
 import { LocalStepFunctions } from './stepfunctions';
-import { localStreamsClient, StreamPoller } from './streams';
+import { localStreamsClient, onDynamoWrites, StreamPoller } from './streams';
 
 const LOCAL_PREFIX = 'causeway-local';
 
@@ -240,12 +240,17 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
           functionName: `${LOCAL_PREFIX}-${def.name}-consumer`,
           stateDir,
           idleMs: Number(process.env.LOCAL_STREAM_POLL_MS ?? 250),
+          quietMs: Number(process.env.LOCAL_STREAM_QUIET_POLL_MS ?? 1000),
           onError: (error) =>
             log(`stream ${def.name}: ${(error as Error)?.name}: ${(error as Error)?.message}`),
         }),
     );
     for (const poller of streamPollers) poller.start();
+    const stopWaking = onDynamoWrites(dynamo.endpoint, () => {
+      for (const poller of streamPollers) poller.wake();
+    });
     stops.push(async () => {
+      stopWaking();
       await Promise.all(streamPollers.map((p) => p.stop()));
       streamsClient.destroy();
       ddbClient.destroy();

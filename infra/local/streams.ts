@@ -7,8 +7,17 @@
  *
  * Where each shard stands is saved under `<stateDir>/streams/` after every batch, so a restarted
  * cloud goes on where it stopped (the consumer is idempotent too, so a replay does no harm).
+ *
+ * A poller reads its stream when something may have changed it, not four times a second: the
+ * handlers run in this process, so every DynamoDB write they (or anything else here) make wakes
+ * the pollers (`onDynamoWrites`), and a poller that saw no write in this process still reads its
+ * stream every `quietMs` (for writes from other processes: a test seeding a table). An idle
+ * cloud's stream reads were half of its CPU (1.1 of 2.0 CPU-seconds in 30 s, Node and JVM).
  */
+
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { ClientRequest } from 'node:http';
 import { join } from 'node:path';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
@@ -38,8 +47,10 @@ export interface StreamPollerOptions {
   def: StreamConsumerDef;
   functionName: string;
   stateDir: string;
-  /** Pause between polls when a poll found nothing. */
+  /** Pause between polls when a poll found nothing, at least (written records wait up to this). */
   idleMs: number;
+  /** Pause between polls when a poll found nothing and no write in this process woke the poller. */
+  quietMs: number;
   onError?: (error: unknown) => void;
 }
 
@@ -56,6 +67,10 @@ export class StreamPoller {
   private readonly finished = new Set<string>();
   private readonly checkpoints: Record<string, string>;
   private readonly checkpointFile: string;
+  /** A write happened since the last poll began (`wake`). */
+  private woken = false;
+  /** Ends the current quiet wait early. */
+  private wakeUp: (() => void) | undefined;
 
   constructor(private readonly options: StreamPollerOptions) {
     const dir = join(options.stateDir, 'streams');
@@ -78,8 +93,33 @@ export class StreamPoller {
         this.options.onError?.(error);
         await sleep(RETRY_PAUSE_MS);
       }
-      if (!busy) await sleep(this.options.idleMs);
+      if (!busy) await this.idle();
     }
+  }
+
+  /** A write may have added records: poll again once `idleMs` has passed since the last poll. */
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  /** Waits for a write (or `quietMs`), then out the rest of `idleMs`: polls stay that far apart. */
+  private async idle(): Promise<void> {
+    const since = Date.now();
+    // A stop that came during the poll (while no wait could be ended) must not wait `quietMs`.
+    if (!this.woken && !this.stopping) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.options.quietMs);
+        this.wakeUp = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wakeUp = undefined;
+    }
+    this.woken = false;
+    const left = this.options.idleMs - (Date.now() - since);
+    if (left > 0 && !this.stopping) await sleep(left);
   }
 
   /** One pass over the open shards; true when some shard had records. */
@@ -231,8 +271,29 @@ export class StreamPoller {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    this.wakeUp?.();
     await this.loop;
   }
+}
+
+/** DynamoDB operations that may add stream records. */
+const WRITE_TARGET = /\.(PutItem|UpdateItem|DeleteItem|BatchWriteItem|TransactWriteItems)$/;
+
+/**
+ * Calls `listener` after each write request that the DynamoDB at `endpoint` answered in this
+ * process (Node's `http.client.response.finish` channel: the SDK's clients need no change).
+ * Returns the unsubscribe.
+ */
+export function onDynamoWrites(endpoint: string, listener: () => void): () => void {
+  const host = new URL(endpoint).host;
+  const onFinish = (message: unknown) => {
+    const { request } = message as { request?: ClientRequest };
+    if (!request || request.getHeader('host') !== host) return;
+    const target = request.getHeader('x-amz-target');
+    if (typeof target === 'string' && WRITE_TARGET.test(target)) listener();
+  };
+  subscribe('http.client.response.finish', onFinish);
+  return () => unsubscribe('http.client.response.finish', onFinish);
 }
 
 function readCheckpoints(file: string): Record<string, string> {
