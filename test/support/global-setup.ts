@@ -20,15 +20,6 @@ const TIER_CLOUD_ENV: Record<string, Record<string, string>> = {
   integration: { WEBHOOK_SECRET_OVERLAP_SECONDS: '5', ORDERED_HOLD_AFTER_SECONDS: '2' },
 };
 
-/**
- * A tier's cloud serves its tier's files for the whole run: its DynamoDB Local keeps the JVM's
- * optimizing compiler, which the suite's short-lived clouds leave out (TEST_CLOUD_ENV). On a fixed
- * mix of puts, gets and index queries it cost more for the first ~20,000 requests and less after
- * (1.6–1.8 CPU-seconds a round of 3,300 against 2.5–2.9 with the client compiler only); a tier's
- * cloud answers far more.
- */
-const TIER_JVM_ENV = { JAVA_TOOL_OPTIONS: '-XX:+UseSerialGC' };
-
 let cloud: RunningCloud | undefined;
 let tier = '';
 
@@ -52,7 +43,7 @@ function reportUnhandledErrors(logFile: string): void {
 
 export async function setup(project: TestProject) {
   tier = project.name;
-  cloud = await startCloudProcess({ env: { ...TIER_JVM_ENV, ...TIER_CLOUD_ENV[project.name] } });
+  cloud = await startCloudProcess({ env: TIER_CLOUD_ENV[project.name] ?? {} });
   project.provide('endpoints', cloud.endpoints);
   project.provide('adminApiKey', cloud.adminApiKey);
   project.provide('stateDir', cloud.stateDir);
