@@ -1,7 +1,8 @@
 /**
  * Crashes in the middle of webhook work (issue 36, ADR 0014): a local cloud of this file's own is
- * SIGKILLed while deliveries are being POSTed to a slow receiver, and again in the middle of a
- * recover job's re-sends, then started again on the same state directory each time.
+ * SIGKILLed while deliveries are being POSTed to a receiver that holds its answers until the
+ * kill, and again in the middle of a recover job's re-sends, then started again on the same state
+ * directory each time.
  *
  * Afterwards every `webhook-id` the receiver saw has one record, a `webhook-id` it saw twice is
  * recorded as possibly delivered before, and no re-send is lost: the job counts every re-send
@@ -9,28 +10,31 @@
  */
 import { GetQueueAttributesCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { EVENT_SOURCE_POLLERS } from '../../infra/local/pollers';
 import type { NotificationName } from '../../shared/notifications/catalog';
 import { buildNotification } from '../../shared/notifications/publisher';
-import { type Receiver, startReceiver } from '../integration/webhooks/receiver';
+import { type Receiver, type Responder, startReceiver } from '../integration/webhooks/receiver';
 import { untilDone } from '../support/api';
 import { type RunningCloud, startCloudProcess } from '../support/local-cloud-process';
 import { uid } from '../unit/integrations/fixtures';
 import { request } from './support';
 
-// Messages a killed consumer held come back 5 s later (instead of 6 × its timeout); a consumer
-// runs 20 s at most (instead of 60 s), so a re-send's lease, which outlasts the invocation holding
-// it by 5 s, runs out 25 s after it was taken; a failed delivery is tried twice, 1 s apart; a slow
-// answer takes 1.5 s of the 5 s timeout.
+// A consumer runs 20 s at most (instead of 60 s), and the messages it held come back 25 s after
+// it received them (instead of 6 × its timeout): longer than an invocation can hold them, as AWS
+// requires, so a POST still running is never sent again beside itself (with 5 s, a loaded run
+// sent slow POSTs twice and recorded two attempts for one delivery). A re-send's lease, which
+// outlasts the invocation holding it by 5 s, runs out 25 s after it was taken; a failed delivery
+// is tried twice, 1 s apart; a POST times out after 15 s (a hang guard: each crash holds every
+// answer until the kill, which must come before a held POST times out).
 const ENV = {
   LOG_LEVEL: 'WARN',
-  LOCAL_QUEUE_VISIBILITY_SECONDS: '5',
+  LOCAL_QUEUE_VISIBILITY_SECONDS: '25',
   LOCAL_CONSUMER_TIMEOUT_SECONDS: '20',
-  WEBHOOK_TIMEOUT_MS: '5000',
+  WEBHOOK_TIMEOUT_MS: '15000',
   WEBHOOK_RETRY_SCHEDULE: '1',
 };
 const DELIVERIES = 40;
 const RESENDS = 100;
-const SLOW_MS = 1500;
 /** A hang guard: re-sends held by the killed cloud wait out their lease (25 s) first. */
 const STALL_MS = 150_000;
 
@@ -161,32 +165,53 @@ function seenIds(path: string, from = 0): Map<string, number> {
   return seen;
 }
 
-/** A responder that answers 200 after SLOW_MS (the answer of a killed connection goes nowhere). */
-const slowly =
-  () => (_req: unknown, _body: string, res: { writeHead(s: number): { end(b: string): void } }) => {
-    setTimeout(() => res.writeHead(200).end('ok'), SLOW_MS);
-    return 200;
+/**
+ * A responder that holds every answer until `release()`, then answers 200 (the answer of a killed
+ * connection goes nowhere) and answers later requests at once. A kill while it holds them is a
+ * kill mid-POST whatever the machine's load: with answers that came after a fixed 1.5 s, a loaded
+ * run noticed the tenth POST and killed the cloud after every POST had been answered.
+ */
+function heldUntilReleased(): { respond: Responder; release(): void } {
+  const held: (() => void)[] = [];
+  let released = false;
+  return {
+    respond: (_req, _body, res) => {
+      const answer = () => {
+        if (!res.destroyed) res.writeHead(200).end('ok');
+      };
+      if (released) answer();
+      else held.push(answer);
+      return 200;
+    },
+    release() {
+      released = true;
+      for (const answer of held.splice(0)) answer();
+    },
   };
+}
 
 describe('a crash in the middle of webhook work', () => {
   it('mid-delivery: every webhook-id the receiver saw has one record, a repeated one flagged', async () => {
     receiver = await startReceiver();
-    receiver.on('/deliveries', slowly());
+    const answers = heldUntilReleased();
+    receiver.on('/deliveries', answers.respond);
     cloud = await start();
     const webhookId = await globalHook('deliveries', 'modelCreated');
     await publish('modelCreated', DELIVERIES);
-    // The kill comes while POSTs are unanswered (each takes 1.5 s), and after the fan-out: a
-    // fan-out step killed between sending its deliveries and marking itself done is taken over
-    // once its lease has run out and sends them again (ADR 0012), which AWS's 3-minute visibility
-    // puts long after they were attempted, but this cloud's 5 s put right at the restart, beside
-    // the originals: two POSTs of one delivery at once, each with its record (a twin). That is a
-    // crash mid-fan-out; this test is about one mid-delivery.
+    // The kill comes while POSTs are unanswered (every one is held until then), and after the
+    // fan-out: a fan-out step killed between sending its deliveries and marking itself done is
+    // taken over once its lease has run out and sends them again (ADR 0012), which AWS's 3-minute
+    // visibility puts long after they were attempted, but this cloud's 25 s can put beside the
+    // originals: two POSTs of one delivery at once, each with its record (a twin). That is a crash
+    // mid-fan-out; this test is about one mid-delivery. With every answer held, five batches of
+    // the deliveries queue run at once (at least one POST each) and no more are received.
     await untilDone(
       async () => ({ posts: receiver.byPath('/deliveries').length, fannedOut: await fannedOut() }),
-      (s) => s.posts >= 10 && s.fannedOut,
+      (s) => s.posts >= EVENT_SOURCE_POLLERS.batches && s.fannedOut,
       { progress: (s) => [s.posts, s.fannedOut], what: 'the first POSTs', stallMs: STALL_MS },
     );
     await crashAndRestart();
+    answers.release();
 
     const settled = await untilDone(
       async () => {
@@ -220,10 +245,10 @@ describe('a crash in the middle of webhook work', () => {
 
   it('mid-recovery: no re-send is lost, each recorded once and counted by the job', async () => {
     // Deliveries that fail twice (the whole schedule) and are dead-lettered: what a recover re-sends.
-    let answer: 'fail' | 'slow' = 'fail';
-    const slow = slowly();
+    let answer: 'fail' | 'held' = 'fail';
+    const answers = heldUntilReleased();
     receiver.on('/resends', (req, body, res) => {
-      if (answer === 'slow') return slow(req, body, res);
+      if (answer === 'held') return answers.respond(req, body, res);
       res.writeHead(500).end('down');
       return 500;
     });
@@ -238,19 +263,21 @@ describe('a crash in the middle of webhook work', () => {
     const failedIds = new Set((await recordsOf(webhookId)).map((r) => r.deliveryId));
     expect(failedIds.size).toBe(RESENDS);
 
-    answer = 'slow';
+    answer = 'held';
     const before = receiver.byPath('/resends').length;
     const jobStart = new Date().toISOString();
     const started = await call('POST', `/webhooks/${webhookId}/recover`, { since });
     expect(started.status, started.text).toBe(202);
     const jobId = started.body.jobId as string;
-    // The kill comes while re-sends are being POSTed (each takes 1.5 s).
+    // The kill comes while re-sends are being POSTed (every one is held until then: five batches
+    // of the deliveries queue, at least one each).
     await untilDone(
       async () => receiver.byPath('/resends').length - before,
-      (n) => n >= 20,
+      (n) => n >= EVENT_SOURCE_POLLERS.batches,
       { what: 'the first re-sends', stallMs: STALL_MS },
     );
     await crashAndRestart();
+    answers.release();
 
     // Re-sends the dead cloud held come back once their lease has run out.
     const job = await untilDone(
