@@ -46,14 +46,6 @@ const TEST_CLOUD_ENV: Record<string, string> = {
   JAVA_TOOL_OPTIONS: '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC',
 };
 
-/**
- * A larger young generation for the cloud's one process (emulators, pollers and every handler
- * allocate short-lived objects per request): fewer scavenges. Two pairs of runs of the pipeline
- * and accounting files on their own clouds: 30.9 and 28.4 CPU-seconds in the cloud processes with
- * Node's default, 26.9 and 26.7 with this.
- */
-const CLOUD_NODE_FLAGS = ['--max-semi-space-size=64'];
-
 export async function startCloudProcess(
   options: {
     stateDir?: string;
@@ -75,7 +67,7 @@ export async function startCloudProcess(
   rmSync(endpointsFile, { force: true });
   const out = openSync(logFile, 'a');
   // One process, as `npm start` runs it (no tsx wrapper process): SIGKILL really kills the cloud.
-  const child = spawn(process.execPath, [...CLOUD_NODE_FLAGS, '--import', 'tsx', 'infra/local/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
     cwd: repoRoot,
     env: {
       ...process.env,
