@@ -21,8 +21,7 @@ import { request } from './support';
 
 // A consumer runs 20 s at most (instead of 60 s), and the messages it held come back 25 s after
 // it received them (instead of 6 × its timeout): longer than an invocation can hold them, as AWS
-// requires, so a POST still running is never sent again beside itself (with 5 s, a loaded run
-// sent slow POSTs twice and recorded two attempts for one delivery). A re-send's lease, which
+// requires, so a POST still running is never sent again beside itself. A re-send's lease, which
 // outlasts the invocation holding it by 5 s, runs out 25 s after it was taken; a failed delivery
 // is tried twice, 1 s apart; a POST times out after 15 s (a hang guard: each crash holds every
 // answer until the kill, which must come before a held POST times out).
