@@ -216,11 +216,6 @@ export const routes = [
     handler: 'functions/webhooks/list.ts',
     auth: 'user',
     tag: 'webhooks',
-    // Without paging parameters the spec's answer is every webhook the caller sees, each with its
-    // health: a BatchGet per 33 webhooks plus, per failing one, a COUNT on its 8 index partitions
-    // (shared/webhooks/api/health.ts). An admin's many failing webhooks take more than the
-    // default 10 s on a loaded emulator; 30 s is what API Gateway's 29 s lets through anyway.
-    timeoutSeconds: 30,
   },
   {
     method: 'GET',

@@ -9,7 +9,10 @@
  *   record when its filter fails, so fan-out counts it; a fan-out step done again after a crash
  *   may count its errors twice);
  * - `wh|<webhookId>`: the ids of the newest attempt (`la`) and the newest 2xx (`ls`), raised by
- *   conditional updates (a maximum: a batch delivered again changes nothing).
+ *   conditional updates (a maximum: a batch delivered again changes nothing), and the failure
+ *   streak `fs`: the failed attempts after the newest 2xx in the order the stream delivers them,
+ *   added exactly once with the day counters (`streakChange`: a group with a 2xx of the webhook
+ *   sets it to the failures after its last one, a group without adds its failures).
  *
  * Every history record counts as an attempt (automatic, manual retry, re-send, test send, and a
  * skipped one as a failure), as on the history page.
@@ -37,6 +40,23 @@ export function hourlyAdds(
   const key = webhookDayKey(webhookId, dayOf(ms));
   const hour = hourOf(ms);
   return [{ key, attr: `a${hour}` }, ...(succeeded(statusCode) ? [{ key, attr: `s${hour}` }] : [])];
+}
+
+/** The failure streak's attribute on `wh|<webhookId>`. */
+export const STREAK_ATTR = 'fs';
+/** Consecutive failures are shown up to this many. */
+const STREAK_CAP = 1000;
+
+/** A group's change to one webhook's failure streak: set it (the group has a 2xx of it) or add to it. */
+export interface StreakChange {
+  op: 'set' | 'add';
+  n: number;
+}
+
+/** The streak after one more attempt of the webhook in stream order (`undefined`: none yet in the group). */
+export function streakChange(before: StreakChange | undefined, ok: boolean): StreakChange {
+  if (ok) return { op: 'set', n: 0 };
+  return { op: before?.op ?? 'add', n: (before?.n ?? 0) + 1 };
 }
 
 /** The start of the hours the 24 h figures are taken over (the current one and the 23 before it). */
@@ -79,16 +99,17 @@ export interface HealthItems {
   get(key: string): Record<string, unknown> | undefined;
 }
 
-export interface HealthFigures extends Omit<WebhookHealth, 'consecutiveFailures'> {
-  /** The newest attempt failed: consecutive failures are the failed attempts after this id. */
-  failingAfter?: number;
-}
-
-/** The figures of one webhook from its counters (consecutive failures are the caller's read). */
-export function healthFigures(webhookId: number, items: HealthItems, now: number): HealthFigures {
+/**
+ * The figures of one webhook from its counters. Consecutive failures are the streak while the
+ * newest attempt failed, at least 1 then (the newest ids are raised before the groups are added,
+ * so a read in between finds the failure before its count), and 0 once a 2xx is the newest.
+ */
+export function healthFigures(webhookId: number, items: HealthItems, now: number): WebhookHealth {
   const latest = items.get(webhookLatestKey(webhookId));
   const la = typeof latest?.la === 'number' ? latest.la : undefined;
   const ls = typeof latest?.ls === 'number' ? latest.ls : undefined;
+  const streak = typeof latest?.[STREAK_ATTR] === 'number' ? (latest[STREAK_ATTR] as number) : 0;
+  const failing = la !== undefined && (ls === undefined || ls < la);
   let attempts = 0;
   let successes = 0;
   let filterErrors = 0;
@@ -106,6 +127,6 @@ export function healthFigures(webhookId: number, items: HealthItems, now: number
     successRate24h: attempts === 0 ? null : Math.round((successes / attempts) * 1e4) / 1e4,
     attempts24h: attempts,
     filterErrors,
-    ...(la !== undefined && (ls === undefined || ls < la) ? { failingAfter: ls ?? 0 } : {}),
+    consecutiveFailures: failing ? Math.min(STREAK_CAP, Math.max(1, streak)) : 0,
   };
 }

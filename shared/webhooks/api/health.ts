@@ -1,20 +1,18 @@
 /**
  * The health `GET /webhooks` and `GET /webhooks/{id}` show, from the counters the history
- * stream's consumer keeps (../health-counters.ts): a few items per webhook, read in batches, and
- * only for a webhook whose newest attempt failed, a COUNT of its failed attempts after its newest
- * success on its history index (up to 1,000). Nothing is written on the delivery path for it.
- * One webhook's view (`GET /webhooks/{id}`) adds the receiver latency of its newest attempts, and
- * an ordered webhook's view how many of its ordering keys are parked (ADR 0020).
+ * stream's consumer keeps (../health-counters.ts): a few items per webhook, read in batches (one
+ * BatchGet per 33 webhooks), the failure streak among them, so a list of thousands costs no
+ * query per webhook. Nothing is written on the delivery path for it. One webhook's view
+ * (`GET /webhooks/{id}`) adds the receiver latency of its newest attempts, and an ordered
+ * webhook's view how many of its ordering keys are parked (ADR 0020).
  */
 
 import { healthFigures, LATENCY_SAMPLES, latencyFigures, rateWindowStart } from '../health-counters';
 import type { WebhookHealth, WebhookLatency } from '../model';
-import { failedAttemptsAfter, healthItems, recentDurations } from '../store/health';
+import { healthItems, recentDurations } from '../store/health';
 import { parkedCount } from '../store/ordered-keys';
 
-/** Consecutive failures are counted up to this many. */
-const STREAK_CAP = 1000;
-/** Failing webhooks whose streak is counted at a time. */
+/** Ordered webhooks whose parked keys are counted at a time. */
 const CONCURRENCY = 8;
 
 export async function webhooksHealth(
@@ -22,14 +20,7 @@ export async function webhooksHealth(
   now = Date.now(),
 ): Promise<Map<number, WebhookHealth>> {
   const items = await healthItems(webhookIds, now);
-  const figures = webhookIds.map((id) => ({ id, ...healthFigures(id, items, now) }));
-  const health = new Map<number, WebhookHealth>();
-  await atMost(CONCURRENCY, figures, async ({ id, failingAfter, ...shown }) => {
-    const consecutiveFailures =
-      failingAfter === undefined ? 0 : await failedAttemptsAfter(id, failingAfter, STREAK_CAP, now);
-    health.set(id, { ...shown, consecutiveFailures });
-  });
-  return health;
+  return new Map(webhookIds.map((id) => [id, healthFigures(id, items, now)]));
 }
 
 /** p50/p95 of the webhook's newest attempts (up to LATENCY_SAMPLES) in the hours of the success rate. */

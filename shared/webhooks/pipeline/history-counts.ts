@@ -1,9 +1,9 @@
 /**
  * The history counters, kept off the delivery path (ADR 0006): the deliveryHistory stream's
  * consumer adds each batch's new records to their per-day counters and their webhooks' hourly
- * health counters (ADR 0007, ../health-counters.ts), every counter item once per group of up to
- * 99, in one transaction with the group's idempotency marker; and raises each webhook's newest
- * attempt and success (a maximum, idempotent by itself). A recover job's re-sends are counted
+ * health counters (ADR 0007, ../health-counters.ts) and failure streaks, every counter item once
+ * per group of up to 99, in one transaction with the group's idempotency marker; and raises each
+ * webhook's newest attempt and success (a maximum, idempotent by itself). A recover job's re-sends are counted
  * here too, on the job (`resent`, from the records that carry the job: ADR 0014), so the job's
  * count follows its records exactly, however often a re-send's message came.
  *
@@ -16,7 +16,13 @@
  */
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { describeError, logger } from '../../observability/logger';
-import { hourlyAdds } from '../health-counters';
+import {
+  hourlyAdds,
+  STREAK_ATTR,
+  type StreakChange,
+  streakChange,
+  webhookLatestKey,
+} from '../health-counters';
 import { succeeded } from '../outcome-class';
 import { applyCountGroup, type CountGroup, MAX_COUNTERS_PER_GROUP } from '../store/delivery-counts';
 import { raiseLatestAttempt } from '../store/health';
@@ -66,29 +72,55 @@ export function countedRecord(record: DynamoDBRecord): Counted | undefined {
 
 /**
  * The group that starts at `from`: as many records as fit MAX_COUNTERS_PER_GROUP counter items
- * (a recover job counted on counts as one).
+ * (a recover job counted on counts as one, a webhook's streak on its `wh|<id>` item too). Each
+ * webhook's attempts in the group, in stream order, set or add to its failure streak.
  */
 export function groupFrom(records: readonly Counted[], from: number): { group: CountGroup; end: number } {
-  const deltas = new Map<string, { adds: Map<string, number>; expiresAt: number }>();
+  const deltas = new Map<
+    string,
+    { adds: Map<string, number>; sets?: Map<string, number>; expiresAt: number }
+  >();
   const resent = new Map<string, number>();
+  const streaks = new Map<number, { change: StreakChange; expiresAt: number }>();
   let end = from;
   for (; end < records.length; end++) {
     const record = records[end] as Counted;
+    const keys = record.adds.map((a) => a.key);
+    if (record.attempt) keys.push(webhookLatestKey(record.attempt.webhookId));
     const fresh =
-      new Set(record.adds.map((a) => a.key).filter((k) => !deltas.has(k))).size +
+      new Set(keys.filter((k) => !deltas.has(k) && !isStreakKeyOf(k, streaks))).size +
       (record.resentBy !== undefined && !resent.has(record.resentBy) ? 1 : 0);
-    if (end > from && deltas.size + resent.size + fresh > MAX_COUNTERS_PER_GROUP) break;
+    if (end > from && deltas.size + streaks.size + resent.size + fresh > MAX_COUNTERS_PER_GROUP) break;
     for (const { key, attr } of record.adds) {
       const current = deltas.get(key) ?? { adds: new Map<string, number>(), expiresAt: 0 };
       current.adds.set(attr, (current.adds.get(attr) ?? 0) + 1);
       current.expiresAt = Math.max(current.expiresAt, record.expiresAt);
       deltas.set(key, current);
     }
+    if (record.attempt) {
+      const before = streaks.get(record.attempt.webhookId);
+      streaks.set(record.attempt.webhookId, {
+        change: streakChange(before?.change, record.attempt.ok),
+        expiresAt: Math.max(before?.expiresAt ?? 0, record.expiresAt),
+      });
+    }
     if (record.resentBy !== undefined) resent.set(record.resentBy, (resent.get(record.resentBy) ?? 0) + 1);
+  }
+  for (const [webhookId, { change, expiresAt }] of streaks) {
+    const values = new Map([[STREAK_ATTR, change.n]]);
+    deltas.set(
+      webhookLatestKey(webhookId),
+      change.op === 'set' ? { adds: new Map(), sets: values, expiresAt } : { adds: values, expiresAt },
+    );
   }
   const first = records[from] as Counted;
   const last = records[end - 1] as Counted;
   return { group: { marker: first.eventId, through: last.sequence, deltas, resent }, end };
+}
+
+/** Whether `key` is the streak item of a webhook the group already has. */
+function isStreakKeyOf(key: string, streaks: ReadonlyMap<number, unknown>): boolean {
+  return key.startsWith('wh|') && key.split('|').length === 2 && streaks.has(Number(key.slice(3)));
 }
 
 /**

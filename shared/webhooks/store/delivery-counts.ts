@@ -24,8 +24,11 @@ export interface CountGroup {
   marker: string;
   /** The group's last stream sequence number (what the marker covers). */
   through: string;
-  /** Per counter item, what each of its attributes goes up by. */
-  deltas: ReadonlyMap<string, { adds: ReadonlyMap<string, number>; expiresAt: number }>;
+  /** Per counter item, what each of its attributes goes up by, or is set to (an attribute is in one of the two). */
+  deltas: ReadonlyMap<
+    string,
+    { adds: ReadonlyMap<string, number>; sets?: ReadonlyMap<string, number>; expiresAt: number }
+  >;
   /** Per recover job, the re-sends recorded (its `resent`). */
   resent?: ReadonlyMap<string, number>;
 }
@@ -58,16 +61,22 @@ export async function applyCountGroup(group: CountGroup): Promise<{ applied: tru
           ExpressionAttributeNames: { '#k': 'key' },
         },
       },
-      ...[...group.deltas].map(([key, { adds, expiresAt }]) => {
-        const attrs = [...adds];
+      ...[...group.deltas].map(([key, { adds, sets, expiresAt }]) => {
+        const added = [...adds];
+        const set = [...(sets ?? [])];
+        const addClause = added.length > 0 ? `ADD ${added.map((_, i) => `#a${i} :a${i}`).join(', ')} ` : '';
         return {
           Update: {
             TableName: table,
             Key: { key },
-            UpdateExpression: `ADD ${attrs.map((_, i) => `#a${i} :a${i}`).join(', ')} SET expiresAt = if_not_exists(expiresAt, :exp)`,
-            ExpressionAttributeNames: Object.fromEntries(attrs.map(([attr], i) => [`#a${i}`, attr])),
+            UpdateExpression: `${addClause}SET ${set.map((_, i) => `#s${i} = :s${i}, `).join('')}expiresAt = if_not_exists(expiresAt, :exp)`,
+            ExpressionAttributeNames: Object.fromEntries([
+              ...added.map(([attr], i) => [`#a${i}`, attr]),
+              ...set.map(([attr], i) => [`#s${i}`, attr]),
+            ]),
             ExpressionAttributeValues: {
-              ...Object.fromEntries(attrs.map(([, n], i) => [`:a${i}`, n])),
+              ...Object.fromEntries(added.map(([, n], i) => [`:a${i}`, n])),
+              ...Object.fromEntries(set.map(([, n], i) => [`:s${i}`, n])),
               ':exp': expiresAt,
             },
           },

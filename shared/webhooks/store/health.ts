@@ -1,8 +1,7 @@
 /**
  * DynamoDB access for a webhook's health counters (key layout and figures: ../health-counters.ts):
  * the stream consumer's raise of the newest attempt and success, fan-out's filter error counts,
- * the counters a health read needs, and the failed attempts after the newest success, counted on
- * the webhook's index.
+ * the counters a health read needs, and the durations of the newest attempts for the latency.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../store/clients';
@@ -13,7 +12,7 @@ import { historyRetentionDays, historyWriteShards } from '../config';
 import { filterErrorAdd, healthKeys, webhookLatestKey } from '../health-counters';
 import { recordsByKey } from './history';
 import { expiresAtFor, firstIdAt, liveWindow, webhookPartitions } from './history-keys';
-import { countRange, mergedListing } from './history-listing';
+import { mergedListing } from './history-listing';
 
 /** Raises the webhook's newest attempt (`la`) or success (`ls`) id to `id` if it is newer. */
 export async function raiseLatestAttempt(
@@ -65,22 +64,6 @@ export async function healthItems(
     keys.map((key) => ({ key })),
   );
   return new Map(items.map((item) => [String(item.key), item]));
-}
-
-/** The webhook's failed attempts with an id above `afterId` within the retention, up to `cap`. */
-export function failedAttemptsAfter(
-  webhookId: number,
-  afterId: number,
-  cap: number,
-  now: number,
-): Promise<number> {
-  const { minId } = liveWindow(now, historyRetentionDays());
-  return countRange(
-    'webhook',
-    webhookPartitions(webhookId, historyWriteShards()),
-    { minId: Math.max(minId, afterId + 1), outcome: 'f' },
-    cap,
-  );
 }
 
 /**

@@ -6,6 +6,8 @@ import {
   hourlyAdds,
   latencyFigures,
   rateWindowStart,
+  type StreakChange,
+  streakChange,
   webhookDayKey,
   webhookLatestKey,
 } from '../../../shared/webhooks/health-counters';
@@ -54,6 +56,7 @@ describe('webhook health counters', () => {
       attempts24h: 0,
       successRate24h: null,
       filterErrors: 0,
+      consecutiveFailures: 0,
     });
   });
 
@@ -68,21 +71,48 @@ describe('webhook health counters', () => {
       }),
       now,
     );
-    expect(figures).toEqual({ attempts24h: 0, successRate24h: null, filterErrors: 7 });
+    expect(figures).toEqual({
+      attempts24h: 0,
+      successRate24h: null,
+      filterErrors: 7,
+      consecutiveFailures: 0,
+    });
   });
 
-  it('names the newest attempt and success, and where a failure streak starts', () => {
+  it('names the newest attempt and success, and shows the streak while the newest attempt failed', () => {
     const now = at('2026-03-10T05:20:00Z');
     const la = historyId(at('2026-03-10T05:00:00Z'), 1);
     const ls = historyId(at('2026-03-10T04:00:00Z'), 2);
-    const failing = healthFigures(7, items({ 'wh|7': { la, ls } }), now);
+    const failing = healthFigures(7, items({ 'wh|7': { la, ls, fs: 12 } }), now);
     expect(failing).toMatchObject({
       lastAttemptAt: '2026-03-10T05:00:00.000Z',
       lastSuccessAt: '2026-03-10T04:00:00.000Z',
-      failingAfter: ls,
+      consecutiveFailures: 12,
     });
-    expect(healthFigures(7, items({ 'wh|7': { la } }), now).failingAfter).toBe(0);
-    expect(healthFigures(7, items({ 'wh|7': { la: ls, ls } }), now).failingAfter).toBeUndefined();
+    // Never succeeded; counted up to 1,000.
+    expect(healthFigures(7, items({ 'wh|7': { la, fs: 5000 } }), now).consecutiveFailures).toBe(1000);
+    // The newest ids are raised before the groups are added: a failure read before its count is 1.
+    expect(healthFigures(7, items({ 'wh|7': { la, ls } }), now).consecutiveFailures).toBe(1);
+    // A 2xx is the newest attempt: no streak, whatever a late group left.
+    expect(healthFigures(7, items({ 'wh|7': { la: ls, ls, fs: 3 } }), now).consecutiveFailures).toBe(0);
+  });
+
+  it('a group sets the streak after a 2xx of the webhook and adds to it otherwise, in stream order', () => {
+    expect(
+      [false, false].reduce<StreakChange | undefined>((c, ok) => streakChange(c, ok), undefined),
+    ).toEqual({
+      op: 'add',
+      n: 2,
+    });
+    expect(
+      [false, true, false, false].reduce<StreakChange | undefined>((c, ok) => streakChange(c, ok), undefined),
+    ).toEqual({ op: 'set', n: 2 });
+    expect([false, true].reduce<StreakChange | undefined>((c, ok) => streakChange(c, ok), undefined)).toEqual(
+      {
+        op: 'set',
+        n: 0,
+      },
+    );
   });
 
   it('counts a webhook’s records from the stream into its hourly items, one transaction item per key', () => {
@@ -109,7 +139,12 @@ describe('webhook health counters', () => {
     });
     const { group } = groupFrom(counted as never, 0);
     expect(Object.fromEntries(group.deltas.get('wh|9|2026-03-10')?.adds ?? [])).toEqual({ a12: 3, s12: 1 });
-    expect(group.deltas.size).toBe(3);
+    // The failure after the 2xx: the streak is set to 1 on the webhook's own item.
+    expect(group.deltas.get('wh|9')).toMatchObject({ adds: new Map(), sets: new Map([['fs', 1]]) });
+    expect(group.deltas.size).toBe(4);
+    const failures = groupFrom([counted[0], counted[2]] as never, 0).group;
+    expect(failures.deltas.get('wh|9')).toMatchObject({ adds: new Map([['fs', 2]]) });
+    expect(failures.deltas.get('wh|9')?.sets).toBeUndefined();
   });
 
   it('latency: p50 and p95 by nearest rank over the durations given, null without any', () => {
