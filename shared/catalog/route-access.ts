@@ -167,7 +167,11 @@ const routeGrants = {
       { table: 'counters', access: 'readWrite' },
       // …and deletes the webhook's key set, if it has one.
       { table: 'webhookKeySets', access: 'readWrite' },
+      // An ordered webhook's keys that are not flowing…
+      { table: 'orderedKeys', access: 'read' },
     ],
+    // …each get a drain message, whose consumer removes what the key left (ADR 0020).
+    sendsTo: ['deliveriesOrdered'],
   },
   'PATCH /webhooks/{id}': {
     tables: [

@@ -17,6 +17,7 @@ import { isAdmin, type Principal } from '../../auth/permissions';
 import { ConflictError, InvalidInputError, NotFoundError, UnprocessableError } from '../../errors';
 import { isPublicAddress, literalIp } from '../../net/addresses';
 import { requiresAdmin, type SubscribableName } from '../../notifications/catalog';
+import { describeError, logger } from '../../observability/logger';
 import { nextId } from '../../store/counters';
 import { describeIssues } from '../../validation';
 import { deliveryPrincipalArn } from '../aws-trust';
@@ -37,6 +38,7 @@ import {
   webhookView,
 } from '../model';
 import { encodePageKey, NOT_A_TOKEN } from '../page-token';
+import { sendPurges } from '../pipeline/drain-message';
 import { secretProblem } from '../pipeline/signing';
 import {
   deleteWebhookItem,
@@ -371,12 +373,35 @@ async function withHealth(items: readonly WebhookItem[], serviceUrl: string): Pr
   });
 }
 
+/**
+ * A deleted webhook's stopped ordering keys are purged by their drain messages. The webhook is
+ * gone whatever happens here, so a failure to send them is logged for an operator (the keys'
+ * items stay in orderedKeys), not answered: a DELETE sent again would find nothing to delete.
+ */
+async function purgeOrderedKeys(webhookId: number): Promise<void> {
+  try {
+    const keys = await sendPurges(webhookId);
+    if (keys > 0)
+      logger.info('deleted ordered webhook: its stopped keys are being purged', { webhookId, keys });
+  } catch (error) {
+    logger.error('deleted ordered webhook: its stopped keys were not all sent to be purged', {
+      webhookId,
+      ...describeError(error),
+    });
+  }
+}
+
 /** Deletes the webhook as it is now (a concurrent change makes it read again). */
 export async function deleteWebhook(caller: Principal, id: number, serviceUrl: string): Promise<WebhookView> {
   for (let round = 0; round < 25; round++) {
     const item = await findVisibleWebhook(caller, id, true);
     const outcome = await deleteWebhookItem(item);
-    if (outcome === 'deleted') return webhookView(item, serviceUrl);
+    if (outcome === 'deleted') {
+      // Every deleted webhook is looked at (one Query): one no longer ordered may have kept a key
+      // parked in the instant its `ordered` was turned off.
+      await purgeOrderedKeys(item.id);
+      return webhookView(item, serviceUrl);
+    }
     if (outcome === 'gone') throw webhookNotFound(id);
   }
   throw new ConflictError(`webhook ${id} is being changed concurrently; try again`);

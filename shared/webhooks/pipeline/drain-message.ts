@@ -2,10 +2,12 @@
  * Sends the drain message of an ordered webhook's key (ADR 0020) into the key's own group of the
  * ordered deliveries queue, where its consumer sends the key's waiting deliveries in order
  * (./parking.ts). The routes that resume or skip a key, and enabling a webhook with held keys,
- * send it; apart from ./parking.ts so that they load no delivery code.
+ * send it, and deleting an ordered webhook sends it to each key it left stopped, whose items the
+ * consumer then removes; apart from ./parking.ts so that they load no delivery code.
  */
 import { randomUUID } from 'node:crypto';
 import { sendInOrder } from '../../store/queues';
+import { listKeys } from '../store/ordered-keys';
 import { type DrainMessage, orderedDeliveryGroup } from './message';
 
 export async function sendDrain(webhookId: number, orderingKey: string): Promise<void> {
@@ -18,4 +20,23 @@ export async function sendDrain(webhookId: number, orderingKey: string): Promise
       deduplicationId: randomUUID(),
     },
   ]);
+}
+
+/**
+ * After an ordered webhook was deleted: a drain message to each of its keys that is parked, held
+ * or draining, in the key's group, where the consumer finds the webhook gone and removes the
+ * key's state and waiting deliveries (./parking.ts). Returns how many keys were sent one.
+ */
+export async function sendPurges(webhookId: number): Promise<number> {
+  let sent = 0;
+  let after: string | undefined;
+  do {
+    const page = await listKeys(webhookId, { pageSize: 100, ...(after ? { after } : {}) });
+    for (const { orderingKey } of page.keys) {
+      await sendDrain(webhookId, orderingKey);
+      sent += 1;
+    }
+    after = page.last;
+  } while (after !== undefined);
+  return sent;
 }

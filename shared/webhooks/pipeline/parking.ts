@@ -27,6 +27,7 @@ import {
   type LogEntry,
   type OrderedKeyItem,
   parkFlowingKey,
+  purgeKey,
   removeWaiting,
   stopDrain,
   waitingOf,
@@ -122,12 +123,19 @@ export async function drainKey({ drain }: DrainMessage, context: MessageContext)
   const { webhookId, orderingKey } = drain;
   for (;;) {
     const [state, webhook] = await Promise.all([keyState(webhookId, orderingKey), getWebhookItem(webhookId)]);
-    // Drained already, or parked or held again: a drain message sent twice finds nothing to do.
-    if (state?.state !== 'draining') return done();
     if (!webhook) {
-      logger.info('webhook deleted; drain of its key dropped', { webhookId });
+      // The webhook was deleted (its deletion sends this message to each key it left stopped):
+      // the key's state item and waiting deliveries go, a page of them a receive.
+      if (!(await purgeKey(webhookId, orderingKey)))
+        return retryIn(0, 'the purge of a deleted webhook’s key goes on with its next page');
+      logger.info('webhook deleted: its ordered key’s state and waiting deliveries removed', {
+        webhookId,
+        wasState: state?.state,
+      });
       return done();
     }
+    // Drained already, or parked or held again: a drain message sent twice finds nothing to do.
+    if (state?.state !== 'draining') return done();
     const head = await firstWaiting(webhookId, orderingKey);
     if (state.skipHead) {
       await skipHead(webhook, state, head, context);

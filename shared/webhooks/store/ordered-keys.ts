@@ -9,8 +9,10 @@
  * attempt and writes nothing here. Every change of a key's log moves its counters in the same
  * transaction (`appended`: entries ever appended, the newest's number; `removed`: entries taken
  * off), so the drain can finish only when nothing was appended since it looked.
+ *
+ * A deleted webhook's keys are purged by their drain messages (`purgeKey`): nothing of them stays.
  */
-import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../store/clients';
 import { tableName } from '../../store/tables';
 import {
@@ -362,4 +364,37 @@ export async function parkedCount(webhookId: number, cap = 1000): Promise<number
     start = out.LastEvaluatedKey;
   } while (start !== undefined && scanned < cap);
   return count;
+}
+
+/** Log entries a purge deletes per call at most, DELETE_AT_ONCE at a time. */
+const PURGE_PAGE = 100;
+const DELETE_AT_ONCE = 25;
+
+/**
+ * Removes what a key of a deleted webhook left: its state item first (a delivery that read the
+ * webhook before it went can then no longer append behind it: its append is conditional on the
+ * state item), then its log, up to PURGE_PAGE entries a call. True when the log is empty; a call
+ * made again (a drain message received twice, or after a crash) finds less to do.
+ */
+export async function purgeKey(webhookId: number, orderingKey: string): Promise<boolean> {
+  await documentClient.send(new DeleteCommand({ TableName: table(), Key: stateKey(webhookId, orderingKey) }));
+  const out = await documentClient.send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': logPk(webhookId, orderingKey) },
+      ProjectionExpression: 'pk, sk',
+      ConsistentRead: true,
+      Limit: PURGE_PAGE,
+    }),
+  );
+  const entries = (out.Items ?? []) as { pk: string; sk: string }[];
+  for (let at = 0; at < entries.length; at += DELETE_AT_ONCE) {
+    await Promise.all(
+      entries
+        .slice(at, at + DELETE_AT_ONCE)
+        .map(({ pk, sk }) => documentClient.send(new DeleteCommand({ TableName: table(), Key: { pk, sk } }))),
+    );
+  }
+  return out.LastEvaluatedKey === undefined;
 }

@@ -345,4 +345,33 @@ describe('parked ordering keys', () => {
     const records = (await allHistory(owner.apiKey)).filter((r) => r.name === name);
     expect(records.some((r) => r.skipped)).toBe(false);
   });
+
+  it('deleting an ordered webhook removes its stopped keys and their waiting deliveries from the store', async () => {
+    const owner = await createKey('parking-deleted');
+    const run = randomUUID().slice(0, 8);
+    const [webhookId = 0] = await createHooks(owner.apiKey, [hook(`deleted-${run}`)]);
+    useLocalCloudEnv();
+    const { appendToKey, firstWaiting, keyState, listKeys } = await import(
+      '../../../shared/webhooks/store/ordered-keys'
+    );
+    const { parkKeys, parkedHead } = await import('../../support/parked-keys');
+    // A parked key with two deliveries waiting behind its head, and a held one: every stopped state.
+    const keys = [`p:${run}`, `h:${run}`];
+    await parkKeys(webhookId, [[1, keys[0] as string]], run);
+    await parkKeys(webhookId, [[2, keys[1] as string]], run, 'held');
+    for (const n of [3, 4]) {
+      const state = await keyState(webhookId, keys[0] as string);
+      expect(await appendToKey(state as never, parkedHead(webhookId, n, keys[0] as string, run))).toBe(true);
+    }
+    expect((await listKeys(webhookId, { pageSize: 10 })).keys).toHaveLength(2);
+    const deleted = await call('DELETE', `/webhooks/${webhookId}`, { key: owner.apiKey });
+    expect(deleted.status, deleted.text).toBe(200);
+    // The drain message of each key finds the webhook gone and removes the key's items.
+    const left = async () => {
+      const states = (await listKeys(webhookId, { pageSize: 10 })).keys.length;
+      const logs = await Promise.all(keys.map((key) => firstWaiting(webhookId, key)));
+      return states + logs.filter((entry) => entry !== undefined).length;
+    };
+    await untilDone(left, (n) => n === 0, { what: 'the deleted webhook’s keys purged' });
+  });
 });
