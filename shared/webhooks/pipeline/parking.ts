@@ -122,7 +122,9 @@ export async function holdWhilePaused(
 export async function drainKey({ drain }: DrainMessage, context: MessageContext): Promise<Next> {
   const { webhookId, orderingKey } = drain;
   for (;;) {
-    const [state, webhook] = await Promise.all([keyState(webhookId, orderingKey), getWebhookItem(webhookId)]);
+    const [state, read] = await Promise.all([keyState(webhookId, orderingKey), getWebhookItem(webhookId)]);
+    // A miss is read again, strongly consistent, before anything is removed on the strength of it.
+    const webhook = read ?? (await getWebhookItem(webhookId, true));
     if (!webhook) {
       // The webhook was deleted (its deletion sends this message to each key it left stopped):
       // the key's state item and waiting deliveries go, a page of them a receive.
