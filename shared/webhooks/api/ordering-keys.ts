@@ -9,6 +9,7 @@ import type { Principal } from '../../auth/permissions';
 import { ConflictError, NotFoundError } from '../../errors';
 import { sendDrain } from '../pipeline/drain-message';
 import {
+  allKeys,
   type KeyState,
   keyState,
   listKeys,
@@ -112,15 +113,10 @@ export async function skipOrderingKeyHead(
  */
 export async function resumeHeldKeys(webhookId: number): Promise<number> {
   let resumed = 0;
-  let after: string | undefined;
-  do {
-    const page = await listKeys(webhookId, { state: 'held', pageSize: 100, ...(after ? { after } : {}) });
-    for (const held of page.keys) {
-      if (!(await startDrain(webhookId, held.orderingKey, ['held']))) continue;
-      await sendDrain(webhookId, held.orderingKey);
-      resumed += 1;
-    }
-    after = page.last;
-  } while (after !== undefined);
+  for await (const held of allKeys(webhookId, 'held')) {
+    if (!(await startDrain(webhookId, held.orderingKey, ['held']))) continue;
+    await sendDrain(webhookId, held.orderingKey);
+    resumed += 1;
+  }
   return resumed;
 }

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sendInOrder } from '../../store/queues';
-import { listKeys } from '../store/ordered-keys';
+import { allKeys } from '../store/ordered-keys';
 import { type DrainMessage, orderedDeliveryGroup } from './message';
 
 export async function sendDrain(webhookId: number, orderingKey: string): Promise<void> {
@@ -29,14 +29,9 @@ export async function sendDrain(webhookId: number, orderingKey: string): Promise
  */
 export async function sendPurges(webhookId: number): Promise<number> {
   let sent = 0;
-  let after: string | undefined;
-  do {
-    const page = await listKeys(webhookId, { pageSize: 100, ...(after ? { after } : {}) });
-    for (const { orderingKey } of page.keys) {
-      await sendDrain(webhookId, orderingKey);
-      sent += 1;
-    }
-    after = page.last;
-  } while (after !== undefined);
+  for await (const { orderingKey } of allKeys(webhookId)) {
+    await sendDrain(webhookId, orderingKey);
+    sent += 1;
+  }
   return sent;
 }

@@ -85,10 +85,9 @@ export function groupFrom(records: readonly Counted[], from: number): { group: C
   let end = from;
   for (; end < records.length; end++) {
     const record = records[end] as Counted;
-    const keys = record.adds.map((a) => a.key);
-    if (record.attempt) keys.push(webhookLatestKey(record.attempt.webhookId));
     const fresh =
-      new Set(keys.filter((k) => !deltas.has(k) && !isStreakKeyOf(k, streaks))).size +
+      new Set(record.adds.map((a) => a.key).filter((k) => !deltas.has(k))).size +
+      (record.attempt !== undefined && !streaks.has(record.attempt.webhookId) ? 1 : 0) +
       (record.resentBy !== undefined && !resent.has(record.resentBy) ? 1 : 0);
     if (end > from && deltas.size + streaks.size + resent.size + fresh > MAX_COUNTERS_PER_GROUP) break;
     for (const { key, attr } of record.adds) {
@@ -116,11 +115,6 @@ export function groupFrom(records: readonly Counted[], from: number): { group: C
   const first = records[from] as Counted;
   const last = records[end - 1] as Counted;
   return { group: { marker: first.eventId, through: last.sequence, deltas, resent }, end };
-}
-
-/** Whether `key` is the streak item of a webhook the group already has. */
-function isStreakKeyOf(key: string, streaks: ReadonlyMap<number, unknown>): boolean {
-  return key.startsWith('wh|') && key.split('|').length === 2 && streaks.has(Number(key.slice(3)));
 }
 
 /**

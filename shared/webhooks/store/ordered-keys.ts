@@ -326,6 +326,20 @@ export async function listKeys(
   return start === undefined || lastKey === undefined ? { keys } : { keys, last: lastKey };
 }
 
+/** Every key of the webhook that is not flowing (`state`: only those), page after page of 100. */
+export async function* allKeys(webhookId: number, state?: KeyState): AsyncGenerator<OrderedKeyItem> {
+  let after: string | undefined;
+  do {
+    const page = await listKeys(webhookId, {
+      pageSize: 100,
+      ...(state !== undefined ? { state } : {}),
+      ...(after !== undefined ? { after } : {}),
+    });
+    yield* page.keys;
+    after = page.last;
+  } while (after !== undefined);
+}
+
 /** Whether the webhook has any key that is not flowing (one item read at most). */
 export async function anyKeyNotFlowing(webhookId: number): Promise<boolean> {
   const out = await documentClient.send(
