@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { UNIT_ISOLATED_FILES } from './test/support/unit-isolation';
 
 /**
  * The tiers: `unit` (pure domain rules, no I/O), `integration` (HTTP and SDK calls through one
@@ -52,9 +53,23 @@ export default defineConfig({
     projects: [
       {
         test: {
+          // Pure domain rules: a worker's files share its modules (zod, the catalog, the SDK are
+          // imported once per worker, not once per file). The files that mock, spy, stub or write
+          // process.env are `unit-isolated` below (test/support/unit-isolation.ts).
           name: 'unit',
           maxWorkers: SIDE_BY_SIDE,
           include: ['test/unit/**/*.test.ts'],
+          exclude: [...UNIT_ISOLATED_FILES],
+          isolate: false,
+          environment: 'node',
+          setupFiles: ['test/support/cleanup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'unit-isolated',
+          maxWorkers: SIDE_BY_SIDE,
+          include: [...UNIT_ISOLATED_FILES],
           environment: 'node',
           setupFiles: ['test/support/cleanup.ts'],
         },
