@@ -29,6 +29,7 @@ const LOCAL_PREFIX = 'causeway-local';
 /** Stage settings a developer may override from the environment for `npm start`. */
 const OVERRIDABLE = [
   'WEBHOOK_TIMEOUT_MS',
+  'WEBHOOK_AWS_TIMEOUT_MS',
   'WEBHOOK_RETRY_SCHEDULE',
   'ALLOW_PRIVATE_TARGETS',
   'ALLOW_PRIVATE_INTEGRATION_HOSTS',

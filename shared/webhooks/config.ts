@@ -15,6 +15,13 @@ export const MAX_RETRY_DELAY_SECONDS = 43_200;
 export const RESPONSE_BODY_CAP_BYTES = 16 * 1024;
 
 export const webhookTimeoutMs = (): number => intEnv('WEBHOOK_TIMEOUT_MS', 10_000);
+/**
+ * The bound of each call an AWS destination makes (STS's AssumeRole, and the send into the
+ * customer's queue, topic or bus): the webhook timeout unless WEBHOOK_AWS_TIMEOUT_MS says
+ * otherwise (the test clouds, whose 1.5 s webhook timeout is for the receivers they time out,
+ * give their in-process sandbox account a hang guard instead).
+ */
+export const awsDestinationTimeoutMs = (): number => intEnv('WEBHOOK_AWS_TIMEOUT_MS', webhookTimeoutMs());
 export const connectTimeoutMs = (): number =>
   Math.min(intEnv('CONNECT_TIMEOUT_MS', 5_000), webhookTimeoutMs());
 export const retrySchedule = (): number[] => {

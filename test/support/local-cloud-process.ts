@@ -31,6 +31,10 @@ export interface RunningCloud {
  */
 const TEST_CLOUD_ENV: Record<string, string> = {
   WEBHOOK_TIMEOUT_MS: '1500',
+  // AWS destinations' calls (STS, the send into the sandbox account's queue) are answered by the
+  // cloud's own process, which a loaded machine can keep busy past 1.5 s (a webhook's creation
+  // was refused with AssumeRole's TimeoutError in a full run): 15 s only guards against a hang.
+  WEBHOOK_AWS_TIMEOUT_MS: '15000',
   WEBHOOK_RETRY_SCHEDULE: '1,1,2',
   // Long enough for a test send right after a rotation to fall inside it, short enough to wait out.
   WEBHOOK_SECRET_OVERLAP_SECONDS: '15',

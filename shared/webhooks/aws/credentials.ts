@@ -26,7 +26,7 @@
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { optionalEnv, requireEnv } from '../../config/env';
 import { deliveryPrincipalArn } from '../aws-trust';
-import { connectTimeoutMs, webhookTimeoutMs } from '../config';
+import { awsDestinationTimeoutMs, connectTimeoutMs } from '../config';
 
 /** The local stage's sandbox account endpoint (every service of it), set by the local cloud only. */
 export const LOCAL_DESTINATION_ENDPOINT_ENV = 'LOCAL_AWS_DESTINATION_ENDPOINT';
@@ -65,14 +65,14 @@ export function awsEndpoint(service: 'sts' | 'sqs' | 'sns' | 'events', region: s
   return local !== undefined && local !== '' ? local : `https://${service}.${region}.amazonaws.com`;
 }
 
-/** What every client reaching STS or a customer sets: one try, bounded by the webhook timeout. */
+/** What every client reaching STS or a customer sets: one try, bounded by the AWS destination timeout. */
 export function clientLimits(): {
   maxAttempts: 1;
   requestHandler: { requestTimeout: number; connectionTimeout: number };
 } {
   return {
     maxAttempts: 1,
-    requestHandler: { requestTimeout: webhookTimeoutMs(), connectionTimeout: connectTimeoutMs() },
+    requestHandler: { requestTimeout: awsDestinationTimeoutMs(), connectionTimeout: connectTimeoutMs() },
   };
 }
 

@@ -118,4 +118,19 @@ describe('destination credentials', () => {
     vi.stubEnv(LOCAL_DESTINATION_ENDPOINT_ENV, 'http://127.0.0.1:4999');
     expect(awsEndpoint('sqs', 'ap-southeast-2')).toBe('http://127.0.0.1:4999');
   });
+
+  it('bounds each STS and send call by the webhook timeout, unless WEBHOOK_AWS_TIMEOUT_MS is set', async () => {
+    const { clientLimits } = await load();
+    vi.stubEnv('WEBHOOK_TIMEOUT_MS', '4000');
+    vi.stubEnv('CONNECT_TIMEOUT_MS', '3000');
+    expect(clientLimits()).toEqual({
+      maxAttempts: 1,
+      requestHandler: { requestTimeout: 4000, connectionTimeout: 3000 },
+    });
+    vi.stubEnv('WEBHOOK_AWS_TIMEOUT_MS', '15000');
+    expect(clientLimits()).toEqual({
+      maxAttempts: 1,
+      requestHandler: { requestTimeout: 15000, connectionTimeout: 3000 },
+    });
+  });
 });
