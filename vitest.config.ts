@@ -102,9 +102,13 @@ export default defineConfig({
       },
       {
         test: {
-          // The console in real Chromium against its own local cloud (a browser per file).
+          // The console in real Chromium against its own local cloud. A worker's files share its
+          // modules and so its Chromium (`launchBrowser` in test/support/browser.ts), one file
+          // after another, each in browser contexts of its own; the files use the tier's cloud
+          // only, and write no process.env but the cloud's (the same for every file).
           name: 'browser',
           maxWorkers: SIDE_BY_SIDE,
+          isolate: false,
           include: ['test/browser/**/*.test.ts'],
           environment: 'node',
           setupFiles: ['test/support/cleanup.ts'],

@@ -12,6 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminKey, baseUrl, call, createKey, eventually, useLocalCloudEnv } from '../support/api';
 import {
+  closePages,
   createEnabledIntegration,
   createIntegrationReaching,
   launchBrowser,
@@ -36,7 +37,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closePages(browser);
   await receiver?.close();
   if (savingScreenshots && screens.length > 0) writeGallery();
 });

@@ -10,6 +10,7 @@ import { runManualSetup } from '../integration/integrations/helpers';
 import { adminKey, baseUrl, call, createKey, eventually, useLocalCloudEnv } from '../support/api';
 import {
   chooseManualSetup,
+  closePages,
   createEnabledIntegration,
   expectNoHorizontalOverflow,
   field,
@@ -33,7 +34,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closePages(browser);
   await receiver?.close();
 });
 

@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { folder, objectStore, registered, uid } from '../integration/data-sources/helpers';
 import { adminKey, baseUrl } from '../support/api';
-import { createEnabledIntegration, launchBrowser, signedIn } from '../support/browser';
+import { closePages, createEnabledIntegration, launchBrowser, signedIn } from '../support/browser';
 import { payloads } from '../unit/integrations/fixtures';
 
 let browser: Browser;
@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closePages(browser);
 });
 
 describe('data sources on the integration page', () => {

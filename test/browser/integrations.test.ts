@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminKey, baseUrl, call } from '../support/api';
 import {
   chooseManualSetup,
+  closePages,
   createEnabledIntegration,
   createIntegrationReaching,
   field,
@@ -30,7 +31,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closePages(browser);
 });
 
 /** The document's variant of the create body for `type`. */

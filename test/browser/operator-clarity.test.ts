@@ -10,7 +10,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runManualSetup } from '../integration/integrations/helpers';
 import { adminKey, baseUrl, call, createKey } from '../support/api';
-import { createEnabledIntegration, launchBrowser, signedIn } from '../support/browser';
+import { closePages, createEnabledIntegration, launchBrowser, signedIn } from '../support/browser';
 import { payloads, uid } from '../unit/integrations/fixtures';
 
 let browser: Browser;
@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closePages(browser);
 });
 
 /** A webhook on a URL of its own (a user may put only one webhook on a URL). */

@@ -6,7 +6,7 @@
 import type { Browser, Locator, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminKey, baseUrl, call, createKey } from '../support/api';
-import { createEnabledIntegration, launchBrowser, signedIn } from '../support/browser';
+import { closePages, createEnabledIntegration, launchBrowser, signedIn } from '../support/browser';
 import { payloads, uid } from '../unit/integrations/fixtures';
 
 let browser: Browser;
@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closePages(browser);
 });
 
 async function createWebhook(key: string, name: string): Promise<number> {

@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { sandboxAwsCommand } from '../../infra/cli/sandbox-aws';
 import { call, createKey, untilDone } from '../support/api';
-import { launchBrowser, signedIn as signedInWith } from '../support/browser';
+import { closePages, launchBrowser, signedIn as signedInWith } from '../support/browser';
 
 const endpoints = inject('endpoints');
 const stateDir = inject('stateDir');
@@ -27,7 +27,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await closePages(browser);
 });
 
 const run = Date.now().toString(36);

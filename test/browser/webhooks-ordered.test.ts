@@ -7,7 +7,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createKey } from '../support/api';
-import { launchBrowser, signedIn } from '../support/browser';
+import { closePages, launchBrowser, signedIn } from '../support/browser';
 
 let browser: Browser;
 
@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closePages(browser);
 });
 
 const toast = (page: Page) => page.locator('.toasts');

@@ -9,7 +9,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, call, createKey, untilDone } from '../support/api';
-import { launchBrowser, signedIn } from '../support/browser';
+import { closePages, launchBrowser, signedIn } from '../support/browser';
 import { type LoopbackServer, type ReceivedRequest, startLoopback } from '../support/loopback';
 import { createOrderedWebhook, parkedHead, parkKeys } from '../support/parked-keys';
 
@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closePages(browser);
   await receiver?.close();
 });
 

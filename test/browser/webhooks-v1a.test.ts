@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { Webhook as Verifier } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, call, createKey, untilDone } from '../support/api';
-import { launchBrowser, signedIn as signedInWith } from '../support/browser';
+import { closePages, launchBrowser, signedIn as signedInWith } from '../support/browser';
 import { type LoopbackServer, type ReceivedRequest, startLoopback } from '../support/loopback';
 
 let browser: Browser;
@@ -27,7 +27,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closePages(browser);
   await receiver?.close();
 });
 

@@ -21,13 +21,30 @@ function chromiumPath(): string {
   }).trim();
 }
 
-/** Builds the console if it is not built, and starts Chromium. */
+let running: Promise<Browser> | undefined;
+
+/**
+ * The worker's Chromium, started on first use (after building the console if it is not built):
+ * the browser tier's files share their worker's modules (vitest.config.ts), so one Chromium
+ * serves every file a worker runs, one after another, instead of one started and stopped per
+ * file. Each page has a context of its own (`newPage`), and a file closes the contexts it opened
+ * when it ends (`closePages`), so nothing a file signed in to outlives it. Playwright stops the
+ * browser when the worker exits. A browser that crashed or was closed is started again.
+ */
 export async function launchBrowser(): Promise<Browser> {
+  const current = running && (await running.catch(() => undefined));
+  if (current?.isConnected()) return current;
   if (!existsSync(join(repoRoot, 'console', 'dist', 'index.html'))) {
     execFileSync('npm', ['run', '--silent', 'console:build'], { cwd: repoRoot, stdio: 'inherit' });
   }
   mkdirSync(shotsDir, { recursive: true });
-  return chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
+  running = chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
+  return running;
+}
+
+/** At the end of a file: closes every context (and so every page) it opened in the worker's browser. */
+export async function closePages(browser: Browser | undefined): Promise<void> {
+  await Promise.all((browser?.contexts() ?? []).map((context) => context.close()));
 }
 
 /** A page in its own context (what axe-core's AxeBuilder needs), `width` px wide. */
