@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { UNIT_ISOLATED_FILES } from './test/support/unit-isolation.ts';
+import { UNIT_ISOLATED_FILES } from './test/support/unit-isolation';
 
 /**
  * The tiers: `unit` (pure domain rules, no I/O), `integration` (HTTP and SDK calls through one
