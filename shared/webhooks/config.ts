@@ -22,8 +22,9 @@ export const webhookTimeoutMs = (): number => intEnv('WEBHOOK_TIMEOUT_MS', 10_00
  * give their in-process sandbox account a hang guard instead).
  */
 export const awsDestinationTimeoutMs = (): number => intEnv('WEBHOOK_AWS_TIMEOUT_MS', webhookTimeoutMs());
-export const connectTimeoutMs = (): number =>
-  Math.min(intEnv('CONNECT_TIMEOUT_MS', 5_000), webhookTimeoutMs());
+/** Connecting is bounded by `min(CONNECT_TIMEOUT_MS, the call's own timeout)`: a receiver's by default. */
+export const connectTimeoutMs = (timeoutMs: number = webhookTimeoutMs()): number =>
+  Math.min(intEnv('CONNECT_TIMEOUT_MS', 5_000), timeoutMs);
 export const retrySchedule = (): number[] => {
   const schedule = intListEnv('WEBHOOK_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE);
   if (schedule.length > MAX_DELIVERY_RETRIES) {

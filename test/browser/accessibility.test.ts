@@ -92,133 +92,125 @@ describe('accessibility (axe-core, WCAG 2.1 A and AA, serious and critical fail)
     await page.close();
   });
 
-  it(
-    'every integration screen, as an admin',
-    async () => {
-      const page = await newPage(browser);
-      await page.goto(`${baseUrl()}/console/`);
-      await page.getByLabel('API key').waitFor();
-      await checkScreen(page, 'sign-in', 'Sign-in');
-      await page.close();
+  it('every integration screen, as an admin', { timeout: SCREEN_TOUR_TIMEOUT_MS }, async () => {
+    const page = await newPage(browser);
+    await page.goto(`${baseUrl()}/console/`);
+    await page.getByLabel('API key').waitFor();
+    await checkScreen(page, 'sign-in', 'Sign-in');
+    await page.close();
 
-      const id = await createEnabledIntegration(payloads(uid()).AnalyticsWarehouse);
-      const failed = payloads(uid()).ClusterWarehouse as { config: Record<string, string> };
-      failed.config.password = 'fail-compensation';
-      const failedId = await createIntegrationReaching(failed, 'createError');
+    const id = await createEnabledIntegration(payloads(uid()).AnalyticsWarehouse);
+    const failed = payloads(uid()).ClusterWarehouse as { config: Record<string, string> };
+    failed.config.password = 'fail-compensation';
+    const failedId = await createIntegrationReaching(failed, 'createError');
 
-      const admin = await signedIn(browser, adminKey());
-      await at(admin, '#/integrations');
-      await admin.getByRole('link', { name: `#${id}`, exact: true }).waitFor();
-      await checkScreen(admin, 'integrations', 'Integrations');
+    const admin = await signedIn(browser, adminKey());
+    await at(admin, '#/integrations');
+    await admin.getByRole('link', { name: `#${id}`, exact: true }).waitFor();
+    await checkScreen(admin, 'integrations', 'Integrations');
 
-      await at(admin, '#/integrations/new');
-      await admin.getByLabel('Platform type').selectOption('ClusterWarehouse');
-      await checkScreen(admin, 'integration-new', 'New integration');
-      await admin.getByRole('button', { name: 'Dry run', exact: true }).click();
-      await admin.locator('[aria-invalid="true"]').first().waitFor();
-      await checkScreen(admin, 'integration-dry-run', 'New integration: an empty dry run');
+    await at(admin, '#/integrations/new');
+    await admin.getByLabel('Platform type').selectOption('ClusterWarehouse');
+    await checkScreen(admin, 'integration-new', 'New integration');
+    await admin.getByRole('button', { name: 'Dry run', exact: true }).click();
+    await admin.locator('[aria-invalid="true"]').first().waitFor();
+    await checkScreen(admin, 'integration-dry-run', 'New integration: an empty dry run');
 
-      await at(admin, `#/integrations/${id}`);
-      await admin.getByRole('heading', { name: 'Configuration' }).waitFor();
-      await checkScreen(admin, 'integration-detail', 'Integration detail');
-      await admin.getByRole('button', { name: 'Edit', exact: true }).click();
-      await admin.getByRole('heading', { name: 'Edit' }).waitFor();
-      await checkScreen(admin, 'integration-edit', 'Integration: edit (locked fields, stored secrets)');
-      await admin.getByRole('button', { name: 'Delete', exact: true }).click();
-      await admin.getByRole('dialog').waitFor();
-      await checkScreen(admin, 'integration-delete-confirm', 'Integration: confirm the delete');
-      await admin.keyboard.press('Escape');
+    await at(admin, `#/integrations/${id}`);
+    await admin.getByRole('heading', { name: 'Configuration' }).waitFor();
+    await checkScreen(admin, 'integration-detail', 'Integration detail');
+    await admin.getByRole('button', { name: 'Edit', exact: true }).click();
+    await admin.getByRole('heading', { name: 'Edit' }).waitFor();
+    await checkScreen(admin, 'integration-edit', 'Integration: edit (locked fields, stored secrets)');
+    await admin.getByRole('button', { name: 'Delete', exact: true }).click();
+    await admin.getByRole('dialog').waitFor();
+    await checkScreen(admin, 'integration-delete-confirm', 'Integration: confirm the delete');
+    await admin.keyboard.press('Escape');
 
-      await at(admin, `#/integrations/${failedId}`);
-      await admin.getByRole('region', { name: 'Clean up after the failed setup' }).locator('pre').waitFor();
-      await checkScreen(admin, 'integration-cleanup', 'Integration: the cleanup script after a failed setup');
+    await at(admin, `#/integrations/${failedId}`);
+    await admin.getByRole('region', { name: 'Clean up after the failed setup' }).locator('pre').waitFor();
+    await checkScreen(admin, 'integration-cleanup', 'Integration: the cleanup script after a failed setup');
 
-      // A drifted integration: a DBA drops the group the setup created; the next check finds it.
-      const drifted = payloads(uid()).ClusterWarehouse as { config: Record<string, string> };
-      const driftedId = await createEnabledIntegration(drifted);
-      useLocalCloudEnv();
-      const { runOnSandbox, parseRenderedScript } = await import('../../shared/platforms/sandbox/run-script');
-      await runOnSandbox(
-        'ClusterWarehouse',
-        drifted.config.host as string,
-        parseRenderedScript('DROP GROUP "service_system";'),
-      );
-      const { integrationsCommand } = await import('../../infra/cli/integrations');
-      await integrationsCommand(['check', String(driftedId)]);
-      await at(admin, `#/integrations/${driftedId}`);
-      const check = admin.getByRole('region', { name: 'Periodic check' });
-      await check.getByRole('table', { name: 'Findings' }).waitFor();
-      await check.getByRole('button', { name: 'Generate repair' }).click();
-      await check.locator('pre').waitFor();
-      await checkScreen(
-        admin,
-        'integration-check',
-        'Integration: the last check, its findings and the repair script',
-      );
-      await admin.close();
-    },
-    SCREEN_TOUR_TIMEOUT_MS,
-  );
+    // A drifted integration: a DBA drops the group the setup created; the next check finds it.
+    const drifted = payloads(uid()).ClusterWarehouse as { config: Record<string, string> };
+    const driftedId = await createEnabledIntegration(drifted);
+    useLocalCloudEnv();
+    const { runOnSandbox, parseRenderedScript } = await import('../../shared/platforms/sandbox/run-script');
+    await runOnSandbox(
+      'ClusterWarehouse',
+      drifted.config.host as string,
+      parseRenderedScript('DROP GROUP "service_system";'),
+    );
+    const { integrationsCommand } = await import('../../infra/cli/integrations');
+    await integrationsCommand(['check', String(driftedId)]);
+    await at(admin, `#/integrations/${driftedId}`);
+    const check = admin.getByRole('region', { name: 'Periodic check' });
+    await check.getByRole('table', { name: 'Findings' }).waitFor();
+    await check.getByRole('button', { name: 'Generate repair' }).click();
+    await check.locator('pre').waitFor();
+    await checkScreen(
+      admin,
+      'integration-check',
+      'Integration: the last check, its findings and the repair script',
+    );
+    await admin.close();
+  });
 
-  it(
-    'every webhook and history screen, as a user',
-    async () => {
-      const user = await createKey(`a11y-${uid()}`);
-      const page = await signedIn(browser, user.apiKey);
-      await page.getByLabel('Name *').waitFor();
-      await checkScreen(page, 'webhooks-empty', 'Webhooks (none yet) and the new-webhook form');
-      await page.getByLabel('Name *').fill('a11y receiver');
-      await page.getByLabel('URL *').fill(`${receiver.origin}/hook`);
-      await page.getByLabel('addedToProject', { exact: true }).check();
-      await page.getByRole('button', { name: 'Create webhook' }).click();
-      await page.getByRole('link', { name: 'a11y receiver' }).waitFor();
-      await checkScreen(page, 'webhooks', 'Webhooks');
+  it('every webhook and history screen, as a user', { timeout: SCREEN_TOUR_TIMEOUT_MS }, async () => {
+    const user = await createKey(`a11y-${uid()}`);
+    const page = await signedIn(browser, user.apiKey);
+    await page.getByLabel('Name *').waitFor();
+    await checkScreen(page, 'webhooks-empty', 'Webhooks (none yet) and the new-webhook form');
+    await page.getByLabel('Name *').fill('a11y receiver');
+    await page.getByLabel('URL *').fill(`${receiver.origin}/hook`);
+    await page.getByLabel('addedToProject', { exact: true }).check();
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await page.getByRole('link', { name: 'a11y receiver' }).waitFor();
+    await checkScreen(page, 'webhooks', 'Webhooks');
 
-      useLocalCloudEnv();
-      const { publishNotification } = await import('../../shared/notifications/publisher');
-      await publishNotification({
-        notificationType: 'addedToProject',
-        text: 'accessibility',
-        recipients: [user.userId],
-      } as Parameters<typeof publishNotification>[0]);
-      const count = async () =>
-        (await call('GET', '/webhooks/history', { key: user.apiKey })).body.count as number;
-      expect(await eventually(count, (n) => n >= 1, 30_000)).toBe(1);
+    useLocalCloudEnv();
+    const { publishNotification } = await import('../../shared/notifications/publisher');
+    await publishNotification({
+      notificationType: 'addedToProject',
+      text: 'accessibility',
+      recipients: [user.userId],
+    } as Parameters<typeof publishNotification>[0]);
+    const count = async () =>
+      (await call('GET', '/webhooks/history', { key: user.apiKey })).body.count as number;
+    expect(await eventually(count, (n) => n >= 1, 30_000)).toBe(1);
 
-      await page.getByRole('link', { name: 'a11y receiver' }).click();
-      await page.getByRole('heading', { name: 'a11y receiver' }).waitFor();
-      await page.getByRole('heading', { name: 'Health' }).waitFor();
-      await checkScreen(page, 'webhook-detail', 'Webhook detail: status, health, actions and its own log');
-      await page.getByRole('button', { name: 'Edit', exact: true }).click();
-      await page.getByLabel('Name', { exact: true }).waitFor();
-      await checkScreen(page, 'webhook-edit', 'Webhook: edit');
-      await page.getByRole('button', { name: 'Cancel' }).click();
-      await page.getByRole('button', { name: 'Rotate secret' }).click();
-      const rotate = page.getByRole('dialog', { name: 'Rotate the signing secret?' });
-      await rotate.waitFor();
-      await checkScreen(page, 'webhook-rotate-confirm', 'Webhook: confirm the secret rotation');
-      await rotate.getByRole('button', { name: 'Rotate secret' }).click();
-      await page.getByRole('region', { name: 'New signing secret' }).waitFor();
-      await checkScreen(page, 'webhook-rotated', 'Webhook: the new secret, shown once');
-      await page.getByRole('button', { name: 'I have stored it' }).click();
-      await page.getByRole('button', { name: 'Count deliveries' }).click();
-      await page.locator('[data-dry-run]').waitFor();
-      await checkScreen(page, 'webhook-recover', 'Webhook: recover, the dry-run count');
+    await page.getByRole('link', { name: 'a11y receiver' }).click();
+    await page.getByRole('heading', { name: 'a11y receiver' }).waitFor();
+    await page.getByRole('heading', { name: 'Health' }).waitFor();
+    await checkScreen(page, 'webhook-detail', 'Webhook detail: status, health, actions and its own log');
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await page.getByLabel('Name', { exact: true }).waitFor();
+    await checkScreen(page, 'webhook-edit', 'Webhook: edit');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    const rotate = page.getByRole('dialog', { name: 'Rotate the signing secret?' });
+    await rotate.waitFor();
+    await checkScreen(page, 'webhook-rotate-confirm', 'Webhook: confirm the secret rotation');
+    await rotate.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('region', { name: 'New signing secret' }).waitFor();
+    await checkScreen(page, 'webhook-rotated', 'Webhook: the new secret, shown once');
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await page.getByRole('button', { name: 'Count deliveries' }).click();
+    await page.locator('[data-dry-run]').waitFor();
+    await checkScreen(page, 'webhook-recover', 'Webhook: recover, the dry-run count');
 
-      await at(page, '#/catalogue');
-      await page.getByRole('heading', { name: /Activity/ }).waitFor();
-      await checkScreen(page, 'event-catalogue', 'Event catalogue');
+    await at(page, '#/catalogue');
+    await page.getByRole('heading', { name: /Activity/ }).waitFor();
+    await checkScreen(page, 'event-catalogue', 'Event catalogue');
 
-      await at(page, '#/history');
-      await page.locator('table tbody button').first().waitFor();
-      await checkScreen(page, 'history', 'Delivery history');
-      await page.locator('table tbody button').first().click();
-      await page.getByRole('complementary').waitFor();
-      await checkScreen(page, 'history-drawer', 'Delivery history: a record');
-      await page.close();
-    },
-    SCREEN_TOUR_TIMEOUT_MS,
-  );
+    await at(page, '#/history');
+    await page.locator('table tbody button').first().waitFor();
+    await checkScreen(page, 'history', 'Delivery history');
+    await page.locator('table tbody button').first().click();
+    await page.getByRole('complementary').waitFor();
+    await checkScreen(page, 'history-drawer', 'Delivery history: a record');
+    await page.close();
+  });
 
   it('an ordered webhook with parked keys, as its owner', async () => {
     const user = await createKey(`a11y-keys-${uid()}`);

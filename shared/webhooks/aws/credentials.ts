@@ -70,9 +70,10 @@ export function clientLimits(): {
   maxAttempts: 1;
   requestHandler: { requestTimeout: number; connectionTimeout: number };
 } {
+  const timeoutMs = awsDestinationTimeoutMs();
   return {
     maxAttempts: 1,
-    requestHandler: { requestTimeout: awsDestinationTimeoutMs(), connectionTimeout: connectTimeoutMs() },
+    requestHandler: { requestTimeout: timeoutMs, connectionTimeout: connectTimeoutMs(timeoutMs) },
   };
 }
 
