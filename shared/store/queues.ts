@@ -1,7 +1,8 @@
 /**
  * The service's SQS adapter, the only module that talks to a queue: one client per container,
  * `sendAll` (SendMessageBatch in chunks of ten, entries SQS refused for a transient reason
- * retried with backoff, the message ids in the order of the bodies), its FIFO twin `sendInOrder`
+ * retried with backoff, the message ids in the order of the bodies; `sendEntries` is one chunk,
+ * which ./send-pool.ts fills from several callers), its FIFO twin `sendInOrder`
  * (which never lets a retried entry fall behind a later one of its group), a delayed send, the
  * visibility of received messages (how the queue-consumer edge schedules a retry, ADR 0014) and
  * the dead-letter send with its reason.
@@ -33,25 +34,59 @@ const SEND_ROUNDS = 4;
  * one after the retries; the entries before it may have been sent.
  */
 export async function sendAll(queue: QueueName, bodies: readonly string[]): Promise<string[]> {
-  const url = requireEnv(queueEnvVar(queue));
   const ids: string[] = [];
   for (let i = 0; i < bodies.length; i += BATCH_MAX_ENTRIES) {
-    let entries: SendMessageBatchRequestEntry[] = bodies
-      .slice(i, i + BATCH_MAX_ENTRIES)
-      .map((body, j) => ({ Id: String(i + j), MessageBody: body }));
-    for (let round = 0; entries.length > 0; round++) {
-      if (round === SEND_ROUNDS) throw new Error(`SQS refused ${entries.length} message(s) for ${queue}`);
-      if (round > 0) await sleep(Math.random() * 25 * 2 ** round);
-      const out = await sqs.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: entries }));
-      for (const ok of out.Successful ?? []) ids[Number(ok.Id)] = ok.MessageId ?? '';
-      const failed = out.Failed ?? [];
-      const permanent = failed.find((f) => f.SenderFault);
-      if (permanent) throw new Error(`SQS refused a message for ${queue} (${permanent.Code ?? 'unknown'})`);
-      const retry = new Set(failed.map((f) => f.Id));
-      entries = entries.filter((e) => retry.has(e.Id));
+    const outcomes = await sendEntries(
+      queue,
+      bodies.slice(i, i + BATCH_MAX_ENTRIES).map((body, j) => ({ Id: String(i + j), MessageBody: body })),
+    );
+    for (const [id, outcome] of outcomes) {
+      if (outcome instanceof Error) throw outcome;
+      ids[Number(id)] = outcome;
     }
   }
   return ids;
+}
+
+/** An entry of `sendEntries`: its id (unique among the call's entries) and its body. */
+export type QueueEntry = { Id: string; MessageBody: string };
+
+/**
+ * Sends up to ten entries in one `SendMessageBatch` (a standard queue's), calling again with those
+ * SQS refused for a transient reason, with backoff. Answers what became of each entry by its id:
+ * the message id, or the error it was refused with (the sender's fault, or still refused after the
+ * retries). Throws when a call fails as a whole; some entries may have been sent.
+ */
+export async function sendEntries(
+  queue: QueueName,
+  entries: readonly QueueEntry[],
+): Promise<Map<string, string | Error>> {
+  if (entries.length > BATCH_MAX_ENTRIES)
+    throw new Error(`at most ${BATCH_MAX_ENTRIES} entries a call, not ${entries.length}`);
+  const url = requireEnv(queueEnvVar(queue));
+  const outcomes = new Map<string, string | Error>();
+  let left: SendMessageBatchRequestEntry[] = [...entries];
+  for (let round = 0; left.length > 0; round++) {
+    if (round === SEND_ROUNDS) {
+      const error = new Error(`SQS refused ${left.length} message(s) for ${queue}`);
+      for (const entry of left) outcomes.set(entry.Id as string, error);
+      break;
+    }
+    if (round > 0) await sleep(Math.random() * 25 * 2 ** round);
+    const out = await sqs.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: left }));
+    for (const ok of out.Successful ?? []) outcomes.set(ok.Id ?? '', ok.MessageId ?? '');
+    const retry = new Set<string>();
+    for (const failed of out.Failed ?? []) {
+      if (failed.SenderFault)
+        outcomes.set(
+          failed.Id ?? '',
+          new Error(`SQS refused a message for ${queue} (${failed.Code ?? 'unknown'})`),
+        );
+      else retry.add(failed.Id ?? '');
+    }
+    left = left.filter((entry) => retry.has(entry.Id as string));
+  }
+  return outcomes;
 }
 
 /** A message for a FIFO queue. */

@@ -38,7 +38,8 @@ import { ALL_NOTIFICATIONS } from '../../notifications/catalog';
 import { type NotificationMessage, NotificationMessageSchema, pertainsTo } from '../../notifications/message';
 import { describeError, logger } from '../../observability/logger';
 import { recordFanOut, recordFilterErrors } from '../../observability/metrics';
-import { sendAll, sendInOrder } from '../../store/queues';
+import { sendInOrder } from '../../store/queues';
+import { sendPooled } from '../../store/send-pool';
 import { fanOutChunk } from '../config';
 import type { DeliveryPayload } from '../history-model';
 import { exists, finishStep, markOnce, type StepClaim, type StepContinues, takeStep } from '../store/dedup';
@@ -174,7 +175,8 @@ async function enqueue(
   const inOrder = ordered ? deliveries.filter((d) => ordered.webhookIds.has(d.webhookId)) : [];
   const rest = ordered ? deliveries.filter((d) => !ordered.webhookIds.has(d.webhookId)) : deliveries;
   await Promise.all([
-    sendAll(
+    // With the other notifications of the batch, ten deliveries a SendMessageBatch (ADR 0023).
+    sendPooled(
       'deliveries',
       rest.map((d) => JSON.stringify(d)),
     ),
