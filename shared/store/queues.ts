@@ -2,7 +2,7 @@
  * The service's SQS adapter, the only module that talks to a queue: one client per container,
  * `sendAll` (SendMessageBatch in chunks of ten, entries SQS refused for a transient reason
  * retried with backoff, the message ids in the order of the bodies; `sendEntries` is one chunk,
- * which ./send-pool.ts fills from several callers), its FIFO twin `sendInOrder`
+ * which ./batch-pool.ts fills from several callers), its FIFO twin `sendInOrder`
  * (which never lets a retried entry fall behind a later one of its group), a delayed send, the
  * visibility of received messages (how the queue-consumer edge schedules a retry, ADR 0014) and
  * the dead-letter send with its reason.
@@ -11,6 +11,7 @@ import {
   ChangeMessageVisibilityBatchCommand,
   ChangeMessageVisibilityCommand,
   SendMessageBatchCommand,
+  type SendMessageBatchCommandOutput,
   type SendMessageBatchRequestEntry,
   SendMessageCommand,
   SQSClient,
@@ -25,6 +26,34 @@ const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
 
 /** SendMessageBatch's maximum entries per call. */
 const BATCH_MAX_ENTRIES = 10;
+/**
+ * The bodies of one SendMessageBatch call together, at most (SQS's payload limit of a call, 1 MiB):
+ * SQS refuses a whole call past it, so ten 200 KB messages in one call would fail all ten. An
+ * entry larger than that goes alone, and only its own send fails.
+ */
+const BATCH_MAX_BYTES = 1024 * 1024;
+
+/**
+ * `entries` in calls of SendMessageBatch: at most ten a call and BATCH_MAX_BYTES of bodies
+ * together, in their order.
+ */
+export function sendCalls<T extends { MessageBody?: string | undefined }>(entries: readonly T[]): T[][] {
+  const calls: T[][] = [];
+  let call: T[] = [];
+  let bytes = 0;
+  for (const entry of entries) {
+    const size = Buffer.byteLength(entry.MessageBody ?? '', 'utf8');
+    if (call.length === BATCH_MAX_ENTRIES || (call.length > 0 && bytes + size > BATCH_MAX_BYTES)) {
+      calls.push(call);
+      call = [];
+      bytes = 0;
+    }
+    call.push(entry);
+    bytes += size;
+  }
+  if (call.length > 0) calls.push(call);
+  return calls;
+}
 /** Calls per chunk before entries SQS keeps refusing make the send fail. */
 const SEND_ROUNDS = 4;
 
@@ -35,11 +64,8 @@ const SEND_ROUNDS = 4;
  */
 export async function sendAll(queue: QueueName, bodies: readonly string[]): Promise<string[]> {
   const ids: string[] = [];
-  for (let i = 0; i < bodies.length; i += BATCH_MAX_ENTRIES) {
-    const outcomes = await sendEntries(
-      queue,
-      bodies.slice(i, i + BATCH_MAX_ENTRIES).map((body, j) => ({ Id: String(i + j), MessageBody: body })),
-    );
+  for (const call of sendCalls(bodies.map((body, i) => ({ Id: String(i), MessageBody: body })))) {
+    const outcomes = await sendEntries(queue, call);
     for (const [id, outcome] of outcomes) {
       if (outcome instanceof Error) throw outcome;
       ids[Number(id)] = outcome;
@@ -52,17 +78,17 @@ export async function sendAll(queue: QueueName, bodies: readonly string[]): Prom
 export type QueueEntry = { Id: string; MessageBody: string };
 
 /**
- * Sends up to ten entries in one `SendMessageBatch` (a standard queue's), calling again with those
- * SQS refused for a transient reason, with backoff. Answers what became of each entry by its id:
- * the message id, or the error it was refused with (the sender's fault, or still refused after the
- * retries). Throws when a call fails as a whole; some entries may have been sent.
+ * Sends one call's entries (`sendCalls`) in a `SendMessageBatch` (a standard queue's), calling
+ * again with those SQS refused for a transient reason, with backoff. Answers what became of each
+ * entry by its id: the message id, or the error it was refused with (the sender's fault, or still
+ * refused after the retries). Throws when the first call fails as a whole; a later call that
+ * fails is the error of the entries it carried, so the entries sent before keep their ids.
  */
 export async function sendEntries(
   queue: QueueName,
   entries: readonly QueueEntry[],
 ): Promise<Map<string, string | Error>> {
-  if (entries.length > BATCH_MAX_ENTRIES)
-    throw new Error(`at most ${BATCH_MAX_ENTRIES} entries a call, not ${entries.length}`);
+  if (sendCalls(entries).length > 1) throw new Error(`more entries than one call takes: ${entries.length}`);
   const url = requireEnv(queueEnvVar(queue));
   const outcomes = new Map<string, string | Error>();
   let left: SendMessageBatchRequestEntry[] = [...entries];
@@ -72,8 +98,18 @@ export async function sendEntries(
       for (const entry of left) outcomes.set(entry.Id as string, error);
       break;
     }
-    if (round > 0) await sleep(Math.random() * 25 * 2 ** round);
-    const out = await sqs.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: left }));
+    let out: SendMessageBatchCommandOutput;
+    if (round === 0) out = await sqs.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: left }));
+    else {
+      await sleep(Math.random() * 25 * 2 ** round);
+      try {
+        out = await sqs.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: left }));
+      } catch (error) {
+        for (const entry of left)
+          outcomes.set(entry.Id as string, error instanceof Error ? error : new Error(String(error)));
+        break;
+      }
+    }
     for (const ok of out.Successful ?? []) outcomes.set(ok.Id ?? '', ok.MessageId ?? '');
     const retry = new Set<string>();
     for (const failed of out.Failed ?? []) {
@@ -107,12 +143,15 @@ export async function sendInOrder(queue: QueueName, messages: readonly FifoMessa
   let at = 0;
   let round = 0;
   while (at < messages.length) {
-    const entries = messages.slice(at, at + BATCH_MAX_ENTRIES).map((m, j) => ({
-      Id: String(at + j),
-      MessageBody: m.body,
-      MessageGroupId: m.groupId,
-      MessageDeduplicationId: m.deduplicationId,
-    }));
+    // The next call's entries: ten, or fewer where their bodies would pass one call's size.
+    const [entries = []] = sendCalls(
+      messages.slice(at, at + BATCH_MAX_ENTRIES).map((m, j) => ({
+        Id: String(at + j),
+        MessageBody: m.body,
+        MessageGroupId: m.groupId,
+        MessageDeduplicationId: m.deduplicationId,
+      })),
+    );
     const out = await sqs.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: entries }));
     for (const ok of out.Successful ?? []) ids[Number(ok.Id)] = ok.MessageId ?? '';
     const failed = out.Failed ?? [];

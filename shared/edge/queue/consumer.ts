@@ -10,8 +10,8 @@
  *
  * Each concern is a middleware wrapped around the next: the batch's metrics (written once as it
  * ends), the line per batch (when asked for or noted to), the batch's partial response (every
- * failure reported and logged with its reason), the records' sends pooled into shared calls
- * (../../store/send-pool.ts), the records run by message group (./groups.ts),
+ * failure reported and logged with its reason), the records' sends and reads pooled into shared calls
+ * (../../store/batch-pool.ts), the records run by message group (./groups.ts),
  * and per record what the handler answered, the message parsed with the queue's schema and the
  * attempt context (./middlewares.ts). The handler returns what happens
  * next (./contract.ts) and never touches the queue.
@@ -21,8 +21,8 @@ import { type QueueName, queueDef } from '../../catalog/queues';
 import { type BatchNotes, inBatch } from '../../observability/batch-notes';
 import { describeError, logger } from '../../observability/logger';
 import { metricsPerInvocation } from '../../observability/metrics';
+import { pooledRecord, withBatchPool } from '../../store/batch-pool';
 import { changeVisibility } from '../../store/queues';
-import { pooledRecord, withSendPool } from '../../store/send-pool';
 import type { MessageHandler } from './contract';
 import { runByGroup } from './groups';
 import {
@@ -164,8 +164,8 @@ export function queueConsumer<T>(definition: ConsumerDefinition<T>) {
   );
   const reserveMs = (queueDef(queue).consumer.timeoutSeconds * 1000) / GROUP_RUN_SHARE;
   const runBatch: BatchRun = async (event, lambda) => {
-    // The records' pooled sends go out together, ten a call (../../store/send-pool.ts).
-    const results = await withSendPool(() =>
+    // The records' pooled sends and reads go out together (../../store/batch-pool.ts).
+    const results = await withBatchPool(() =>
       runByGroup(event.Records, (record) => pooledRecord(() => processRecord(record, lambda)), {
         timeLeft: () => lambda.getRemainingTimeInMillis(),
         reserveMs,

@@ -16,6 +16,7 @@
 import { createHash } from 'node:crypto';
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../store/clients';
+import { getPooled } from '../../store/pooled-reads';
 import { batchGetAll, queryAll, scanAll } from '../../store/read';
 import { tableName } from '../../store/tables';
 import {
@@ -114,8 +115,10 @@ export async function putWebhook(
 
 /** The webhook; `consistent` for a read that a conditional write will follow. */
 export async function getWebhookItem(id: number, consistent = false): Promise<WebhookItem | undefined> {
+  // In a queue consumer's batch, with the other records' webhooks in one BatchGetItem (../../store/pooled-reads.ts).
+  if (!consistent) return getPooled<WebhookItem>(tableName('webhooks'), { id });
   const out = await documentClient.send(
-    new GetCommand({ TableName: tableName('webhooks'), Key: { id }, ConsistentRead: consistent }),
+    new GetCommand({ TableName: tableName('webhooks'), Key: { id }, ConsistentRead: true }),
   );
   return out.Item as WebhookItem | undefined;
 }

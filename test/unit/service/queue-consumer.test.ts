@@ -18,7 +18,13 @@ import {
 } from '../../../shared/edge/queue/contract';
 
 const calls: { op: string; queue: string; args: unknown[] }[] = [];
-vi.mock('../../../shared/store/queues', () => ({
+vi.mock('../../../shared/store/queues', async (importActual) => ({
+  // The pool's split into calls is the real one; its calls are recorded.
+  sendCalls: (await importActual<typeof import('../../../shared/store/queues')>()).sendCalls,
+  sendEntries: async (queue: string, entries: { Id: string; MessageBody: string }[]) => {
+    calls.push({ op: 'sendBatch', queue, args: [entries.map((e) => e.MessageBody)] });
+    return new Map(entries.map((e) => [e.Id, `id-${e.MessageBody}`]));
+  },
   changeVisibility: async (queue: string, handles: string[], seconds: number) => {
     calls.push({ op: 'visibility', queue, args: [handles, seconds] });
   },
@@ -31,6 +37,7 @@ vi.mock('../../../shared/store/queues', () => ({
 }));
 
 const { queueConsumer } = await import('../../../shared/edge/queue/consumer');
+const { sendPooled } = await import('../../../shared/store/pooled-sends');
 
 const lambda = { getRemainingTimeInMillis: () => 30_000 };
 const Message = z.strictObject({
@@ -100,6 +107,29 @@ describe('the queue-consumer edge', () => {
       ]),
     );
     expect(calls).toHaveLength(3);
+  });
+
+  it("pools its records' sends: a batch's messages go out in one SendMessageBatch, each record answered", async () => {
+    const answered: string[][] = [];
+    const handler = queueConsumer({
+      queue: 'notifications',
+      message: { schema: Message, what: 'test message' },
+      handle: async (message: Message) => {
+        answered.push(await sendPooled('deliveries', [`${message.name}-1`, `${message.name}-2`]));
+        return done();
+      },
+    });
+    const records = ['a', 'b', 'c'].map((name) => record({ name }, {}, name));
+    const response = await handler({ Records: records }, lambda as never);
+    expect(response.batchItemFailures).toEqual([]);
+    expect(calls).toEqual([
+      { op: 'sendBatch', queue: 'deliveries', args: [['a-1', 'a-2', 'b-1', 'b-2', 'c-1', 'c-2']] },
+    ]);
+    expect(answered.sort()).toEqual([
+      ['id-a-1', 'id-a-2'],
+      ['id-b-1', 'id-b-2'],
+      ['id-c-1', 'id-c-2'],
+    ]);
   });
 
   it('dead-letters a body that is not JSON or not the message, with the reason, and finishes it', async () => {
