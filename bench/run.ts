@@ -722,7 +722,7 @@ function publishLatencyRows(r: PublishLatencyResult): SummaryRow[] {
         baseline: floor,
       },
       { p50: r.manyP50Ratio, p99: r.manyP99Ratio },
-      "fan-out reads an owner's subscriptions a page after another and enqueues after each, so the k-th match waits for the pages before it; a fan-out reading them side by side is not built (docs/benchmarks.md, figure 20)",
+      "fan-out reads the owner's 1,000 subscriptions (a page of 100, then one of up to 1,000) and evaluates their filters before it enqueues the matches past the first hundred; an index that keeps filtered webhooks apart, or the key read in ranges side by side, is not built (docs/benchmarks.md, figure 20)",
     ),
     floorRow(
       {
