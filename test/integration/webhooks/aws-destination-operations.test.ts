@@ -159,11 +159,8 @@ describe('an SQS destination through recover, throttle, filters, pause, v1a and 
     expect(new Set(messages.map((m) => m.attributes['webhook-id'])).size).toBe(NOTIFICATIONS);
     expect(new Set(messages.map((m) => JSON.parse(m.body).text)).size).toBe(NOTIFICATIONS);
 
-    // The rate as the customer's account saw it: the sends' times in its trail.
     const times = trailOf('SendMessage', queueUrl).map((entry) => Date.parse(String(entry.eventTime)));
     expect(times).toHaveLength(NOTIFICATIONS);
-    const perSecond = (times.length - 1) / ((Math.max(...times) - Math.min(...times)) / 1000);
-    expect(perSecond).toBeLessThanOrEqual(RATE * 1.1);
 
     // One record per delivery, each the first attempt, all delivered: waiting cost no attempt.
     const records = await untilDone(
@@ -171,6 +168,14 @@ describe('an SQS destination through recover, throttle, filters, pause, v1a and 
       (list) => list.length >= NOTIFICATIONS,
       { progress: (list) => list.length, what: 'the history records' },
     );
+    // The rate as the customer's account saw it: its trail's sends, from the first attempt's start
+    // (its record's time less its duration: when its slot came) to the last send. Not from the
+    // first send: that one waits for the webhook's first AssumeRole, which a loaded machine can
+    // make a second late, and the sends whose slots came meanwhile follow it at once.
+    const firstAttempt = Math.min(...records.map((r) => Date.parse(r.createdAt) - Number(r.durationMs ?? 0)));
+    const perSecond = (times.length - 1) / ((Math.max(...times) - Math.min(firstAttempt, ...times)) / 1000);
+    expect(perSecond).toBeLessThanOrEqual(RATE * 1.1);
+
     // Any record that is not a first attempt delivered shows here with what it was answered.
     expect(
       records
