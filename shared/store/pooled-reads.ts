@@ -6,10 +6,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { kindsByName, type Pending, type PoolOptions, pooledCall } from './batch-pool';
 import { documentClient } from './clients';
-import { batchGetAll } from './read';
-
-/** BatchGetItem's maximum keys per call. */
-const BATCH_GET_MAX_KEYS = 100;
+import { BATCH_GET_MAX_KEYS, batchGetAll, keyIdentity } from './read';
 
 type Item = Record<string, unknown>;
 
@@ -27,7 +24,7 @@ async function getTogether(
   options: PoolOptions,
 ): Promise<void> {
   const attributes = Object.keys(gets[0]?.input ?? {});
-  const identity = (item: Item) => JSON.stringify(attributes.map((a) => item[a]));
+  const identity = (item: Item) => keyIdentity(item, attributes);
   const keys = new Map(gets.map((get) => [identity(get.input), get.input]));
   const items = await (options.get ?? batchGetAll)(table, [...keys.values()]);
   const found = new Map(items.map((item) => [identity(item as Item), item as Item]));

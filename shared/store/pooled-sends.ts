@@ -8,10 +8,7 @@
  */
 import type { QueueName } from '../catalog/queues';
 import { kindsByName, type Pending, type PoolOptions, pooledCall } from './batch-pool';
-import { type QueueEntry, sendAll, sendCalls, sendEntries } from './queues';
-
-/** SendMessageBatch's maximum entries per call. */
-const BATCH_MAX_ENTRIES = 10;
+import { BATCH_MAX_ENTRIES, type QueueEntry, sendAll, sendCalls, sendEntries } from './queues';
 
 type Send = readonly string[];
 

@@ -25,7 +25,7 @@ import { sleep } from './read';
 const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
 
 /** SendMessageBatch's maximum entries per call. */
-const BATCH_MAX_ENTRIES = 10;
+export const BATCH_MAX_ENTRIES = 10;
 /**
  * The bodies of one SendMessageBatch call together, at most (SQS's payload limit of a call, 1 MiB):
  * SQS refuses a whole call past it, so ten 200 KB messages in one call would fail all ten. An

@@ -17,7 +17,7 @@ import { documentClient } from './clients';
 type Item = Record<string, unknown>;
 
 /** BatchGetItem's maximum keys per call. */
-const BATCH_GET_MAX_KEYS = 100;
+export const BATCH_GET_MAX_KEYS = 100;
 /** Rounds of UnprocessedKeys retries before a batch read gives up. */
 /** BatchGet requests in flight at once for one call. */
 const BATCH_GET_CONCURRENCY = 8;
@@ -65,7 +65,8 @@ export async function scanAll<T = Item>(input: Omit<ScanCommandInput, 'Exclusive
   return items;
 }
 
-function identity(key: Item, attributes: readonly string[]): string {
+/** A key's identity over `attributes`, to match items to the keys asked for. */
+export function keyIdentity(key: Item, attributes: readonly string[]): string {
   return JSON.stringify(attributes.map((a) => key[a]));
 }
 
@@ -95,11 +96,12 @@ export async function batchGetAll<T = Item>(table: string, keys: readonly Item[]
           const out: BatchGetCommandOutput = await documentClient.send(
             new BatchGetCommand({ RequestItems: { [table]: { Keys: pending } } }),
           );
-          for (const item of out.Responses?.[table] ?? []) found.set(identity(item, attributes), item as T);
+          for (const item of out.Responses?.[table] ?? [])
+            found.set(keyIdentity(item, attributes), item as T);
           pending = out.UnprocessedKeys?.[table]?.Keys;
         }
       }
     }),
   );
-  return keys.map((key) => found.get(identity(key, attributes))).filter((item) => item !== undefined);
+  return keys.map((key) => found.get(keyIdentity(key, attributes))).filter((item) => item !== undefined);
 }

@@ -19,7 +19,8 @@ import {
 
 const calls: { op: string; queue: string; args: unknown[] }[] = [];
 vi.mock('../../../shared/store/queues', async (importActual) => ({
-  // The pool's split into calls is the real one; its calls are recorded.
+  // The pool's split into calls (and its size of a call) is the real one; its calls are recorded.
+  BATCH_MAX_ENTRIES: (await importActual<typeof import('../../../shared/store/queues')>()).BATCH_MAX_ENTRIES,
   sendCalls: (await importActual<typeof import('../../../shared/store/queues')>()).sendCalls,
   sendEntries: async (queue: string, entries: { Id: string; MessageBody: string }[]) => {
     calls.push({ op: 'sendBatch', queue, args: [entries.map((e) => e.MessageBody)] });
