@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { SHARED_STAGE_SETTINGS } from './test/support/suite-settings';
 import { UNIT_ISOLATED_FILES } from './test/support/unit-isolation';
 
 /**
@@ -82,6 +83,8 @@ export default defineConfig({
           environment: 'node',
           setupFiles: ['test/support/cleanup.ts'],
           globalSetup: ['test/support/global-setup.ts'],
+          // The stage settings the tier's clouds run with (test/support/suite-settings.ts).
+          env: { ...SHARED_STAGE_SETTINGS },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
@@ -96,6 +99,8 @@ export default defineConfig({
           environment: 'node',
           setupFiles: ['test/support/cleanup.ts'],
           globalSetup: ['test/support/global-setup.ts'],
+          // The stage settings the tier's clouds run with (test/support/suite-settings.ts).
+          env: { ...SHARED_STAGE_SETTINGS },
           testTimeout: 150_000,
           hookTimeout: 150_000,
         },
@@ -113,6 +118,8 @@ export default defineConfig({
           environment: 'node',
           setupFiles: ['test/support/cleanup.ts'],
           globalSetup: ['test/support/global-setup.ts'],
+          // The stage settings the tier's clouds run with (test/support/suite-settings.ts).
+          env: { ...SHARED_STAGE_SETTINGS },
           testTimeout: 90_000,
           hookTimeout: 120_000,
           // expect.poll waits for what the screen shows after an API call; its 1 s default is a

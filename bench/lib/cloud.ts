@@ -43,11 +43,14 @@ export async function startBenchCloud(): Promise<BenchCloud> {
     stateDir,
     timeoutMs: 120_000,
     // Quiet handler logs (the latency figure would otherwise measure log writing), and DynamoDB
-    // Local's JVM as `npm start` runs it, not with the suite's start-up settings. Only batches
-    // holding figure 20's mark are traced (nothing else pays for it).
+    // Local's JVM and the history layout as `npm start` has them, not with the suite's settings.
+    // Only batches holding figure 20's mark are traced (nothing else pays for it).
     env: {
       LOG_LEVEL: 'WARN',
       JAVA_TOOL_OPTIONS: '',
+      // The stage's history write shards (the suite's clouds write fewer): the figures price the
+      // reads a stage makes.
+      HISTORY_WRITE_SHARDS: String(loadStage('local').historyWriteShards),
       LOCAL_STAGE_TRACE: stageTraceFile,
       LOCAL_STAGE_TRACE_MARK: STAGE_TRACE_MARK,
     },

@@ -8,6 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Endpoints } from '../../infra/local/cloud';
+import { SHARED_STAGE_SETTINGS } from './suite-settings';
 import { tempDir } from './temp';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
@@ -30,6 +31,7 @@ export interface RunningCloud {
  * a short interval; a check round over every file's integrations would only add load).
  */
 const TEST_CLOUD_ENV: Record<string, string> = {
+  ...SHARED_STAGE_SETTINGS,
   WEBHOOK_TIMEOUT_MS: '1500',
   // AWS destinations' calls (STS, the send into the sandbox account's queue) are answered by the
   // cloud's own process, which a loaded machine can keep busy past 1.5 s (a webhook's creation
