@@ -19,16 +19,21 @@ import { request } from './support';
 const NOTIFICATIONS = 60;
 const INTEGRATIONS = 8;
 const IN_FLIGHT = new Set(['creating', 'editing', 'deleting']);
-// A 5 s delivery timeout (the receiver answers after 1 s); the reconciler every second, with a
-// 2 s grace for an integration whose workflow never started (killed between write and start).
-// Queue visibility 5 s (instead of 6 × the consumer timeout): messages a consumer held when the
-// process died come back within seconds, as they would in SQS after the real timeout.
+// The receiver holds every answer until the crash: a delivery's POST waits for it up to a 30 s
+// timeout (a hang guard: the crash comes within seconds of the first POST), so the deliveries
+// consumer's batches (5 of 10, EVENT_SOURCE_POLLERS) stay busy and at most 50 of the 60
+// deliveries reach the receiver before the kill, however loaded the machine. (With answers after
+// 1 s and a 5 s timeout, all 60 had reached it in a loaded run before three creations were
+// acknowledged.) The reconciler every second, with a 2 s grace for an integration whose workflow
+// never started (killed between write and start). Queue visibility 5 s (instead of 6 × the
+// consumer timeout): messages a consumer held when the process died come back within seconds,
+// as they would in SQS after the real timeout.
 const ENV = {
   LOG_LEVEL: 'WARN',
   LOCAL_QUEUE_VISIBILITY_SECONDS: '5',
   LOCAL_SCHEDULE_INTERVAL_MS: '1000',
   INTEGRATION_START_GRACE_SECONDS: '2',
-  WEBHOOK_TIMEOUT_MS: '5000',
+  WEBHOOK_TIMEOUT_MS: '30000',
 };
 
 let receiver: Receiver | undefined;
@@ -73,9 +78,14 @@ async function deadLettered(cloud: RunningCloud, texts: Set<string>): Promise<vo
 describe('crash and restart', () => {
   it('moves every integration on and loses no queued notification', async () => {
     receiver = await startReceiver();
-    // Every delivery takes 1 s, so most are still queued or in flight at the kill.
+    // No delivery is answered before the crash, so some are still queued and the rest in flight
+    // at the kill; after it every delivery takes 1 s.
+    let crashed: () => void = () => {};
+    const afterCrash = new Promise<void>((resolve) => {
+      crashed = resolve;
+    });
     receiver.on('/slow', (_req, _body, res) => {
-      setTimeout(() => res.writeHead(200).end('ok'), 1000);
+      void afterCrash.then(() => setTimeout(() => res.writeHead(200).end('ok'), 1000));
       return 200;
     });
     const first = await startCloudProcess({ env: ENV, durable: true });
@@ -124,6 +134,7 @@ describe('crash and restart', () => {
       killed = true;
       // The cloud's own process (not just its launcher) gets SIGKILL.
       process.kill(first.endpoints.pid, 'SIGKILL');
+      crashed();
     };
     await Promise.all(
       Array.from({ length: INTEGRATIONS }, async (_, i) => {
