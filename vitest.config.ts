@@ -47,6 +47,23 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
+/**
+ * What the tiers with a local cloud (integration, hardening, browser) share: the cloud started by
+ * globalSetup, and its stage settings in the workers too (test/support/suite-settings.ts), so
+ * records a worker writes in-process are laid out as its cloud's.
+ */
+const ON_A_CLOUD: {
+  environment: 'node';
+  setupFiles: string[];
+  globalSetup: string[];
+  env: Record<string, string>;
+} = {
+  environment: 'node',
+  setupFiles: ['test/support/cleanup.ts'],
+  globalSetup: ['test/support/global-setup.ts'],
+  env: { ...SHARED_STAGE_SETTINGS },
+};
+
 export default defineConfig({
   test: {
     // The files that take longest start first.
@@ -80,11 +97,7 @@ export default defineConfig({
           name: 'integration',
           maxWorkers: SIDE_BY_SIDE,
           include: ['test/integration/**/*.test.ts'],
-          environment: 'node',
-          setupFiles: ['test/support/cleanup.ts'],
-          globalSetup: ['test/support/global-setup.ts'],
-          // The stage settings the tier's clouds run with (test/support/suite-settings.ts).
-          env: { ...SHARED_STAGE_SETTINGS },
+          ...ON_A_CLOUD,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
@@ -96,11 +109,7 @@ export default defineConfig({
           name: 'hardening',
           maxWorkers: SIDE_BY_SIDE,
           include: ['test/hardening/**/*.test.ts'],
-          environment: 'node',
-          setupFiles: ['test/support/cleanup.ts'],
-          globalSetup: ['test/support/global-setup.ts'],
-          // The stage settings the tier's clouds run with (test/support/suite-settings.ts).
-          env: { ...SHARED_STAGE_SETTINGS },
+          ...ON_A_CLOUD,
           testTimeout: 150_000,
           hookTimeout: 150_000,
         },
@@ -115,11 +124,7 @@ export default defineConfig({
           maxWorkers: SIDE_BY_SIDE,
           isolate: false,
           include: ['test/browser/**/*.test.ts'],
-          environment: 'node',
-          setupFiles: ['test/support/cleanup.ts'],
-          globalSetup: ['test/support/global-setup.ts'],
-          // The stage settings the tier's clouds run with (test/support/suite-settings.ts).
-          env: { ...SHARED_STAGE_SETTINGS },
+          ...ON_A_CLOUD,
           testTimeout: 90_000,
           hookTimeout: 120_000,
           // expect.poll waits for what the screen shows after an API call; its 1 s default is a

@@ -39,6 +39,7 @@ export const STAGE_TRACE_MARK = 'figure20:';
 export async function startBenchCloud(): Promise<BenchCloud> {
   const stateDir = mkdtempSync(join(tmpdir(), 'causeway-bench-'));
   const stageTraceFile = join(stateDir, 'stage-trace.jsonl');
+  const stage = loadStage('local');
   const cloud = await startCloudProcess({
     stateDir,
     timeoutMs: 120_000,
@@ -50,25 +51,20 @@ export async function startBenchCloud(): Promise<BenchCloud> {
       JAVA_TOOL_OPTIONS: '',
       // The stage's history write shards (the suite's clouds write fewer): the figures price the
       // reads a stage makes.
-      HISTORY_WRITE_SHARDS: String(loadStage('local').historyWriteShards),
+      HISTORY_WRITE_SHARDS: String(stage.historyWriteShards),
       LOCAL_STAGE_TRACE: stageTraceFile,
       LOCAL_STAGE_TRACE_MARK: STAGE_TRACE_MARK,
     },
   });
-  Object.assign(
-    process.env,
-    clientEnvironment(cloud.endpoints),
-    stageEnvironment('local', loadStage('local')),
-    {
-      LOCAL_MASTER_KEY_FILE: join(stateDir, 'master.key'),
-      SANDBOX_DIR: join(stateDir, 'sandbox'),
-      // Webhook destinations (figure 17) reach the cloud's sandbox account, as its consumers do.
-      [LOCAL_DESTINATION_ENDPOINT_ENV]: cloud.endpoints.sandboxAccount.endpoint,
-      POWERTOOLS_SERVICE_NAME: 'causeway-bench',
-      POWERTOOLS_LOG_LEVEL: 'WARN',
-      POWERTOOLS_METRICS_DISABLED: 'true',
-    },
-  );
+  Object.assign(process.env, clientEnvironment(cloud.endpoints), stageEnvironment('local', stage), {
+    LOCAL_MASTER_KEY_FILE: join(stateDir, 'master.key'),
+    SANDBOX_DIR: join(stateDir, 'sandbox'),
+    // Webhook destinations (figure 17) reach the cloud's sandbox account, as its consumers do.
+    [LOCAL_DESTINATION_ENDPOINT_ENV]: cloud.endpoints.sandboxAccount.endpoint,
+    POWERTOOLS_SERVICE_NAME: 'causeway-bench',
+    POWERTOOLS_LOG_LEVEL: 'WARN',
+    POWERTOOLS_METRICS_DISABLED: 'true',
+  });
   const sqs = new SQSClient({});
   const make = async (name: string) =>
     localQueueUrl(

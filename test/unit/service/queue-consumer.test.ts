@@ -18,24 +18,31 @@ import {
 } from '../../../shared/edge/queue/contract';
 
 const calls: { op: string; queue: string; args: unknown[] }[] = [];
-vi.mock('../../../shared/store/queues', async (importActual) => ({
-  // The pool's split into calls (and its size of a call) is the real one; its calls are recorded.
-  BATCH_MAX_ENTRIES: (await importActual<typeof import('../../../shared/store/queues')>()).BATCH_MAX_ENTRIES,
-  sendCalls: (await importActual<typeof import('../../../shared/store/queues')>()).sendCalls,
-  sendEntries: async (queue: string, entries: { Id: string; MessageBody: string }[]) => {
-    calls.push({ op: 'sendBatch', queue, args: [entries.map((e) => e.MessageBody)] });
-    return new Map(entries.map((e) => [e.Id, `id-${e.MessageBody}`]));
-  },
-  changeVisibility: async (queue: string, handles: string[], seconds: number) => {
-    calls.push({ op: 'visibility', queue, args: [handles, seconds] });
-  },
-  sendDelayed: async (queue: string, body: string, delaySeconds: number, fifo?: unknown) => {
-    calls.push({ op: 'send', queue, args: [JSON.parse(body), delaySeconds, fifo] });
-  },
-  sendToDeadLetter: async (queue: string, body: string, reason: string, fifo?: unknown) => {
-    calls.push({ op: 'deadLetter', queue, args: fifo === undefined ? [body, reason] : [body, reason, fifo] });
-  },
-}));
+vi.mock('../../../shared/store/queues', async (importActual) => {
+  const actual = await importActual<typeof import('../../../shared/store/queues')>();
+  return {
+    // The pool's split into calls (and its size of a call) is the real one; its calls are recorded.
+    BATCH_MAX_ENTRIES: actual.BATCH_MAX_ENTRIES,
+    sendCalls: actual.sendCalls,
+    sendEntries: async (queue: string, entries: { Id: string; MessageBody: string }[]) => {
+      calls.push({ op: 'sendBatch', queue, args: [entries.map((e) => e.MessageBody)] });
+      return new Map(entries.map((e) => [e.Id, `id-${e.MessageBody}`]));
+    },
+    changeVisibility: async (queue: string, handles: string[], seconds: number) => {
+      calls.push({ op: 'visibility', queue, args: [handles, seconds] });
+    },
+    sendDelayed: async (queue: string, body: string, delaySeconds: number, fifo?: unknown) => {
+      calls.push({ op: 'send', queue, args: [JSON.parse(body), delaySeconds, fifo] });
+    },
+    sendToDeadLetter: async (queue: string, body: string, reason: string, fifo?: unknown) => {
+      calls.push({
+        op: 'deadLetter',
+        queue,
+        args: fifo === undefined ? [body, reason] : [body, reason, fifo],
+      });
+    },
+  };
+});
 
 const { queueConsumer } = await import('../../../shared/edge/queue/consumer');
 const { sendPooled } = await import('../../../shared/store/pooled-sends');
