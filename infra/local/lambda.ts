@@ -21,6 +21,18 @@ import { withScopedEnvironment } from '../../shared/config/env';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 
+/**
+ * Where a handler module is imported from: its source under the repository (run through the
+ * process's loader, tsx), or, with LOCAL_HANDLER_MODULES, the same path with `.js` under that
+ * directory, a build of the sources (the test suite's prebuilt cloud, test/support/prebuilt.ts).
+ */
+function handlerModuleUrl(modulePath: string): string {
+  const prebuilt = process.env.LOCAL_HANDLER_MODULES;
+  return pathToFileURL(
+    prebuilt ? join(prebuilt, modulePath.replace(/\.ts$/, '.js')) : join(repoRoot, modulePath),
+  ).href;
+}
+
 // biome-ignore lint/suspicious/noExplicitAny: handler modules have heterogeneous signatures
 type AnyHandler = (event: any, context: Context) => Promise<any>;
 
@@ -29,7 +41,7 @@ const modules = new Map<string, Promise<AnyHandler>>();
 function loadHandler(modulePath: string): Promise<AnyHandler> {
   let loaded = modules.get(modulePath);
   if (!loaded) {
-    loaded = import(pathToFileURL(join(repoRoot, modulePath)).href).then((mod: { handler?: AnyHandler }) => {
+    loaded = import(handlerModuleUrl(modulePath)).then((mod: { handler?: AnyHandler }) => {
       if (typeof mod.handler !== 'function') throw new Error(`${modulePath} does not export a handler`);
       return mod.handler;
     });

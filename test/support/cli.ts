@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { PREBUILT_NODE_OPTIONS, prebuiltEntry } from './prebuilt';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 
@@ -15,9 +16,11 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(stateDir: string, args: readonly string[], input?: string): Promise<CliRun> {
+export async function runCli(stateDir: string, args: readonly string[], input?: string): Promise<CliRun> {
+  // The CLI's sources bundled once per run (./prebuilt.ts), as `npm run cli` runs them through tsx.
+  const entry = await prebuiltEntry('infra/cli/main.ts');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'infra/cli/main.ts', ...args], {
+    const child = spawn(process.execPath, [...PREBUILT_NODE_OPTIONS, entry, ...args], {
       cwd: repoRoot,
       env: { ...process.env, STATE_DIR: stateDir },
     });

@@ -1,13 +1,14 @@
 /**
- * Starts the local cloud exactly as `npm start` does — a separate process running
- * `infra/local/main.ts` — on a fresh state directory and a free port, and waits until it has
- * written its endpoints file. Its stdout/stderr go to `<stateDir>/cloud.log` so tests can read
- * every log line the handlers wrote.
+ * Starts the local cloud as `npm start` does — a separate process running `infra/local/main.ts`,
+ * here from the suite's build of the sources (./prebuilt.ts) — on a fresh state directory and a
+ * free port, and waits until it has written its endpoints file. Its stdout/stderr go to
+ * `<stateDir>/cloud.log` so tests can read every log line the handlers wrote.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Endpoints } from '../../infra/local/cloud';
+import { PREBUILT_NODE_OPTIONS, prebuiltDir, prebuiltEntry } from './prebuilt';
 import { SHARED_STAGE_SETTINGS } from './suite-settings';
 import { tempDir } from './temp';
 
@@ -72,12 +73,15 @@ export async function startCloudProcess(
   // A cloud that was killed leaves its endpoints behind; wait for the new process's file.
   rmSync(endpointsFile, { force: true });
   const out = openSync(logFile, 'a');
-  // One process, as `npm start` runs it (no tsx wrapper process): SIGKILL really kills the cloud.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
+  // One process (no wrapper process): SIGKILL really kills the cloud. It runs the cloud's and the
+  // handlers' sources bundled once per run (./prebuilt.ts), not through tsx.
+  const entry = await prebuiltEntry('infra/local/main.ts');
+  const child = spawn(process.execPath, [...PREBUILT_NODE_OPTIONS, entry], {
     cwd: repoRoot,
     env: {
       ...process.env,
       ...TEST_CLOUD_ENV,
+      LOCAL_HANDLER_MODULES: await prebuiltDir(),
       ...(options.durable ? {} : { LOCAL_STORAGE: 'memory' }),
       ...options.env,
       STATE_DIR: stateDir,
