@@ -69,6 +69,8 @@ function compiledLauncher(classPath: string): string {
   const hash = createHash('sha256').update(readFileSync(source)).update(classPath).digest('hex').slice(0, 16);
   const dir = join(tmpdir(), `causeway-dynamodb-launcher-${hash}`);
   if (existsSync(join(dir, `${LAUNCHER}.class`))) return dir;
+  // javac only when there is something to compile: each probe starts a JVM (~0.2 CPU-second).
+  requireJava(['javac']);
   const work = mkdtempSync(join(tmpdir(), 'causeway-dynamodb-launcher-build-'));
   const javac = spawnSync('javac', ['-nowarn', '-cp', classPath, '-d', work, source], { encoding: 'utf8' });
   if (javac.error || javac.status !== 0) {
@@ -94,7 +96,7 @@ export async function startDynamoDbLocal(
   dataDir: string | undefined,
   pickPort: () => Promise<number> = freePort,
 ): Promise<LocalDynamo> {
-  requireJava();
+  requireJava(['java']);
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
   for (let attempt = 1; ; attempt++) {
     try {

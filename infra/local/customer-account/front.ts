@@ -312,6 +312,13 @@ export async function startSandboxAccountFront(options: {
       res.end();
     });
   });
+  // Idle keep-alive connections stay open 65 s, as the gateway's do (infra/local/gateway.ts): a
+  // client closes its idle sockets first (one second before the advertised timeout), so the
+  // front rarely closes a socket a client is reusing at that moment. At Node's 5 s, a busy
+  // machine's slowed event loop let a client reuse one as it closed: the one try an AWS
+  // destination's AssumeRole gets failed with ECONNRESET ("socket hang up"), refusing a
+  // webhook's creation in a full run.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -319,6 +319,16 @@ describe('the sandbox AWS account', () => {
     await expect(cli('create-role', '--name', 'r')).rejects.toThrow('--external-id X is required');
   });
 
+  it('keeps idle connections open 65 s, as the gateway does, so a client closes them first', async () => {
+    // A client reusing a socket the front closes at that moment gets ECONNRESET, and an AWS
+    // destination's AssumeRole has one try: the front advertises a timeout a client undercuts.
+    for (const url of [account.endpoint, `${endpoints.gateway}/health`]) {
+      const reply = await fetch(url, { method: 'POST', body: 'Action=GetCallerIdentity' });
+      await reply.arrayBuffer();
+      expect(reply.headers.get('keep-alive'), url).toBe('timeout=65');
+    }
+  });
+
   it('runs as the operator CLI against the cloud on STATE_DIR, printing JSON', () => {
     const out = spawnSync(
       'npm',
