@@ -13,12 +13,9 @@
  *   not) with the `Error` schema. A body over the payload limit is a 413 `Error` on any request.
  * - Every error body's `statusCode` equals the HTTP status.
  */
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { allowedMethods, matchRoute } from '../../shared/edge/route-match';
 import document from '../../shared/openapi/openapi.json' with { type: 'json' };
-
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+import { ERROR_REF, jsonBodyRef, responseAt, responseValidators } from './response-validators';
 
 export interface ObservedResponse {
   method: string;
@@ -40,30 +37,16 @@ interface ResponseObject {
 type Operation = { responses: Record<string, ResponseObject> };
 type Paths = Record<string, Record<string, Operation>>;
 
-const DOCUMENT_ID = 'openapi.json';
-// No meta-schema check of the document as it is added: its schemas sit under `paths` and
-// `components`, which a JSON Schema root does not have, so that check read none of them, and it
-// cost every test file ~0.1 s of CPU compiling the 2020-12 meta-schema (issue 35). The document
-// is validated whole by test/unit/service/openapi-document.test.ts (swagger-parser).
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
-addFormats(ajv);
-ajv.addSchema(document, DOCUMENT_ID);
-const validators = new Map<string, ValidateFunction>();
+// Every body schema of the document, compiled by Ajv once per state of the document
+// (./response-validators.ts), not once per test file.
+const { validators } = responseValidators();
 
-function pointer(...segments: string[]): string {
-  return `#/${segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
-}
-
-function validatorAt(ref: string): ValidateFunction {
-  let validate = validators.get(ref);
-  if (!validate) {
-    validate = ajv.compile({ $ref: `${DOCUMENT_ID}${ref}` });
-    validators.set(ref, validate);
-  }
+function validatorAt(ref: string) {
+  const validate = validators.get(ref);
+  if (validate === undefined) throw new Error(`the OpenAPI document has no JSON body schema at ${ref}`);
+  if (typeof validate === 'string') throw new Error(`the schema at ${ref} does not compile: ${validate}`);
   return validate;
 }
-
-const ERROR_REF = pointer('components', 'schemas', 'Error');
 
 /** Where in the document the answer to this request is described, or what was wrong. */
 function describedAt(r: ObservedResponse): { ref?: string; mediaTypes: string[] } | string {
@@ -84,16 +67,16 @@ function describedAt(r: ObservedResponse): { ref?: string; mediaTypes: string[] 
   if (!listed) {
     return `${method} ${path} answered ${r.status}, which the document does not list (it lists ${Object.keys(operation.responses).join(', ')})`;
   }
-  const component = listed.$ref?.match(/^#\/components\/responses\/(.+)$/)?.[1];
-  const response = component
-    ? (document.components as unknown as { responses: Record<string, ResponseObject> }).responses[component]
-    : listed;
+  const { at, response } = responseAt(
+    document as unknown as Parameters<typeof responseAt>[0],
+    path,
+    method.toLowerCase(),
+    String(r.status),
+    listed,
+  );
   if (!response) return `${method} ${path}: ${listed.$ref} is not in the document`;
   const mediaTypes = Object.keys(response.content ?? {});
   const first = mediaTypes[0];
-  const at = component
-    ? pointer('components', 'responses', component)
-    : pointer('paths', path, method.toLowerCase(), 'responses', String(r.status));
   return first === undefined ? { mediaTypes } : { ref: at, mediaTypes };
 }
 
@@ -122,10 +105,7 @@ export function responseMismatches(r: ObservedResponse): string[] {
   if (r.status >= 400 && (body as { statusCode?: unknown } | null)?.statusCode !== r.status) {
     problems.push(`${at}: error body statusCode is not the HTTP status`);
   }
-  const ref =
-    described.ref === ERROR_REF
-      ? ERROR_REF
-      : `${described.ref}${pointer('content', mediaType, 'schema').slice(1)}`;
+  const ref = described.ref === ERROR_REF ? ERROR_REF : jsonBodyRef(described.ref as string);
   const validate = validatorAt(ref);
   if (!validate(body)) {
     for (const e of validate.errors ?? []) {

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type ObservedResponse, responseMismatches } from '../../support/contract';
+import { responseValidators } from '../../support/response-validators';
 
 const json = 'application/json';
 const error = (status: number, extra: Record<string, unknown> = {}) =>
@@ -16,6 +17,15 @@ function check(
 }
 
 describe('response validation against the served document', () => {
+  it('has a compiled validator for every JSON body the document describes, and none failed to compile', () => {
+    const { validators } = responseValidators();
+    const failed = [...validators].filter(([, v]) => typeof v === 'string');
+    expect(failed).toEqual([]);
+    // The error schema and the bodies of the document's responses (more than one per route).
+    expect(validators.size).toBeGreaterThan(100);
+    expect([...validators.keys()]).toContain('#/components/schemas/Error');
+  });
+
   it('accepts documented answers, errors with their documented extras included', () => {
     expect(check({ method: 'GET', path: '/webhooks/7', status: 404, text: error(404) })).toEqual([]);
     expect(
