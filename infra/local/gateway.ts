@@ -21,6 +21,7 @@ import { matchRoute } from '../../shared/edge/route-match';
 import { serveConsole } from './console';
 import { SERVICE_ACCOUNT } from './customer-account/account';
 import { invoke } from './lambda';
+import { IDLE_KEEP_ALIVE_MS } from './ports';
 
 /** Lambda's synchronous invocation payload limit; API Gateway would refuse larger bodies. */
 const MAX_BODY_BYTES = 6 * 1024 * 1024;
@@ -70,11 +71,7 @@ export class LocalGateway {
           }),
         );
     });
-    // Idle keep-alive connections stay open 65 s (as load balancers in front of APIs commonly do):
-    // a client closes its idle sockets first (fetch: one second before the server's advertised
-    // timeout), so the server rarely closes a socket a client is reusing at that moment — which,
-    // at 5 s and with the client's event loop slowed by a busy machine, reset requests.
-    this.server.keepAliveTimeout = 65_000;
+    this.server.keepAliveTimeout = IDLE_KEEP_ALIVE_MS;
     await new Promise<void>((resolve, reject) => {
       this.server?.once('error', reject);
       this.server?.listen(port, '127.0.0.1', resolve);

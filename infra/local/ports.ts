@@ -1,6 +1,16 @@
 import { createServer } from 'node:net';
 
 /** Asks the OS for a free loopback port. */
+/**
+ * How long the local cloud's HTTP servers (the gateway, the sandbox account's front) keep an idle
+ * keep-alive connection, as load balancers in front of APIs commonly do: a client closes its idle
+ * sockets first (fetch and Node's agent: one second before the server's advertised timeout), so a
+ * server rarely closes a socket a client is reusing at that moment. At Node's 5 s, a busy
+ * machine's slowed event loop let clients reuse sockets as they closed: requests were reset, and
+ * the one try an AWS destination's AssumeRole gets failed with ECONNRESET.
+ */
+export const IDLE_KEEP_ALIVE_MS = 65_000;
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

@@ -21,6 +21,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { IDLE_KEEP_ALIVE_MS } from '../ports';
 import { SANDBOX_ACCOUNT, SANDBOX_REGION, type SandboxAccountRegistry, SERVICE_ACCOUNT } from './account';
 import { signatureScope, verifySignature } from './sigv4';
 import { type AssumeRoleParams, assumeRoleXml, type Caller, LocalSts, queryErrorXml, StsError } from './sts';
@@ -312,13 +313,7 @@ export async function startSandboxAccountFront(options: {
       res.end();
     });
   });
-  // Idle keep-alive connections stay open 65 s, as the gateway's do (infra/local/gateway.ts): a
-  // client closes its idle sockets first (one second before the advertised timeout), so the
-  // front rarely closes a socket a client is reusing at that moment. At Node's 5 s, a busy
-  // machine's slowed event loop let a client reuse one as it closed: the one try an AWS
-  // destination's AssumeRole gets failed with ECONNRESET ("socket hang up"), refusing a
-  // webhook's creation in a full run.
-  server.keepAliveTimeout = 65_000;
+  server.keepAliveTimeout = IDLE_KEEP_ALIVE_MS;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
