@@ -27,6 +27,7 @@ import {
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import { type TableDef, tables } from '../../shared/catalog/tables';
+import { withoutSdkLogging } from '../../shared/config/sdk-clients';
 import { freePort, waitFor } from './ports';
 
 const require = createRequire(import.meta.url);
@@ -189,11 +190,13 @@ async function startOnPort(dataDir: string | undefined, port: number): Promise<L
 }
 
 export function localDynamoClient(endpoint: string): DynamoDBClient {
-  return new DynamoDBClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  return withoutSdkLogging(
+    new DynamoDBClient({
+      endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  );
 }
 
 function physicalTableName(prefix: string, def: Pick<TableDef, 'name'>): string {

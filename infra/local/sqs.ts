@@ -13,6 +13,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { startFauxqs } from 'fauxqs';
 import { type QueueDef, queues, visibilityTimeoutSeconds } from '../../shared/catalog/queues';
+import { withoutSdkLogging } from '../../shared/config/sdk-clients';
 
 export interface LocalSqs {
   endpoint: string;
@@ -86,11 +87,13 @@ export async function startSqs(dataDir: string | undefined): Promise<LocalSqs> {
 }
 
 export function localSqsClient(endpoint: string): SQSClient {
-  return new SQSClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  return withoutSdkLogging(
+    new SQSClient({
+      endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  );
 }
 
 export interface LocalQueue {

@@ -30,14 +30,17 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { StreamConsumerDef } from '../../shared/catalog/streams';
+import { withoutSdkLogging } from '../../shared/config/sdk-clients';
 import { invoke } from './lambda';
 
 export function localStreamsClient(endpoint: string): DynamoDBStreamsClient {
-  return new DynamoDBStreamsClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  return withoutSdkLogging(
+    new DynamoDBStreamsClient({
+      endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  );
 }
 
 export interface StreamPollerOptions {

@@ -5,8 +5,9 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { withoutSdkLogging } from '../config/sdk-clients';
 
-export const dynamodb = new DynamoDBClient({});
+export const dynamodb = withoutSdkLogging(new DynamoDBClient({}));
 
 export const documentClient = DynamoDBDocumentClient.from(dynamodb, {
   marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },

@@ -7,13 +7,14 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { functionEnvVar, type InternalFunctionName } from '../catalog/functions';
 import { requireEnv } from '../config/env';
+import { withoutSdkLogging } from '../config/sdk-clients';
 import { RateLimitedError } from '../errors';
 
 export class InternalInvocationError extends Error {
   override name = 'InternalInvocationError';
 }
 
-const lambda = new LambdaClient({});
+const lambda = withoutSdkLogging(new LambdaClient({}));
 
 /** Calls the function and waits for its answer; its concurrency limit reached is a 429 for the caller. */
 export async function invokeInternal<T>(name: InternalFunctionName, payload: unknown): Promise<T> {

@@ -18,11 +18,12 @@ import {
 } from '@aws-sdk/client-sqs';
 import { dlqEnvVar, type QueueName, queueEnvVar } from '../catalog/queues';
 import { requireEnv } from '../config/env';
+import { withoutSdkLogging } from '../config/sdk-clients';
 import { sleep } from './read';
 
 // Its own module, not clients.ts: functions that only read DynamoDB do not load the SQS client.
 // Queue URLs come from the catalog env; the client's own endpoint is authoritative.
-const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
+const sqs = withoutSdkLogging(new SQSClient({ useQueueUrlAsEndpoint: false }));
 
 /** SendMessageBatch's maximum entries per call. */
 export const BATCH_MAX_ENTRIES = 10;

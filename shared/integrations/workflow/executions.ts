@@ -12,11 +12,12 @@ import {
 } from '@aws-sdk/client-sfn';
 import { workflowEnvVar } from '../../catalog/workflows';
 import { requireEnv } from '../../config/env';
+import { withoutSdkLogging } from '../../config/sdk-clients';
 import type { ExecutionState } from '../lifecycle';
 import { executionName } from '../model';
 import type { WorkflowInput } from './task-inputs';
 
-const sfn = new SFNClient({});
+const sfn = withoutSdkLogging(new SFNClient({}));
 
 function stateMachineArn(): string {
   return requireEnv(workflowEnvVar('integrationLifecycle'));
