@@ -28,6 +28,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { type TableDef, tables } from '../../shared/catalog/tables';
 import { withoutSdkLogging } from '../../shared/config/sdk-clients';
+import { emulatorClientConfig } from './env';
 import { freePort, waitFor } from './ports';
 
 const require = createRequire(import.meta.url);
@@ -190,13 +191,7 @@ async function startOnPort(dataDir: string | undefined, port: number): Promise<L
 }
 
 export function localDynamoClient(endpoint: string): DynamoDBClient {
-  return withoutSdkLogging(
-    new DynamoDBClient({
-      endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-  );
+  return withoutSdkLogging(new DynamoDBClient(emulatorClientConfig(endpoint)));
 }
 
 function physicalTableName(prefix: string, def: Pick<TableDef, 'name'>): string {

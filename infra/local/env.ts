@@ -38,6 +38,18 @@ export interface ClientEndpoints {
   deliveryPrincipalArn: string;
 }
 
+/**
+ * What the local cloud's own SDK clients (DynamoDB Local, its streams, the SQS emulator) are
+ * built with: the emulator's endpoint and placeholder credentials, which no emulator checks.
+ */
+export function emulatorClientConfig(endpoint: string) {
+  return {
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  };
+}
+
 export function clientEnvironment(endpoints: ClientEndpoints): Record<string, string> {
   const env: Record<string, string> = {
     AWS_REGION: endpoints.region,

@@ -1,6 +1,5 @@
 import { createServer } from 'node:net';
 
-/** Asks the OS for a free loopback port. */
 /**
  * How long the local cloud's HTTP servers (the gateway, the sandbox account's front) keep an idle
  * keep-alive connection, as load balancers in front of APIs commonly do: a client closes its idle
@@ -11,6 +10,7 @@ import { createServer } from 'node:net';
  */
 export const IDLE_KEEP_ALIVE_MS = 65_000;
 
+/** Asks the OS for a free loopback port. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

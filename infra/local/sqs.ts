@@ -14,6 +14,7 @@ import {
 import { startFauxqs } from 'fauxqs';
 import { type QueueDef, queues, visibilityTimeoutSeconds } from '../../shared/catalog/queues';
 import { withoutSdkLogging } from '../../shared/config/sdk-clients';
+import { emulatorClientConfig } from './env';
 
 export interface LocalSqs {
   endpoint: string;
@@ -87,13 +88,7 @@ export async function startSqs(dataDir: string | undefined): Promise<LocalSqs> {
 }
 
 export function localSqsClient(endpoint: string): SQSClient {
-  return withoutSdkLogging(
-    new SQSClient({
-      endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-  );
+  return withoutSdkLogging(new SQSClient(emulatorClientConfig(endpoint)));
 }
 
 export interface LocalQueue {

@@ -31,16 +31,11 @@ import {
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { StreamConsumerDef } from '../../shared/catalog/streams';
 import { withoutSdkLogging } from '../../shared/config/sdk-clients';
+import { emulatorClientConfig } from './env';
 import { invoke } from './lambda';
 
 export function localStreamsClient(endpoint: string): DynamoDBStreamsClient {
-  return withoutSdkLogging(
-    new DynamoDBStreamsClient({
-      endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-  );
+  return withoutSdkLogging(new DynamoDBStreamsClient(emulatorClientConfig(endpoint)));
 }
 
 export interface StreamPollerOptions {

@@ -74,11 +74,11 @@ const expectedFunctions =
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
 
 let synth: SynthesizedApp;
+// A hang guard of its own (300 s), as bundles.test.ts has: the file takes 19 s alone (the
+// synthesis most of it), ~150 s in a full run on two cores, and once passed the tier's 180 s
+// there (2026-11-28, 4091ca0, a run 885 s long).
 beforeAll(() => {
   synth = synthesizeApp();
-  // A hang guard of its own, as bundles.test.ts has: the file takes 19 s alone (the synthesis
-  // most of it), ~150 s in a full run on two cores, and once passed the tier's 180 s there
-  // (2026-11-28, 4091ca0, a run 885 s long).
 }, 300_000);
 
 nagChecks(() => synth);

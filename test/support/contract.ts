@@ -15,7 +15,13 @@
  */
 import { allowedMethods, matchRoute } from '../../shared/edge/route-match';
 import document from '../../shared/openapi/openapi.json' with { type: 'json' };
-import { ERROR_REF, jsonBodyRef, responseAt, responseValidators } from './response-validators';
+import {
+  ERROR_REF,
+  jsonBodyRef,
+  type ResponseObject,
+  responseAt,
+  responseValidators,
+} from './response-validators';
 
 export interface ObservedResponse {
   method: string;
@@ -26,14 +32,6 @@ export interface ObservedResponse {
   text: string;
 }
 
-interface MediaObject {
-  schema?: unknown;
-}
-interface ResponseObject {
-  content?: Record<string, MediaObject>;
-  /** A response component (`#/components/responses/<name>`): the edge's shared answers. */
-  $ref?: string;
-}
 type Operation = { responses: Record<string, ResponseObject> };
 type Paths = Record<string, Record<string, Operation>>;
 

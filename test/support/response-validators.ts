@@ -32,8 +32,10 @@ function pointer(...segments: string[]): string {
 /** Where the error schema is: bodies of 404/405/413 answers the document cannot list. */
 export const ERROR_REF = pointer('components', 'schemas', 'Error');
 
-interface ResponseObject {
-  content?: Record<string, unknown>;
+/** A response as the document lists it. */
+export interface ResponseObject {
+  content?: Record<string, { schema?: unknown }>;
+  /** A response component (`#/components/responses/<name>`): the edge's shared answers. */
   $ref?: string;
 }
 interface OpenApiDocument {
