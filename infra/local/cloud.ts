@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, wri
 import { join, resolve } from 'node:path';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { type InternalFunctionDef, internalFunctions } from '../../shared/catalog/functions';
-import { visibilityTimeoutSeconds } from '../../shared/catalog/queues';
+import { type QueueDef, visibilityTimeoutSeconds } from '../../shared/catalog/queues';
 import { type StreamConsumerDef, streamConsumers } from '../../shared/catalog/streams';
 import { LOCAL_DESTINATION_ENDPOINT_ENV } from '../../shared/webhooks/aws/credentials';
 import { loadStage, stageEnvironment } from '../stages';
@@ -25,6 +25,14 @@ import { LocalStepFunctions } from './stepfunctions';
 import { localStreamsClient, onDynamoWrites, StreamPoller } from './streams';
 
 const LOCAL_PREFIX = 'causeway-local';
+
+/** A queue's visibility timeout here: the catalog's (6 × its consumer's timeout) or a test cloud's. */
+const visibilityOf = (def: QueueDef): number =>
+  Number(process.env.LOCAL_QUEUE_VISIBILITY_SECONDS || visibilityTimeoutSeconds(def));
+
+/** A queue consumer's timeout here: the catalog's, or a test cloud's shorter one. */
+const consumerTimeoutOf = (def: QueueDef): number =>
+  Math.min(def.consumer.timeoutSeconds, Number(process.env.LOCAL_CONSUMER_TIMEOUT_SECONDS || Infinity));
 
 /** Stage settings a developer may override from the environment for `npm start`. */
 const OVERRIDABLE = [
@@ -121,10 +129,13 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const sqsClient = localSqsClient(sqs.endpoint);
     const [tableNames, queueList] = await Promise.all([
       ensureTables(ddbClient, LOCAL_PREFIX),
-      ensureQueues(sqsClient, LOCAL_PREFIX, sqs.endpoint, (def) =>
-        Number(process.env.LOCAL_QUEUE_VISIBILITY_SECONDS || visibilityTimeoutSeconds(def)),
-      ),
+      ensureQueues(sqsClient, LOCAL_PREFIX, sqs.endpoint, visibilityOf),
     ]);
+    for (const { def } of queueList)
+      if (visibilityOf(def) <= consumerTimeoutOf(def))
+        log(
+          `queue ${def.name}: visibility ${visibilityOf(def)} s is not longer than its consumer's timeout (${consumerTimeoutOf(def)} s): a message can come back while its invocation still runs, and be handled twice side by side (AWS keeps 6 × the timeout)`,
+        );
 
     const masterKeyFile = join(stateDir, 'master.key');
     ensureSecretFile(masterKeyFile, () => randomBytes(32).toString('base64'));

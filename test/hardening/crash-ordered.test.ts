@@ -19,11 +19,18 @@ import { untilDone } from '../support/api';
 import { uid } from '../unit/integrations/fixtures';
 import { type CrashableCloud, startCrashableCloud } from './crash-cloud';
 
-// Messages a killed consumer held come back 5 s later (instead of 6 × its timeout); every answer
-// is a success, so only the crash can make a delivery go twice.
+// Messages a killed consumer held come back 12 s after they were received (instead of 6 × the
+// consumer's timeout), and a consumer runs 8 s at most (instead of 60 s): still longer than an
+// invocation can hold them, as AWS requires. (With 5 s and the 60 s timeout, a batch running ten
+// records of one key one after another outlasted the visibility on a loaded machine, and a second
+// consumer POSTed and recorded the same attempt beside the first.) A consumer with less than a
+// quarter of the catalog's 60 s left runs only each key's head and gives the rest back at once
+// (shared/edge/queue/groups.ts), so an invocation holds one POST (at most 5 s) and its writes.
+// Every answer is a success, so only the crash can make a delivery go twice.
 const ENV = {
   LOG_LEVEL: 'WARN',
-  LOCAL_QUEUE_VISIBILITY_SECONDS: '5',
+  LOCAL_QUEUE_VISIBILITY_SECONDS: '12',
+  LOCAL_CONSUMER_TIMEOUT_SECONDS: '8',
   WEBHOOK_TIMEOUT_MS: '5000',
   WEBHOOK_RETRY_SCHEDULE: '1',
 };
@@ -31,7 +38,7 @@ const TYPE = 'modelCreated';
 const KEYS = 10;
 const PER_KEY = 8;
 const SLOW_MS = 400;
-/** A hang guard: deliveries held by the killed cloud wait out their visibility (5 s) first. */
+/** A hang guard: deliveries held by the killed cloud wait out their visibility (12 s) first. */
 const STALL_MS = 120_000;
 
 // biome-ignore lint/suspicious/noExplicitAny: history records are asserted field by field
