@@ -1,13 +1,15 @@
 /**
  * Principals and API keys. A key is 32 random bytes (base64url) behind a `cw_` prefix; only its
  * SHA-256 hash is stored. Keys are high-entropy, so a fast hash is safe here (no dictionary to
- * attack) and keeps the authorizer at one GetItem per key.
+ * attack), and the key's item carries a copy of its principal (which never changes once written),
+ * so the authorizer reads one item per key.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { AuthDenialReason } from '../catalog/metrics';
 import { nextId } from '../store/counters';
 import { APPLICATION_ADMIN, type Permission, type Principal, principalSchema } from './permissions';
 import {
+  type ApiKeyRecord,
   allApiKeyRecords,
   allPrincipalItems,
   apiKeysOfUser,
@@ -60,13 +62,15 @@ export async function authenticate(authorization: string | undefined): Promise<A
   const record = await getApiKeyRecord(hashApiKey(apiKey));
   if (!record) return failed('unknown');
   if (record.revokedAt) return failed('revoked');
-  const principal = await getPrincipal(record.userId);
+  const principal = await principalOf(record);
   if (!principal) return failed('unknown');
   return { ok: true, principal };
 }
 
-async function getPrincipal(userId: number): Promise<Principal | undefined> {
-  const item = await getPrincipalItem(userId);
+/** The key's principal: the copy its item carries, or (a key registered before) its own item. */
+async function principalOf(record: ApiKeyRecord): Promise<Principal | undefined> {
+  if (record.principal) return principalSchema().parse({ userId: record.userId, ...record.principal });
+  const item = await getPrincipalItem(record.userId);
   if (!item) return undefined;
   return principalSchema().parse({ userId: item.userId, name: item.name, permissions: item.permissions });
 }
@@ -86,16 +90,17 @@ export async function createPrincipalWithKey(
     throw new Error(`principal ${userId} already exists`);
   }
   const apiKey = generateApiKey();
-  await registerApiKey(apiKey, userId);
+  await registerApiKey(apiKey, principal);
   return { ...principal, apiKey };
 }
 
-/** Registers a caller-chosen key (admin bootstrap from ADMIN_API_KEY); idempotent per key. */
-async function registerApiKey(apiKey: string, userId: number): Promise<void> {
+/** Registers a key of `principal` (written before it), with a copy of the principal. */
+async function registerApiKey(apiKey: string, principal: Principal): Promise<void> {
   const registered = await putApiKeyRecord({
     keyHash: hashApiKey(apiKey),
-    userId,
+    userId: principal.userId,
     createdAt: new Date().toISOString(),
+    principal: { name: principal.name, permissions: [...principal.permissions] },
   });
   if (!registered) throw new Error('the API key is already registered');
 }
@@ -104,14 +109,14 @@ async function registerApiKey(apiKey: string, userId: number): Promise<void> {
 export async function ensureAdminKey(apiKey: string, name = 'admin'): Promise<Principal> {
   const record = await getApiKeyRecord(hashApiKey(apiKey));
   if (record && !record.revokedAt) {
-    const principal = await getPrincipal(record.userId);
+    const principal = await principalOf(record);
     if (principal?.permissions.includes(APPLICATION_ADMIN)) return principal;
   }
   if (record?.revokedAt) throw new Error('ADMIN_API_KEY has been revoked; choose another key');
   const userId = await nextId('principals');
   const principal = principalSchema().parse({ userId, name, permissions: [APPLICATION_ADMIN] });
   await putPrincipal({ ...principal, createdAt: new Date().toISOString() }, { ifAbsent: false });
-  await registerApiKey(apiKey, userId);
+  await registerApiKey(apiKey, principal);
   return principal;
 }
 

@@ -13,6 +13,12 @@ export interface ApiKeyRecord {
   userId: number;
   createdAt: string;
   revokedAt?: string;
+  /**
+   * The key's principal as it was registered (a principal never changes once written), so that
+   * authenticating a key is one read. Keys registered before it was kept lack it: their principal
+   * is read from its own item.
+   */
+  principal?: { name: string; permissions: string[] };
 }
 
 export interface PrincipalItem {

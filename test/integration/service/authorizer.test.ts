@@ -9,11 +9,32 @@ import { adminKey, createKey, revokeKeys, useLocalCloudEnv } from '../../support
 
 type Handler = typeof import('../../../functions/authorizer').handler;
 let authorize: Handler;
+let store: typeof import('../../../shared/store/clients');
 
 beforeAll(async () => {
   useLocalCloudEnv();
   ({ handler: authorize } = await import('../../../functions/authorizer'));
+  store = await import('../../../shared/store/clients');
 });
+
+/** The DynamoDB operations `fn` sends through the service's client (watched, not replaced). */
+async function operationsOf(fn: () => Promise<unknown>): Promise<string[]> {
+  const sent: string[] = [];
+  const name = 'countOperations';
+  store.dynamodb.middlewareStack.add(
+    (next, context) => (args) => {
+      sent.push(String(context.commandName));
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  try {
+    await fn();
+  } finally {
+    store.dynamodb.middlewareStack.remove(name);
+  }
+  return sent;
+}
 
 function event(authorization?: string): APIGatewayRequestAuthorizerEventV2 {
   return {
@@ -43,6 +64,47 @@ describe('authorizer', () => {
     const { userId, apiKey } = await createKey('authorizer-user');
     const result = await authorize(event(apiKey));
     expect(result.context).toEqual({ authenticated: true, userId, name: 'authorizer-user', permissions: '' });
+  });
+
+  it('authenticates a key with one read: its item carries its principal', async () => {
+    const { userId, apiKey } = await createKey('authorizer-one-read');
+    let result: Awaited<ReturnType<Handler>> | undefined;
+    const sent = await operationsOf(async () => {
+      result = await authorize(event(apiKey));
+    });
+    expect(sent).toEqual(['GetItemCommand']);
+    expect(result?.context).toEqual({
+      authenticated: true,
+      userId,
+      name: 'authorizer-one-read',
+      permissions: '',
+    });
+  });
+
+  it('authenticates a key registered before its item carried the principal, from the principal’s item', async () => {
+    const { userId, apiKey } = await createKey('authorizer-older-key', true);
+    const { createHash } = await import('node:crypto');
+    const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { tableName } = await import('../../../shared/store/tables');
+    // The key's item as it was written before the copy: hash, user and time only.
+    const keyHash = createHash('sha256').update(apiKey, 'utf8').digest('hex');
+    await store.documentClient.send(
+      new PutCommand({
+        TableName: tableName('apiKeys'),
+        Item: { keyHash, userId, createdAt: new Date().toISOString() },
+      }),
+    );
+    let result: Awaited<ReturnType<Handler>> | undefined;
+    const sent = await operationsOf(async () => {
+      result = await authorize(event(`Bearer ${apiKey}`));
+    });
+    expect(sent).toEqual(['GetItemCommand', 'GetItemCommand']);
+    expect(result?.context).toEqual({
+      authenticated: true,
+      userId,
+      name: 'authorizer-older-key',
+      permissions: 'APPLICATION_ADMIN',
+    });
   });
 
   it('marks missing, unknown and revoked keys unauthenticated with a reason, without denying', async () => {
