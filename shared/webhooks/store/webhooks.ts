@@ -9,11 +9,8 @@
  *
  * The same transactions keep two counters per owner in the counters table — how many webhooks
  * the owner has, and how many with each URL — and a create's conditions on them enforce the
- * quota and the same-URL limit atomically, however many requests race. Counters are created
- * on first use from the owner's stored webhooks, so state from before the limits (or before
- * URLs were compared in their canonical form) still counts.
+ * quota and the same-URL limit atomically, however many requests race (./owner-counters.ts).
  */
-import { createHash } from 'node:crypto';
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../store/clients';
 import { getPooled } from '../../store/pooled-reads';
@@ -23,59 +20,14 @@ import {
   cancellationCodes,
   conditionalUpdate,
   isTransactionCancelled,
-  putIfAbsent,
   transactWrite,
 } from '../../store/write';
 import type { WebhookItem } from '../model';
 import { statusOf } from '../status';
 import { targetKey } from '../target';
 import { keySetChange, keySetCreate, keySetDelete } from './key-sets';
+import { counterUpdate, ensureOwnerCounters, ownerCounter, urlCounter } from './owner-counters';
 import { webhookSubscriptionKeys } from './subscriptions';
-
-/**
- * The counter of an owner's webhooks, and of their webhooks with the target key (../target.ts:
- * a URL's canonical form) of `webhook` (`curl`: the counters named `url` hashed the parsed URL only).
- */
-const ownerCounter = (owner: number) => `webhooks-of:${owner}`;
-function urlCounter(webhook: WebhookItem): string {
-  const key = createHash('sha256').update(targetKey(webhook)).digest('base64url');
-  return `webhooks-of:${webhook.createdBy}:curl:${key}`;
-}
-
-function counterUpdate(name: string, delta: number, below?: number) {
-  return {
-    Update: {
-      TableName: tableName('counters'),
-      Key: { name },
-      UpdateExpression: 'ADD #v :delta',
-      ExpressionAttributeNames: { '#v': 'value' },
-      ExpressionAttributeValues: { ':delta': delta, ...(below !== undefined ? { ':max': below } : {}) },
-      ...(below !== undefined ? { ConditionExpression: 'attribute_not_exists(#v) OR #v < :max' } : {}),
-    },
-  };
-}
-
-async function counterExists(name: string): Promise<boolean> {
-  const out = await documentClient.send(new GetCommand({ TableName: tableName('counters'), Key: { name } }));
-  return out.Item !== undefined;
-}
-
-/**
- * Creates the owner's total counter and the counter of the webhook's target from their stored
- * webhooks unless they exist already (a racing create may have made them first: then its value stands).
- */
-async function ensureOwnerCounters(webhook: WebhookItem): Promise<void> {
-  const owner = webhook.createdBy;
-  const total = ownerCounter(owner);
-  const sameUrl = urlCounter(webhook);
-  const exist = await Promise.all([counterExists(total), counterExists(sameUrl)]);
-  if (exist.every(Boolean)) return;
-  const webhooks = await listWebhooksByOwner(owner);
-  const counters = tableName('counters');
-  const withUrl = webhooks.filter((w) => urlCounter(w) === sameUrl).length;
-  await putIfAbsent(counters, { name: sameUrl, value: withUrl }, 'name');
-  await putIfAbsent(counters, { name: total, value: webhooks.length }, 'name');
-}
 
 export interface WebhookLimit {
   /** Webhooks the owner may have in all. */
@@ -89,7 +41,7 @@ export async function putWebhook(
   item: WebhookItem,
   limit: WebhookLimit,
 ): Promise<'created' | 'quota' | 'sameUrl'> {
-  await ensureOwnerCounters(item);
+  await ensureOwnerCounters(item, listWebhooksByOwner);
   const subscriptions = activeSubscriptionKeys(item).map((key) => subscriptionPut(item, key));
   const items = [
     counterUpdate(ownerCounter(item.createdBy), 1, limit.total),
@@ -288,7 +240,7 @@ export async function replaceWebhook(
 ): Promise<ReplaceOutcome> {
   const { remove, add, rewrite } = subscriptionChanges(before, after);
   const urlMoves = targetKey(before) !== targetKey(after);
-  if (urlMoves) await ensureOwnerCounters(after);
+  if (urlMoves) await ensureOwnerCounters(after, listWebhooksByOwner);
   const items = [
     { Put: { TableName: tableName('webhooks'), Item: after, ...sameVersion(before) } },
     ...(urlMoves
@@ -316,7 +268,7 @@ export async function replaceWebhook(
  * when it no longer exists, `changed` when a concurrent change won (read again).
  */
 export async function deleteWebhookItem(item: WebhookItem): Promise<'deleted' | 'gone' | 'changed'> {
-  await ensureOwnerCounters(item);
+  await ensureOwnerCounters(item, listWebhooksByOwner);
   try {
     await transactWrite([
       counterUpdate(ownerCounter(item.createdBy), -1),

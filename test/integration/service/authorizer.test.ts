@@ -6,6 +6,7 @@
 import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adminKey, createKey, revokeKeys, useLocalCloudEnv } from '../../support/api';
+import { dynamoDbOperationsOf } from '../../support/dynamodb-operations';
 
 type Handler = typeof import('../../../functions/authorizer').handler;
 let authorize: Handler;
@@ -16,25 +17,6 @@ beforeAll(async () => {
   ({ handler: authorize } = await import('../../../functions/authorizer'));
   store = await import('../../../shared/store/clients');
 });
-
-/** The DynamoDB operations `fn` sends through the service's client (watched, not replaced). */
-async function operationsOf(fn: () => Promise<unknown>): Promise<string[]> {
-  const sent: string[] = [];
-  const name = 'countOperations';
-  store.dynamodb.middlewareStack.add(
-    (next, context) => (args) => {
-      sent.push(String(context.commandName));
-      return next(args);
-    },
-    { step: 'initialize', name },
-  );
-  try {
-    await fn();
-  } finally {
-    store.dynamodb.middlewareStack.remove(name);
-  }
-  return sent;
-}
 
 function event(authorization?: string): APIGatewayRequestAuthorizerEventV2 {
   return {
@@ -69,7 +51,7 @@ describe('authorizer', () => {
   it('authenticates a key with one read: its item carries its principal', async () => {
     const { userId, apiKey } = await createKey('authorizer-one-read');
     let result: Awaited<ReturnType<Handler>> | undefined;
-    const sent = await operationsOf(async () => {
+    const sent = await dynamoDbOperationsOf(async () => {
       result = await authorize(event(apiKey));
     });
     expect(sent).toEqual(['GetItemCommand']);
@@ -95,7 +77,7 @@ describe('authorizer', () => {
       }),
     );
     let result: Awaited<ReturnType<Handler>> | undefined;
-    const sent = await operationsOf(async () => {
+    const sent = await dynamoDbOperationsOf(async () => {
       result = await authorize(event(`Bearer ${apiKey}`));
     });
     expect(sent).toEqual(['GetItemCommand', 'GetItemCommand']);

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, createKey, useLocalCloudEnv } from '../../support/api';
+import { watchDynamoDbCalls } from '../../support/dynamodb-operations';
 import { batchPutHistory, createHooks } from './helpers';
 
 const TYPE = 'modelAccessRequested';
@@ -88,33 +89,21 @@ describe('history bounds', () => {
 
   it("reads as much for another user's busy webhook as for an id nobody has (item 15)", async () => {
     useLocalCloudEnv();
-    const { dynamodb } = await import('../../../shared/store/clients');
     const { queryHistory } = await import('../../../shared/webhooks/api/history');
     const { HistoryQuerySchema } = await import('../../../shared/webhooks/history-model');
     const caller = { userId: owner.userId, name: 'bounds-owner', permissions: [] };
     /** Items DynamoDB read (scanned, or got by key) while `run` ran in this worker. */
     const itemsRead = async (run: () => Promise<unknown>): Promise<number> => {
       let read = 0;
-      const name = `countReads${randomBytes(4).toString('hex')}`;
-      dynamodb.middlewareStack.add(
-        (next) => async (args) => {
-          const result = await next(args);
-          const output = result.output as {
-            ScannedCount?: number;
-            Item?: unknown;
-            Responses?: Record<string, unknown[]>;
-          };
-          read += output.ScannedCount ?? (output.Item ? 1 : 0);
-          for (const items of Object.values(output.Responses ?? {})) read += items.length;
-          return result;
-        },
-        { step: 'initialize', name },
-      );
-      try {
-        await run();
-      } finally {
-        dynamodb.middlewareStack.remove(name);
-      }
+      await watchDynamoDbCalls(run, (_command, output) => {
+        const { ScannedCount, Item, Responses } = (output ?? {}) as {
+          ScannedCount?: number;
+          Item?: unknown;
+          Responses?: Record<string, unknown[]>;
+        };
+        read += ScannedCount ?? (Item ? 1 : 0);
+        for (const items of Object.values(Responses ?? {})) read += items.length;
+      });
       return read;
     };
     const history = (webhookId: number) =>
