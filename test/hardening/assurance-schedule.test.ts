@@ -211,7 +211,10 @@ describe('periodic checks on their schedule', () => {
     // Progress from the cloud's log (none of them was checked before this round).
     const checkedIds = () => new Set(logLines(cloud, 'integration checked').map((l) => l.integrationId));
     await untilDone(
-      async () => all.filter((id) => !checkedIds().has(id)).length,
+      async () => {
+        const checked = checkedIds();
+        return all.filter((id) => !checked.has(id)).length;
+      },
       (unchecked) => unchecked === 0,
       { intervalMs: 1_000, what: 'the round over 1,001 integrations' },
     );
