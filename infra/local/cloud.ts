@@ -131,11 +131,13 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       ensureTables(ddbClient, LOCAL_PREFIX),
       ensureQueues(sqsClient, LOCAL_PREFIX, sqs.endpoint, visibilityOf),
     ]);
-    for (const { def } of queueList)
-      if (visibilityOf(def) <= consumerTimeoutOf(def))
+    for (const { def } of queueList) {
+      const [visibility, timeout] = [visibilityOf(def), consumerTimeoutOf(def)];
+      if (visibility <= timeout)
         log(
-          `queue ${def.name}: visibility ${visibilityOf(def)} s is not longer than its consumer's timeout (${consumerTimeoutOf(def)} s): a message can come back while its invocation still runs, and be handled twice side by side (AWS keeps 6 × the timeout)`,
+          `queue ${def.name}: visibility ${visibility} s is not longer than its consumer's timeout (${timeout} s): a message can come back while its invocation still runs, and be handled twice side by side (AWS keeps 6 × the timeout)`,
         );
+    }
 
     const masterKeyFile = join(stateDir, 'master.key');
     ensureSecretFile(masterKeyFile, () => randomBytes(32).toString('base64'));
@@ -227,9 +229,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
           concurrency: EVENT_SOURCE_POLLERS,
           // A test cloud's shorter consumer timeout: the invocation's deadline comes sooner, and
           // with it the leases a consumer holds for as long as it may run (a recover job's re-sends).
-          ...(process.env.LOCAL_CONSUMER_TIMEOUT_SECONDS
-            ? { timeoutSeconds: Number(process.env.LOCAL_CONSUMER_TIMEOUT_SECONDS) }
-            : {}),
+          timeoutSeconds: consumerTimeoutOf(queue.def),
           onError: (error) =>
             log(`poller ${queue.def.name}: ${(error as Error)?.name}: ${(error as Error)?.message}`),
         });

@@ -39,7 +39,7 @@ export interface PollerOptions {
   functionName: string;
   /** Loops long-polling the queue, and batches of it running at once, at most. */
   concurrency: { receivers: number; batches: number };
-  /** The consumer's timeout, if shorter than the catalog's (LOCAL_CONSUMER_TIMEOUT_SECONDS). */
+  /** The consumer's timeout here, if shorter than the catalog's (a test cloud's LOCAL_CONSUMER_TIMEOUT_SECONDS). */
   timeoutSeconds?: number;
   onError?: (error: unknown) => void;
 }

@@ -36,9 +36,17 @@ export async function watchDynamoDbCalls(
   }
 }
 
-/** The DynamoDB operations `run` sent, by command name, in the order they answered. */
-export async function dynamoDbOperationsOf(run: () => Promise<unknown>): Promise<string[]> {
-  const sent: string[] = [];
-  await watchDynamoDbCalls(run, (commandName) => sent.push(commandName));
-  return sent;
+/** What `run` answered, and the DynamoDB operations it sent, by command name, in the order they answered. */
+export async function dynamoDbOperationsOf<T>(
+  run: () => Promise<T>,
+): Promise<{ result: T; operations: string[] }> {
+  const operations: string[] = [];
+  let result: T | undefined;
+  await watchDynamoDbCalls(
+    async () => {
+      result = await run();
+    },
+    (commandName) => operations.push(commandName),
+  );
+  return { result: result as T, operations };
 }

@@ -50,12 +50,9 @@ describe('authorizer', () => {
 
   it('authenticates a key with one read: its item carries its principal', async () => {
     const { userId, apiKey } = await createKey('authorizer-one-read');
-    let result: Awaited<ReturnType<Handler>> | undefined;
-    const sent = await dynamoDbOperationsOf(async () => {
-      result = await authorize(event(apiKey));
-    });
+    const { result, operations: sent } = await dynamoDbOperationsOf(() => authorize(event(apiKey)));
     expect(sent).toEqual(['GetItemCommand']);
-    expect(result?.context).toEqual({
+    expect(result.context).toEqual({
       authenticated: true,
       userId,
       name: 'authorizer-one-read',
@@ -65,23 +62,22 @@ describe('authorizer', () => {
 
   it('authenticates a key registered before its item carried the principal, from the principal’s item', async () => {
     const { userId, apiKey } = await createKey('authorizer-older-key', true);
-    const { createHash } = await import('node:crypto');
     const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
     const { tableName } = await import('../../../shared/store/tables');
+    const { hashApiKey } = await import('../../../shared/auth/keys');
     // The key's item as it was written before the copy: hash, user and time only.
-    const keyHash = createHash('sha256').update(apiKey, 'utf8').digest('hex');
+    const keyHash = hashApiKey(apiKey);
     await store.documentClient.send(
       new PutCommand({
         TableName: tableName('apiKeys'),
         Item: { keyHash, userId, createdAt: new Date().toISOString() },
       }),
     );
-    let result: Awaited<ReturnType<Handler>> | undefined;
-    const sent = await dynamoDbOperationsOf(async () => {
-      result = await authorize(event(`Bearer ${apiKey}`));
-    });
+    const { result, operations: sent } = await dynamoDbOperationsOf(() =>
+      authorize(event(`Bearer ${apiKey}`)),
+    );
     expect(sent).toEqual(['GetItemCommand', 'GetItemCommand']);
-    expect(result?.context).toEqual({
+    expect(result.context).toEqual({
       authenticated: true,
       userId,
       name: 'authorizer-older-key',

@@ -43,20 +43,26 @@ describe("an owner's webhook counters", () => {
     // Same target as the first stored webhook, written differently (its canonical form counts).
     const next = hook(owner, 'HTTPS://A.example:443/in');
 
-    const first = await dynamoDbOperationsOf(() => counters.ensureOwnerCounters(next, listByOwner));
+    const { operations: first } = await dynamoDbOperationsOf(() =>
+      counters.ensureOwnerCounters(next, listByOwner),
+    );
     expect(first.sort()).toEqual(['GetItemCommand', 'GetItemCommand', 'PutItemCommand', 'PutItemCommand']);
     expect(listed).toBe(1);
     expect(await counterValue(counters.ownerCounter(owner))).toBe(2);
     expect(await counterValue(counters.urlCounter(next))).toBe(1);
 
     // Seen: the next webhook change of the owner at that target reads nothing.
-    const again = await dynamoDbOperationsOf(() => counters.ensureOwnerCounters(next, listByOwner));
+    const { operations: again } = await dynamoDbOperationsOf(() =>
+      counters.ensureOwnerCounters(next, listByOwner),
+    );
     expect(again).toEqual([]);
     expect(listed).toBe(1);
 
     // A target not seen yet: its counter is read (and made); the owner's total is not read again.
     const other = hook(owner, 'https://c.example/in');
-    const third = await dynamoDbOperationsOf(() => counters.ensureOwnerCounters(other, listByOwner));
+    const { operations: third } = await dynamoDbOperationsOf(() =>
+      counters.ensureOwnerCounters(other, listByOwner),
+    );
     expect(third.sort()).toEqual(['GetItemCommand', 'PutItemCommand', 'PutItemCommand']);
     expect(await counterValue(counters.urlCounter(other))).toBe(0);
     expect(await counterValue(counters.ownerCounter(owner))).toBe(2);
