@@ -4,6 +4,8 @@
  * `AssumeRoleWithSAML` for the idp type's temporary keys. The SDK clients are imported
  * dynamically, built with explicit keys (never the ambient chain) and destroyed after the call.
  */
+
+import { withoutSdkLogging } from '../../config/sdk-clients';
 import { ConnectionFailure } from '../driver';
 import { type Budget, bounded, type ClusterAuthOptions, type Step } from './exchange';
 import { type ClusterEndpoint, samlProviderFor } from './federation';
@@ -117,7 +119,9 @@ export async function databaseLogin(
         const { RedshiftServerlessClient, GetCredentialsCommand } = await import(
           '@aws-sdk/client-redshift-serverless'
         );
-        const client = new RedshiftServerlessClient(clientConfig(endpoint.region, keys, options, ms));
+        const client = withoutSdkLogging(
+          new RedshiftServerlessClient(clientConfig(endpoint.region, keys, options, ms)),
+        );
         try {
           const out = await client.send(
             new GetCredentialsCommand({
@@ -133,7 +137,7 @@ export async function databaseLogin(
         }
       }
       const { RedshiftClient, GetClusterCredentialsCommand } = await import('@aws-sdk/client-redshift');
-      const client = new RedshiftClient(clientConfig(endpoint.region, keys, options, ms));
+      const client = withoutSdkLogging(new RedshiftClient(clientConfig(endpoint.region, keys, options, ms)));
       try {
         const out = await client.send(
           new GetClusterCredentialsCommand({
@@ -181,7 +185,7 @@ export async function assumeRoleWithSaml(
     budget,
     async (abortSignal) => {
       const { STSClient, AssumeRoleWithSAMLCommand } = await import('@aws-sdk/client-sts');
-      const client = new STSClient(clientConfig(region, undefined, options, ms));
+      const client = withoutSdkLogging(new STSClient(clientConfig(region, undefined, options, ms)));
       try {
         const out = await client.send(
           new AssumeRoleWithSAMLCommand({

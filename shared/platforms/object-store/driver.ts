@@ -15,6 +15,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { ListAccessGrantsLocationsCommand, S3ControlClient } from '@aws-sdk/client-s3-control';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
+import { withoutSdkLogging } from '../../config/sdk-clients';
 import { ConnectionFailure, classifyNetworkError, connectTimeoutMs, describeFailure } from '../driver';
 import { locateEach } from '../locate';
 import {
@@ -46,12 +47,14 @@ async function credentialsFor(payload: Payload): Promise<Credentials | undefined
       ? { accessKeyId: c.cloudAccessKeyId, secretAccessKey: c.cloudSecretAccessKey }
       : undefined;
   if (!c.cloudRoleToAssume) return own;
-  const sts = new STSClient({
-    region: c.cloudRegion,
-    maxAttempts: 1,
-    ...(own ? { credentials: own } : {}),
-    requestHandler: timeouts(),
-  });
+  const sts = withoutSdkLogging(
+    new STSClient({
+      region: c.cloudRegion,
+      maxAttempts: 1,
+      ...(own ? { credentials: own } : {}),
+      requestHandler: timeouts(),
+    }),
+  );
   try {
     const out = await sts.send(
       new AssumeRoleCommand({
@@ -70,27 +73,31 @@ async function credentialsFor(payload: Payload): Promise<Credentials | undefined
 
 async function controlClientFor(payload: Payload, options: ObjectStoreOptions): Promise<S3ControlClient> {
   const credentials = await credentialsFor(payload);
-  return new S3ControlClient({
-    region: payload.config.cloudRegion,
-    maxAttempts: 1,
-    // An override replaces the endpoint rules entirely (they would prefix the account id to the host).
-    ...(options.endpoint
-      ? { endpointProvider: () => ({ url: new URL(options.endpoint as string) }), disableHostPrefix: true }
-      : {}),
-    ...(credentials ? { credentials } : {}),
-    requestHandler: timeouts(),
-  });
+  return withoutSdkLogging(
+    new S3ControlClient({
+      region: payload.config.cloudRegion,
+      maxAttempts: 1,
+      // An override replaces the endpoint rules entirely (they would prefix the account id to the host).
+      ...(options.endpoint
+        ? { endpointProvider: () => ({ url: new URL(options.endpoint as string) }), disableHostPrefix: true }
+        : {}),
+      ...(credentials ? { credentials } : {}),
+      requestHandler: timeouts(),
+    }),
+  );
 }
 
 async function s3ClientFor(payload: Payload, options: ObjectStoreOptions): Promise<S3Client> {
   const credentials = await credentialsFor(payload);
-  return new S3Client({
-    region: payload.config.cloudRegion,
-    maxAttempts: 1,
-    ...(options.s3Endpoint ? { endpoint: options.s3Endpoint, forcePathStyle: true } : {}),
-    ...(credentials ? { credentials } : {}),
-    requestHandler: timeouts(),
-  });
+  return withoutSdkLogging(
+    new S3Client({
+      region: payload.config.cloudRegion,
+      maxAttempts: 1,
+      ...(options.s3Endpoint ? { endpoint: options.s3Endpoint, forcePathStyle: true } : {}),
+      ...(credentials ? { credentials } : {}),
+      requestHandler: timeouts(),
+    }),
+  );
 }
 
 const AUTH_ERRORS = [

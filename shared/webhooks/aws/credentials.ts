@@ -25,6 +25,7 @@
  */
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { optionalEnv, requireEnv } from '../../config/env';
+import { withoutSdkLogging } from '../../config/sdk-clients';
 import { deliveryPrincipalArn } from '../aws-trust';
 import { awsDestinationTimeoutMs, connectTimeoutMs } from '../config';
 
@@ -94,9 +95,9 @@ function stsClients(): { principal: STSClient; customer: STSClient } {
     const common = { region, endpoint: awsEndpoint('sts', region), ...clientLimits() };
     clients = {
       // Hop 1 signs with the function's own credentials (the default chain).
-      principal: new STSClient(common),
+      principal: withoutSdkLogging(new STSClient(common)),
       // Hop 2 signs with the principal's session only.
-      customer: new STSClient({ ...common, credentials: () => principalCredentials() }),
+      customer: withoutSdkLogging(new STSClient({ ...common, credentials: () => principalCredentials() })),
     };
   }
   return clients;

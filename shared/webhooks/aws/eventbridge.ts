@@ -18,6 +18,7 @@
  * Clients, credentials and the outcome's form are shared with SQS and SNS (./send.ts).
  */
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { withoutSdkLogging } from '../../config/sdk-clients';
 import { DEFAULT_EVENT_SOURCE, type EventBridgeDestination } from '../destination';
 import type { SendIdentity } from '../pipeline/attempt';
 import type { AttemptOutcome } from '../pipeline/transport';
@@ -25,7 +26,7 @@ import { type AwsService, type DestinationRequest, type SendingWebhook, sendWith
 
 const EVENTS: AwsService<EventBridgeClient> = {
   name: 'events',
-  client: (config) => new EventBridgeClient(config),
+  client: (config) => withoutSdkLogging(new EventBridgeClient(config)),
   // The bus does not exist.
   goneCodes: new Set(['ResourceNotFoundException']),
 };

@@ -14,6 +14,7 @@
  * `gone`; everything else — `AuthorizationError`, throttling, a KMS key, a 5xx — `failed`.
  */
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { withoutSdkLogging } from '../../config/sdk-clients';
 import type { SnsDestination } from '../destination';
 import type { SendIdentity } from '../pipeline/attempt';
 import type { AttemptOutcome } from '../pipeline/transport';
@@ -27,7 +28,7 @@ import {
 
 const SNS: AwsService<SNSClient> = {
   name: 'sns',
-  client: (config) => new SNSClient(config),
+  client: (config) => withoutSdkLogging(new SNSClient(config)),
   // The topic does not exist (the query protocol's code, the SDK's name).
   goneCodes: new Set(['NotFound', 'NotFoundException']),
 };

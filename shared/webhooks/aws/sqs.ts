@@ -18,6 +18,7 @@
  * queue URL's host: its endpoint is given, with `useQueueUrlAsEndpoint: false`.
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { withoutSdkLogging } from '../../config/sdk-clients';
 import type { SqsDestination } from '../destination';
 import type { SendIdentity } from '../pipeline/attempt';
 import type { AttemptOutcome } from '../pipeline/transport';
@@ -31,7 +32,7 @@ import {
 
 const SQS: AwsService<SQSClient> = {
   name: 'sqs',
-  client: (config) => new SQSClient({ ...config, useQueueUrlAsEndpoint: false }),
+  client: (config) => withoutSdkLogging(new SQSClient({ ...config, useQueueUrlAsEndpoint: false })),
   // The queue does not exist (the JSON protocol's name, the query protocol's code).
   goneCodes: new Set(['QueueDoesNotExist', 'AWS.SimpleQueueService.NonExistentQueue']),
 };
