@@ -17,6 +17,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { optionalEnv } from '../config/env';
+import { withoutSdkLogging } from '../config/sdk-clients';
 
 export interface DataKey {
   plaintext: Buffer;
@@ -113,8 +114,8 @@ class KmsKeyProvider implements KeyProvider {
 }
 
 let kmsClient: InstanceType<typeof import('@aws-sdk/client-kms').KMSClient> | undefined;
-function kms(ctor: typeof import('@aws-sdk/client-kms').KMSClient) {
-  kmsClient ??= new ctor({});
+function kms(KMSClient: typeof import('@aws-sdk/client-kms').KMSClient) {
+  kmsClient ??= withoutSdkLogging(new KMSClient({}));
   return kmsClient;
 }
 
