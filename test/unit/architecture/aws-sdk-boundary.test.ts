@@ -4,11 +4,10 @@
  * imports elsewhere; this test also covers dynamic `import()` and `typeof import()`, and reads
  * the allowed files from the same biome.json override, so the list has one source.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const root = resolve(import.meta.dirname, '..', '..', '..');
+import { repoRoot as root, sourceFiles } from '../../support/source-files';
 
 interface Override {
   includes: string[];
@@ -32,12 +31,6 @@ const allowed = overrides
 
 function matches(file: string, glob: string): boolean {
   return glob.endsWith('/**') ? file.startsWith(glob.slice(0, -2)) : file === glob;
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && /\.tsx?$/.test(e.name))
-    .map((e) => relative(root, join(e.parentPath, e.name)));
 }
 
 describe('AWS SDK boundary', () => {

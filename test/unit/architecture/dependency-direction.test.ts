@@ -3,17 +3,10 @@
  * (biome.json overrides) refuses static imports against the direction; this test also covers
  * dynamic `import()` and re-exports, by resolving every relative specifier in the runtime folders.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const root = resolve(import.meta.dirname, '..', '..', '..');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && /\.tsx?$/.test(e.name))
-    .map((e) => relative(root, join(e.parentPath, e.name)));
-}
+import { repoRoot as root, sourceFiles } from '../../support/source-files';
 
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
 

@@ -4,18 +4,12 @@
  * (docs/infrastructure.md, "The local cloud grants what AWS grants"): a direct `process.env`
  * read would see every variable of the one local process and hide a missing grant.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { repoRoot as root, sourceFiles } from '../../support/source-files';
 
-const root = resolve(import.meta.dirname, '..', '..', '..');
 const ENV_MODULE = 'shared/config/env.ts';
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && /\.tsx?$/.test(e.name))
-    .map((e) => relative(root, join(e.parentPath, e.name)));
-}
 
 describe('environment access', () => {
   it('the environment module is where functions read variables', () => {

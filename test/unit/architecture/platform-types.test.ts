@@ -10,19 +10,13 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INTEGRATION_TYPES } from '../../../shared/platforms';
 import { folderOf } from '../../../shared/platforms/module';
+import { repoRoot as root, sourceFiles } from '../../support/source-files';
 
-const root = resolve(import.meta.dirname, '..', '..', '..');
 const PRODUCTION = ['shared', 'functions', 'infra', 'console/src'];
 /** Written by generators (`npm run openapi -- --write`), checked for freshness elsewhere. */
 const GENERATED = new Set(['shared/openapi/api-types.ts']);
 const TYPE_FOLDERS = INTEGRATION_TYPES.map((t) => `shared/platforms/${folderOf(t)}/`);
 const REGISTRY = 'shared/platforms/index.ts';
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && /\.tsx?$/.test(e.name))
-    .map((e) => relative(root, join(e.parentPath, e.name)).split(sep).join('/'));
-}
 
 const generic = PRODUCTION.flatMap(sourceFiles).filter(
   (f) => !GENERATED.has(f) && f !== REGISTRY && !TYPE_FOLDERS.some((folder) => f.startsWith(folder)),

@@ -9,18 +9,12 @@
  * type), every `new …Client(` — and `new` of a name a static import aliases a client to — must be
  * the direct argument of `withoutSdkLogging(`. Comments are not read.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { repoRoot as root, sourceFiles } from '../../support/source-files';
 
-const root = resolve(import.meta.dirname, '..', '..', '..');
 const SCANNED = ['shared', 'functions', 'infra/local'];
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && /\.[cm]?tsx?$/.test(e.name))
-    .map((e) => relative(root, join(e.parentPath, e.name)));
-}
 
 /** The text without block comments and `//` comments (a `//` inside a URL is kept). */
 const withoutComments = (text: string) =>
